@@ -1,0 +1,127 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * zbewalgo - a container compressor for single memory pages
+ *
+ * A page is compressed by a chain of small steps (transforms and entropy
+ * coders).  A combination table lists the chains worth trying; the engine
+ * tries them per page, starting with the one that won last time in the same
+ * context.  Compressed data names the steps it used by stable ids, so it can
+ * be decompressed without the table that produced it.
+ *
+ * The page format is described in Documentation/staging/zbewalgo.rst.
+ */
+#ifndef __LINUX_ZBEWALGO_H
+#define __LINUX_ZBEWALGO_H
+
+#include <linux/types.h>
+
+/* Most steps in one combination; fixed by the page format. */
+#define ZBEWALGO_MAX_STEPS		7
+/* Most combinations in one table. */
+#define ZBEWALGO_MAX_COMBINATIONS	256
+/* Largest input one call can compress (a 64 KiB page). */
+#define ZBEWALGO_MAX_INPUT		65536
+/* Current page format version, see the format documentation. */
+#define ZBEWALGO_FORMAT_VERSION		1
+
+/*
+ * Largest size of any intermediate result in a chain for an input of @n
+ * bytes.  Part of the format: decoders reject longer intermediate data.
+ */
+#define ZBEWALGO_STAGE_CAP(n)		((n) + ((n) >> 1) + 64)
+
+/*
+ * Size of the stored form of an @n byte input (header, length, raw bytes).
+ * A destination of at least this size never makes compression fail.
+ */
+#define ZBEWALGO_STORED_SIZE(n)		((n) + 4)
+
+/**
+ * struct zbewalgo_combination - one chain of steps
+ * @nr_steps: number of valid entries in @ids, 1..ZBEWALGO_MAX_STEPS
+ * @ids: stable step ids, in the order they are applied when compressing
+ */
+struct zbewalgo_combination {
+	u8 nr_steps;
+	u8 ids[ZBEWALGO_MAX_STEPS];
+};
+
+/**
+ * struct zbewalgo_table - the combinations tried when compressing
+ * @nr: number of valid entries in @comb
+ * @comb: combinations, tried in table order after the last winner
+ *
+ * A table is plain data: callers that change it while other threads
+ * compress must publish a new copy (RCU or similar) and never edit the
+ * one in use.
+ */
+struct zbewalgo_table {
+	unsigned int nr;
+	struct zbewalgo_combination comb[ZBEWALGO_MAX_COMBINATIONS];
+};
+
+/**
+ * struct zbewalgo_params - thresholds of the combination search
+ * @early_abort_size: stop searching once a result is smaller than this
+ * @max_output_size: a page whose best result is not smaller than this is
+ *	stored uncompressed (zram's huge-class size is the natural value)
+ * @tolerance_shift: accept the last winner at once when its result is at
+ *	most its previous result plus previous >> @tolerance_shift
+ *	(0 disables the shortcut)
+ */
+struct zbewalgo_params {
+	u32 early_abort_size;
+	u32 max_output_size;
+	u32 tolerance_shift;
+};
+
+/**
+ * struct zbewalgo_result - what the last compression did
+ * @comb: table index of the winning combination, -1 when stored
+ * @nr_steps: steps of that combination actually kept (a prefix may win)
+ * @tried: combinations tried for the page
+ * @stored: the page was written in stored (uncompressed) form
+ */
+struct zbewalgo_result {
+	int comb;
+	unsigned int nr_steps;
+	unsigned int tried;
+	bool stored;
+};
+
+struct zbewalgo_ctx;
+
+struct zbewalgo_ctx *zbewalgo_ctx_create(size_t max_len);
+void zbewalgo_ctx_destroy(struct zbewalgo_ctx *ctx);
+void zbewalgo_ctx_set_table(struct zbewalgo_ctx *ctx,
+			    const struct zbewalgo_table *table);
+void zbewalgo_ctx_set_params(struct zbewalgo_ctx *ctx,
+			     const struct zbewalgo_params *params);
+const struct zbewalgo_result *
+zbewalgo_ctx_last_result(const struct zbewalgo_ctx *ctx);
+void *zbewalgo_ctx_scratch(struct zbewalgo_ctx *ctx);
+
+void zbewalgo_default_params(struct zbewalgo_params *params, size_t page_len);
+
+int zbewalgo_compress(struct zbewalgo_ctx *ctx, const void *src, size_t slen,
+		      void *dst, size_t *dlen);
+size_t zbewalgo_decompress_scratch_size(size_t max_len);
+int zbewalgo_decompress(const void *src, size_t slen, void *dst,
+			size_t *dlen, void *scratch);
+
+/* Combination tables and their text form "bwt-mtf-huffman". */
+const struct zbewalgo_table *zbewalgo_table_default(void);
+void zbewalgo_table_reset(struct zbewalgo_table *table);
+int zbewalgo_table_parse(struct zbewalgo_table *table, const char *text);
+int zbewalgo_table_add(struct zbewalgo_table *table, const char *text);
+int zbewalgo_table_remove(struct zbewalgo_table *table, const char *text);
+int zbewalgo_table_command(struct zbewalgo_table *table, const char *cmd);
+int zbewalgo_table_format(const struct zbewalgo_table *table, char *buf,
+			  size_t size);
+int zbewalgo_combination_format(const struct zbewalgo_combination *comb,
+				char *buf, size_t size);
+
+int zbewalgo_step_id(const char *name, size_t len);
+const char *zbewalgo_step_name(unsigned int id);
+
+#endif /* __LINUX_ZBEWALGO_H */

@@ -1,0 +1,155 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * zbewalgo internals: the step interface and small helpers shared by the
+ * steps.  Nothing here is visible outside lib/zbewalgo.
+ */
+#ifndef __ZBEWALGO_INTERNAL_H
+#define __ZBEWALGO_INTERNAL_H
+
+#include <linux/bitops.h>
+#include <linux/errno.h>
+#include <linux/kernel.h>
+#include <linux/string.h>
+#include <linux/types.h>
+#include <linux/zbewalgo.h>
+
+/*
+ * Stable step ids.  They are written into every compressed page: never
+ * renumber or reuse one.  0 is invalid.
+ */
+enum zbewalgo_step_id {
+	ZBEWALGO_STEP_BWT		= 1,
+	ZBEWALGO_STEP_MTF		= 2,
+	ZBEWALGO_STEP_JBE		= 3,
+	ZBEWALGO_STEP_JBE2		= 4,
+	ZBEWALGO_STEP_RLE		= 5,
+	ZBEWALGO_STEP_HUFFMAN		= 6,
+	ZBEWALGO_STEP_BEWALGO		= 7,
+	ZBEWALGO_STEP_BEWALGO2		= 8,
+	ZBEWALGO_STEP_BITSHUFFLE4	= 9,
+	ZBEWALGO_STEP_BITSHUFFLE8	= 10,
+	ZBEWALGO_NR_STEP_IDS,
+};
+
+/**
+ * struct zbewalgo_step - one transform or coder of a chain
+ * @name: name used in the text form of combinations
+ * @id: stable id written into compressed pages
+ * @encode: encode @slen bytes of @src into @dst, writing at most @dcap
+ *	bytes.  Returns the output length, -ENOSPC when the output would not
+ *	fit, or -EINVAL when the step cannot handle this input.
+ * @decode: inverse of @encode.  Must check every read against @slen and
+ *	every write against @dcap.  Returns the output length or -EINVAL for
+ *	malformed input (including input that would not fit in @dcap).
+ * @scratch_size: bytes of scratch @encode and @decode need for inputs and
+ *	outputs of up to @max_len bytes; NULL when none.
+ *
+ * Both directions get a scratch area of at least @scratch_size bytes,
+ * aligned to 8 bytes, with unspecified contents.
+ */
+struct zbewalgo_step {
+	const char *name;
+	u8 id;
+	int (*encode)(const u8 *src, unsigned int slen, u8 *dst,
+		      unsigned int dcap, void *scratch);
+	int (*decode)(const u8 *src, unsigned int slen, u8 *dst,
+		      unsigned int dcap, void *scratch);
+	size_t (*scratch_size)(unsigned int max_len);
+};
+
+extern const struct zbewalgo_step zbewalgo_step_bwt;
+extern const struct zbewalgo_step zbewalgo_step_mtf;
+extern const struct zbewalgo_step zbewalgo_step_jbe;
+extern const struct zbewalgo_step zbewalgo_step_jbe2;
+extern const struct zbewalgo_step zbewalgo_step_rle;
+extern const struct zbewalgo_step zbewalgo_step_huffman;
+extern const struct zbewalgo_step zbewalgo_step_bewalgo;
+extern const struct zbewalgo_step zbewalgo_step_bewalgo2;
+extern const struct zbewalgo_step zbewalgo_step_bitshuffle4;
+extern const struct zbewalgo_step zbewalgo_step_bitshuffle8;
+
+const struct zbewalgo_step *zbewalgo_step_get(unsigned int id);
+size_t zbewalgo_steps_scratch_size(unsigned int max_len);
+
+/* Largest length any step stores with zbw_put_len(). */
+#define ZBW_LEN_MAX	((1u << 21) - 1)
+
+/**
+ * zbw_put_len() - write @val (< 2^21) as a LEB128 varint of 1..3 bytes
+ * @dst: output position
+ * @end: end of the output buffer
+ * @val: value to write
+ *
+ * Return: bytes written, or 0 when they do not fit.
+ */
+static inline unsigned int zbw_put_len(u8 *dst, const u8 *end, u32 val)
+{
+	unsigned int n = 0;
+
+	do {
+		if (dst + n >= end)
+			return 0;
+		dst[n] = (val & 0x7f) | (val > 0x7f ? 0x80 : 0);
+		val >>= 7;
+		n++;
+	} while (val);
+	return n;
+}
+
+/**
+ * zbw_get_len() - read a varint written by zbw_put_len()
+ * @src: input position
+ * @end: end of the input
+ * @val: the value read
+ *
+ * Rejects varints longer than 3 bytes and non-minimal encodings, so every
+ * value has exactly one encoding.
+ *
+ * Return: bytes read, or 0 for malformed input.
+ */
+static inline unsigned int zbw_get_len(const u8 *src, const u8 *end, u32 *val)
+{
+	unsigned int n = 0, shift = 0;
+	u32 v = 0;
+	u8 b;
+
+	do {
+		if (n == 3 || src + n >= end)
+			return 0;
+		b = src[n++];
+		v |= (u32)(b & 0x7f) << shift;
+		shift += 7;
+	} while (b & 0x80);
+	if (n > 1 && b == 0)
+		return 0;
+	*val = v;
+	return n;
+}
+
+static inline u64 zbw_load64(const u8 *p)
+{
+	u64 v;
+
+	memcpy(&v, p, sizeof(v));
+	return v;
+}
+
+static inline void zbw_store64(u8 *p, u64 v)
+{
+	memcpy(p, &v, sizeof(v));
+}
+
+static inline u32 zbw_load32(const u8 *p)
+{
+	u32 v;
+
+	memcpy(&v, p, sizeof(v));
+	return v;
+}
+
+static inline void zbw_store32(u8 *p, u32 v)
+{
+	memcpy(p, &v, sizeof(v));
+}
+
+#endif /* __ZBEWALGO_INTERNAL_H */

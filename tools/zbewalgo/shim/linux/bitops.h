@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* User-space stand-in for the parts of <linux/bitops.h> zbewalgo uses. */
+#ifndef ZBW_SHIM_LINUX_BITOPS_H
+#define ZBW_SHIM_LINUX_BITOPS_H
+
+#include <linux/types.h>
+
+/* fls(x): position of the most significant set bit, 1-based; fls(0) == 0 */
+static inline int fls(unsigned int x)
+{
+	return x ? 32 - __builtin_clz(x) : 0;
+}
+
+static inline int fls64(u64 x)
+{
+	return x ? 64 - __builtin_clzll(x) : 0;
+}
+
+static inline unsigned int hweight8(unsigned int w)
+{
+	return __builtin_popcount(w & 0xff);
+}
+
+static inline unsigned long hweight64(u64 w)
+{
+	return __builtin_popcountll(w);
+}
+
+#endif

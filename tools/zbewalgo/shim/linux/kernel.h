@@ -1,0 +1,14 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* User-space stand-in for <linux/kernel.h>. */
+#ifndef ZBW_SHIM_LINUX_KERNEL_H
+#define ZBW_SHIM_LINUX_KERNEL_H
+
+#include <linux/compiler.h>
+#include <linux/minmax.h>
+#include <linux/types.h>
+
+#define ARRAY_SIZE(a)		(sizeof(a) / sizeof((a)[0]))
+#define DIV_ROUND_UP(n, d)	(((n) + (d) - 1) / (d))
+#define ALIGN(x, a)		(((x) + (a) - 1) & ~((__typeof__(x))(a) - 1))
+
+#endif
