@@ -1,0 +1,270 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * zbewalgo step "bewalgo2": 8-byte words coded as runs of indices into a
+ * sorted dictionary of the distinct words.
+ *
+ * Format: varint n (the input length); varint d, the number of distinct
+ * words among the m = n / 8 input words (0 iff m == 0); the d distinct
+ * words, 8 bytes each as in the input, in strictly ascending order of
+ * their little-endian value; a bit stream; the t = n % 8 last input bytes
+ * raw.  The bit stream is packed least significant bit first and holds
+ * one entry per run of equal words: the index of the word in the
+ * dictionary in b = fls(d - 1) bits (0 bits when d == 1), then the run
+ * length L >= 1 as an Elias gamma code: k = fls(L) - 1 zero bits, a one
+ * bit, then the low k bits of L.  Run lengths add up to m, adjacent runs
+ * have different indices and every dictionary word is used; zero bits pad
+ * the stream to a whole byte and no byte may follow the tail, so each input
+ * has exactly one encoding.
+ */
+
+#include "zbewalgo_internal.h"
+
+/* Histograms of the radix sort: 8 byte positions x 256 values. */
+#define BW2_HIST_SIZE	(8 * 256 * sizeof(u16))
+/* Positions are kept in u16. */
+#define BW2_MAX_WORDS	0xffffu
+
+static inline u64 bw2_le64(const u8 *p)
+{
+	return (u64)p[0] | (u64)p[1] << 8 | (u64)p[2] << 16 |
+	       (u64)p[3] << 24 | (u64)p[4] << 32 | (u64)p[5] << 40 |
+	       (u64)p[6] << 48 | (u64)p[7] << 56;
+}
+
+struct bw2_bits {
+	u64 acc;
+	unsigned int nb;
+	u8 *out;
+	const u8 *end;
+};
+
+/* Appends the @len (<= 31) low bits of @v; false when out of space. */
+static inline bool bw2_put(struct bw2_bits *bs, u32 v, unsigned int len)
+{
+	bs->acc |= (u64)v << bs->nb;
+	bs->nb += len;
+	if (bs->nb >= 32) {
+		if (bs->end - bs->out < 4)
+			return false;
+		bs->out[0] = bs->acc;
+		bs->out[1] = bs->acc >> 8;
+		bs->out[2] = bs->acc >> 16;
+		bs->out[3] = bs->acc >> 24;
+		bs->out += 4;
+		bs->acc >>= 32;
+		bs->nb -= 32;
+	}
+	return true;
+}
+
+/*
+ * Sorts the run ids in @a (r of them, run j starts at word @start[j]) by
+ * their words, using @b as second buffer.  LSD radix sort, skipping the
+ * byte positions where all words agree.  Returns the sorted buffer.
+ */
+static u16 *bw2_sort(const u8 *src, const u16 *start, unsigned int r,
+		     u16 *a, u16 *b, u16 (*hist)[256])
+{
+	unsigned int i, j, k, v, sum, c;
+	const u8 *p;
+	u16 *h;
+
+	memset(hist, 0, BW2_HIST_SIZE);
+	for (j = 0; j < r; j++) {
+		a[j] = j;
+		p = src + 8 * start[j];
+		for (k = 0; k < 8; k++)
+			hist[k][p[k]]++;
+	}
+	for (k = 0; k < 8; k++) {
+		h = hist[k];
+		if (h[src[8 * start[0] + k]] == r)
+			continue;
+		for (v = 0, sum = 0; v < 256; v++) {
+			c = h[v];
+			h[v] = sum;
+			sum += c;
+		}
+		for (i = 0; i < r; i++) {
+			j = a[i];
+			b[h[src[8 * start[j] + k]]++] = j;
+		}
+		swap(a, b);
+	}
+	return a;
+}
+
+static int bewalgo2_encode(const u8 *src, unsigned int slen, u8 *dst,
+			   unsigned int dcap, void *scratch)
+{
+	unsigned int m = slen / 8, t = slen % 8, r, d, i, j, k, len, bits;
+	u16 (*hist)[256] = scratch;
+	u16 *start, *a, *b, *sorted, *ridx;
+	const u8 *end = dst + dcap;
+	struct bw2_bits bs;
+	u64 w, pw;
+	u8 *out;
+
+	if (slen > ZBW_LEN_MAX || m > BW2_MAX_WORDS)
+		return -EINVAL;
+	len = zbw_put_len(dst, end, slen);
+	if (!len)
+		return -ENOSPC;
+	out = dst + len;
+	if (!m) {
+		if (end - out < 1 + t)
+			return -ENOSPC;
+		*out++ = 0;
+		memcpy(out, src, t);
+		return out + t - dst;
+	}
+
+	start = (u16 *)((u8 *)scratch + BW2_HIST_SIZE);
+	a = start + m + 1;
+	b = a + m;
+
+	/* Only the first word of each run needs sorting. */
+	start[0] = 0;
+	r = 1;
+	pw = zbw_load64(src);
+	for (i = 1; i < m; i++) {
+		w = zbw_load64(src + 8 * i);
+		start[r] = i;
+		r += w != pw;
+		pw = w;
+	}
+	start[r] = m;
+
+	sorted = bw2_sort(src, start, r, a, b, hist);
+	ridx = sorted == a ? b : a;
+
+	/* Give each run the index of its word among the distinct words. */
+	d = 0;
+	pw = 0;
+	for (i = 0; i < r; i++) {
+		j = sorted[i];
+		w = zbw_load64(src + 8 * start[j]);
+		d += i && w != pw;
+		ridx[j] = d;
+		pw = w;
+	}
+	d++;
+	len = zbw_put_len(out, end, d);
+	if (!len || (size_t)(end - out - len) < 8 * (size_t)d)
+		return -ENOSPC;
+	out += len;
+	for (i = 0; i < r; i++) {
+		j = sorted[i];
+		if (!i || ridx[j] != ridx[sorted[i - 1]]) {
+			memcpy(out, src + 8 * start[j], 8);
+			out += 8;
+		}
+	}
+
+	bits = fls(d - 1);
+	bs.acc = 0;
+	bs.nb = 0;
+	bs.out = out;
+	bs.end = end;
+	for (j = 0; j < r; j++) {
+		len = start[j + 1] - start[j];
+		k = fls(len) - 1;
+		/* Gamma code: k zeros, the leading one, the k bits below it. */
+		if (!bw2_put(&bs, ridx[j], bits) ||
+		    !bw2_put(&bs, ((len << 1) ^ (2u << k) ^ 1) << k, 2 * k + 1))
+			return -ENOSPC;
+	}
+	out = bs.out;
+	len = DIV_ROUND_UP(bs.nb, 8);
+	if ((size_t)(end - out) < len + t)
+		return -ENOSPC;
+	for (i = 0; i < len; i++)
+		*out++ = bs.acc >> (8 * i);
+	memcpy(out, src + 8 * m, t);
+	return out + t - dst;
+}
+
+static int bewalgo2_decode(const u8 *src, unsigned int slen, u8 *dst,
+			   unsigned int dcap, void *scratch)
+{
+	const u8 *in, *q, *dict, *end = src + slen;
+	unsigned int m, t, h, bits, o, i, k, last, used;
+	u8 *seen = scratch;
+	u64 acc, w, len;
+	unsigned int nb;
+	u32 n, d, v;
+
+	h = zbw_get_len(src, end, &n);
+	if (!h || n > dcap)
+		return -EINVAL;
+	in = src + h;
+	m = n / 8;
+	t = n % 8;
+	h = zbw_get_len(in, end, &d);
+	if (!h || d > m || (m && !d))
+		return -EINVAL;
+	in += h;
+	if ((size_t)(end - in) < 8 * (size_t)d + t)
+		return -EINVAL;
+	dict = in;
+	for (i = 1; i < d; i++)
+		if (bw2_le64(dict + 8 * i) <= bw2_le64(dict + 8 * (i - 1)))
+			return -EINVAL;
+	in += 8 * (size_t)d;
+	q = end - t;
+
+	memset(seen, 0, d);
+	used = 0;
+	bits = d ? fls(d - 1) : 0;
+	acc = 0;
+	nb = 0;
+	o = 0;
+	last = d;
+	while (o < m) {
+		/* One refill covers an index and a gamma code (<= 53 bits). */
+		while (nb <= 56 && in < q) {
+			acc |= (u64)*in++ << nb;
+			nb += 8;
+		}
+		if (nb < bits)
+			return -EINVAL;
+		v = acc & ((1u << bits) - 1);
+		acc >>= bits;
+		nb -= bits;
+		if (v >= d || v == last || !acc)
+			return -EINVAL;
+		last = v;
+		used += !seen[v];
+		seen[v] = 1;
+		k = fls64(acc & (~acc + 1)) - 1;
+		if (2 * k + 1 > nb)
+			return -EINVAL;
+		len = (1ull << k) | ((acc >> (k + 1)) & ((1ull << k) - 1));
+		if (len > m - o)
+			return -EINVAL;
+		acc >>= 2 * k + 1;
+		nb -= 2 * k + 1;
+		w = zbw_load64(dict + 8 * v);
+		for (i = 0; i < len; i++)
+			zbw_store64(dst + 8 * (o + i), w);
+		o += len;
+	}
+	if (used != d || in != q || nb >= 8 || acc)
+		return -EINVAL;
+	memcpy(dst + 8 * m, q, t);
+	return n;
+}
+
+static size_t bewalgo2_scratch_size(unsigned int max_len)
+{
+	/* Histograms, then run starts (m + 1), two sort buffers (m each). */
+	return BW2_HIST_SIZE + ALIGN(2 * (3 * ((size_t)max_len / 8) + 1), 8);
+}
+
+const struct zbewalgo_step zbewalgo_step_bewalgo2 = {
+	.name		= "bewalgo2",
+	.id		= ZBEWALGO_STEP_BEWALGO2,
+	.encode		= bewalgo2_encode,
+	.decode		= bewalgo2_decode,
+	.scratch_size	= bewalgo2_scratch_size,
+};

@@ -1,0 +1,786 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * zbewalgo huffman step: canonical Huffman coding of bytes.
+ *
+ * Format: a varint n (the decoded length, see zbw_put_len()), nothing more
+ * when n is 0.  If n >= 512, a varint m follows: the symbols are coded as
+ * two streams, stream 1 for the first n - n / 2 symbols and stream 2, the
+ * last m bytes of the input, for the other n / 2 (m is 0 in mode 0).
+ * Otherwise there is only stream 1 (m = 0).  Stream 1 runs from after the
+ * varints up to stream 2.  A stream is read LSB-first (bit i is bit i % 8
+ * of byte i / 8, fields have their least significant bit first) and must
+ * end with 0..7 zero bits in its last byte.  Stream 1 starts with a 2-bit
+ * mode.  Mode 0: an 8-bit symbol s, the output is n copies of s.  Modes 1
+ * and 2: an 8-bit maxsym, 14 3-bit lengths (0 = unused) of a meta code for
+ * tokens 0..13, then tokens (meta codes) giving the code lengths of the
+ * symbols 0..maxsym in order (symbols above maxsym have length 0, maxsym
+ * has not), then the symbol codes.  Token 12 is followed by 3 extra bits x
+ * and stands for 3 + x zero lengths, token 13 by 8 extra bits x for 11 + x
+ * zero lengths; runs must end before maxsym.  In mode 1, tokens 0..11 are
+ * a length; in mode 2, token 11 is length 0 and tokens 0..10 give length
+ * (p - 1 + t) % 11 + 1, p being the last non-zero length given (8 at the
+ * start).  The meta code (lengths <= 7) and the symbol code (lengths <= 11)
+ * are complete canonical prefix codes: codes are assigned in order of
+ * (length, symbol), counting up from all zeros as in deflate, and each code
+ * is written starting with its most significant bit.  Mode 3 is invalid.
+ */
+
+#include "zbewalgo_internal.h"
+
+#define ZBW_HUF_MAX_BITS	11
+#define ZBW_HUF_TAB_SIZE	2048	/* 2^ZBW_HUF_MAX_BITS */
+#define ZBW_HUF_META_BITS	7
+#define ZBW_HUF_META_SYMS	14
+/* Deepest Huffman tree for a total weight <= ZBW_LEN_MAX is 29 levels. */
+#define ZBW_HUF_DEPTH_MAX	32
+
+#define ZBW_HUF_MODE_SINGLE	0
+#define ZBW_HUF_MODE_DIRECT	1
+#define ZBW_HUF_MODE_DELTA	2
+
+#define ZBW_HUF_TOK_ZERO	11	/* length 0 in delta mode */
+#define ZBW_HUF_TOK_RUN		12	/* 3..10 zero lengths */
+#define ZBW_HUF_TOK_LRUN	13	/* 11..266 zero lengths */
+#define ZBW_HUF_DELTA_START	8
+/* Inputs at least this long are coded as two streams */
+#define ZBW_HUF_SPLIT		512
+
+struct zbw_huf_enc {
+	/*
+	 * 4 partial histograms, then: [0] all symbols, [1] stream 1 only,
+	 * [2..4] buffers for sorting
+	 */
+	u32 hist[5][256];
+	u32 code[256];		/* reversed code | length << 16 */
+	u8 len[256];
+	u8 tok[2][256];
+	u8 ext[2][256];
+	u32 tfreq[2][ZBW_HUF_META_SYMS];
+	u8 mlen[2][ZBW_HUF_META_SYMS];
+};
+
+struct zbw_huf_dec {
+	u16 tab[ZBW_HUF_TAB_SIZE];	/* length | symbol << 8 */
+	u16 meta[1u << ZBW_HUF_META_BITS];
+	u8 len[256];
+};
+
+union zbw_huf_scratch {
+	struct zbw_huf_enc enc;
+	struct zbw_huf_dec dec;
+};
+
+/* Byte-wise so the format is little-endian everywhere; compiles to one op */
+static __always_inline u64 zbw_huf_get_le64(const u8 *p)
+{
+	return (u64)p[0] | (u64)p[1] << 8 | (u64)p[2] << 16 |
+	       (u64)p[3] << 24 | (u64)p[4] << 32 | (u64)p[5] << 40 |
+	       (u64)p[6] << 48 | (u64)p[7] << 56;
+}
+
+static __always_inline void zbw_huf_put_le64(u8 *p, u64 v)
+{
+	p[0] = (u8)v;
+	p[1] = (u8)(v >> 8);
+	p[2] = (u8)(v >> 16);
+	p[3] = (u8)(v >> 24);
+	p[4] = (u8)(v >> 32);
+	p[5] = (u8)(v >> 40);
+	p[6] = (u8)(v >> 48);
+	p[7] = (u8)(v >> 56);
+}
+
+/* Reverse the low @n (1..16) bits of @x: the stream is LSB-first. */
+static inline u32 zbw_huf_rev(u32 x, unsigned int n)
+{
+	x = ((x & 0x5555) << 1) | ((x >> 1) & 0x5555);
+	x = ((x & 0x3333) << 2) | ((x >> 2) & 0x3333);
+	x = ((x & 0x0f0f) << 4) | ((x >> 4) & 0x0f0f);
+	x = ((x & 0x00ff) << 8) | ((x >> 8) & 0x00ff);
+	return x >> (16 - n);
+}
+
+/*
+ * First canonical code of each length 1..@bits for the lengths @len of
+ * @nsym symbols (all <= @bits).  Returns the Kraft sum scaled by 2^@bits,
+ * which is exactly 2^@bits for a complete code.
+ */
+static u32 zbw_huf_canon(const u8 *len, unsigned int nsym, unsigned int bits,
+			 u32 *next)
+{
+	u16 bl[ZBW_HUF_MAX_BITS + 1];
+	u32 code = 0, kraft = 0;
+	unsigned int i;
+
+	memset(bl, 0, sizeof(bl));
+	for (i = 0; i < nsym; i++)
+		bl[len[i]]++;
+	bl[0] = 0;
+	for (i = 1; i <= bits; i++) {
+		code = (code + bl[i - 1]) << 1;
+		next[i] = code;
+		kraft += bl[i] << (bits - i);
+	}
+	return kraft;
+}
+
+/* Sort @k keys (weight << 8 | symbol) by weight; returns the sorted copy */
+static u32 *zbw_huf_sort(u32 *a, u32 *b, u32 *cnt, unsigned int k, u32 maxkey)
+{
+	unsigned int i, j, shift;
+	u32 v, sum, c, *t;
+
+	if (k <= 40) {
+		for (i = 1; i < k; i++) {
+			v = a[i];
+			for (j = i; j > 0 && a[j - 1] > v; j--)
+				a[j] = a[j - 1];
+			a[j] = v;
+		}
+		return a;
+	}
+	for (shift = 8; shift < 32 && (maxkey >> shift); shift += 8) {
+		memset(cnt, 0, 256 * sizeof(*cnt));
+		for (i = 0; i < k; i++)
+			cnt[(a[i] >> shift) & 0xff]++;
+		for (sum = 0, i = 0; i < 256; i++) {
+			c = cnt[i];
+			cnt[i] = sum;
+			sum += c;
+		}
+		for (i = 0; i < k; i++)
+			b[cnt[(a[i] >> shift) & 0xff]++] = a[i];
+		t = a;
+		a = b;
+		b = t;
+	}
+	return a;
+}
+
+/*
+ * Huffman code lengths (at most @limit) for the symbols 0..@nsym-1 with
+ * weights @freq (< 2^24, total <= ZBW_LEN_MAX); 0 for unused symbols.  A
+ * lone used symbol gets a sibling so the code is complete.  @buf holds
+ * 3 * 256 words.  Returns the number of used symbols.
+ */
+static unsigned int zbw_huf_lengths(const u32 *freq, unsigned int nsym,
+				    unsigned int limit, u8 *len, u32 *buf)
+{
+	u16 bl[ZBW_HUF_DEPTH_MAX];
+	u32 *key = buf, *w, maxkey = 0;
+	unsigned int i, j, k = 0, root, leaf, next, avbl, used, depth;
+
+	memset(len, 0, nsym);
+	for (i = 0; i < nsym; i++) {
+		if (freq[i]) {
+			key[k] = freq[i] << 8 | i;
+			maxkey |= key[k++];
+		}
+	}
+	if (k <= 1) {
+		if (k)
+			len[key[0] & 0xff] = 1;
+		if (k && nsym > 1)
+			len[(key[0] & 0xff) ^ 1] = 1;
+		return k;
+	}
+	key = zbw_huf_sort(key, buf + 256, buf + 512, k, maxkey);
+	w = key == buf ? buf + 256 : buf;
+	for (i = 0; i < k; i++)
+		w[i] = key[i] >> 8;
+
+	/* Moffat and Katajainen, in-place minimum-redundancy code, 1995 */
+	w[0] += w[1];
+	root = 0;
+	leaf = 2;
+	for (next = 1; next < k - 1; next++) {
+		if (leaf >= k || w[root] < w[leaf]) {
+			w[next] = w[root];
+			w[root++] = next;
+		} else {
+			w[next] = w[leaf++];
+		}
+		if (leaf >= k || (root < next && w[root] < w[leaf])) {
+			w[next] += w[root];
+			w[root++] = next;
+		} else {
+			w[next] += w[leaf++];
+		}
+	}
+	w[k - 2] = 0;
+	for (i = k - 2; i-- > 0;)
+		w[i] = w[w[i]] + 1;
+	avbl = 1;
+	used = 0;
+	depth = 0;
+	root = k - 2;
+	memset(bl, 0, sizeof(bl));
+	while (avbl > 0) {
+		while (root < k && w[root] == depth) {
+			used++;
+			root--;		/* wraps to UINT_MAX: ends the loop */
+		}
+		while (avbl > used) {
+			bl[depth]++;
+			avbl--;
+		}
+		avbl = 2 * used;
+		depth++;
+		used = 0;
+	}
+	depth--;
+
+	/* JPEG (ITU T.81 Annex K.3) length limiting keeps the code complete */
+	for (i = depth; i > limit;) {
+		if (!bl[i]) {
+			i--;
+			continue;
+		}
+		for (j = i - 2; !bl[j]; j--)
+			;
+		bl[i] -= 2;
+		bl[i - 1]++;
+		bl[j + 1] += 2;
+		bl[j]--;
+	}
+	if (depth > limit)
+		depth = limit;
+
+	/* Longest codes to the rarest symbols */
+	for (i = 0; depth > 0; depth--)
+		for (j = bl[depth]; j > 0; j--)
+			len[key[i++] & 0xff] = depth;
+	return k;
+}
+
+/* Tokens describing the code lengths of symbols 0..@maxsym, see the top */
+static unsigned int zbw_huf_tokens(const u8 *len, unsigned int maxsym,
+				   bool delta, u8 *tok, u8 *ext, u32 *tfreq)
+{
+	unsigned int s = 0, n = 0, prev = ZBW_HUF_DELTA_START, l, r, t, x;
+
+	memset(tfreq, 0, ZBW_HUF_META_SYMS * sizeof(*tfreq));
+	while (s <= maxsym) {
+		l = len[s];
+		x = 0;
+		if (!l) {
+			/* len[maxsym] != 0 ends the run */
+			for (r = 1; !len[s + r]; r++)
+				;
+			if (r >= 11) {
+				t = ZBW_HUF_TOK_LRUN;
+				x = r - 11;
+			} else if (r >= 3) {
+				t = ZBW_HUF_TOK_RUN;
+				x = r - 3;
+			} else {
+				t = delta ? ZBW_HUF_TOK_ZERO : 0;
+				r = 1;
+			}
+			s += r;
+		} else {
+			if (delta) {
+				t = l >= prev ? l - prev : l + 11 - prev;
+				prev = l;
+			} else {
+				t = l;
+			}
+			s++;
+		}
+		tok[n] = t;
+		ext[n] = x;
+		tfreq[t]++;
+		n++;
+	}
+	return n;
+}
+
+/* Bits for the mode, maxsym, meta lengths and the tokens */
+static u32 zbw_huf_header_bits(const u32 *tfreq, const u8 *mlen)
+{
+	u32 bits = 2 + 8 + 3 * ZBW_HUF_META_SYMS;
+	unsigned int t;
+
+	for (t = 0; t < ZBW_HUF_META_SYMS; t++)
+		bits += tfreq[t] * mlen[t];
+	return bits + 3 * tfreq[ZBW_HUF_TOK_RUN] + 8 * tfreq[ZBW_HUF_TOK_LRUN];
+}
+
+struct zbw_huf_bw {
+	u8 *p;
+	u8 *end;
+	u64 acc;
+	unsigned int nb;
+};
+
+/* Append the low @n bits of @v (no higher bits set); nb stays <= 63 */
+static __always_inline void zbw_huf_put(struct zbw_huf_bw *w, u64 v,
+					unsigned int n)
+{
+	w->acc |= v << w->nb;
+	w->nb += n;
+}
+
+static __always_inline void zbw_huf_flush(struct zbw_huf_bw *w)
+{
+	if (likely(w->end - w->p >= 8)) {
+		zbw_huf_put_le64(w->p, w->acc);
+		w->p += w->nb >> 3;
+		w->acc >>= w->nb & 56;
+		w->nb &= 7;
+		return;
+	}
+	while (w->nb >= 8 && w->p < w->end) {
+		*w->p++ = (u8)w->acc;
+		w->acc >>= 8;
+		w->nb -= 8;
+	}
+}
+
+/* Code @n symbols into @w, whose size was computed exactly */
+static __always_inline void zbw_huf_put_syms(struct zbw_huf_bw *w,
+					     const u32 *code, const u8 *src,
+					     unsigned int n)
+{
+	unsigned int i;
+	u32 c0, c1, c2, c3;
+
+	for (i = 0; i + 4 <= n; i += 4) {
+		c0 = code[src[i]];
+		c1 = code[src[i + 1]];
+		c2 = code[src[i + 2]];
+		c3 = code[src[i + 3]];
+		zbw_huf_put(w, c0 & 0xffff, c0 >> 16);
+		zbw_huf_put(w, c1 & 0xffff, c1 >> 16);
+		zbw_huf_put(w, c2 & 0xffff, c2 >> 16);
+		zbw_huf_put(w, c3 & 0xffff, c3 >> 16);
+		zbw_huf_flush(w);
+	}
+	for (; i < n; i++) {
+		c0 = code[src[i]];
+		zbw_huf_put(w, c0 & 0xffff, c0 >> 16);
+		zbw_huf_flush(w);
+	}
+}
+
+/* Write the last partial byte; false if the size computation was wrong */
+static bool zbw_huf_close(struct zbw_huf_bw *w)
+{
+	if (w->nb && w->p < w->end) {
+		*w->p++ = (u8)w->acc;
+		w->nb = 0;
+	}
+	return !w->nb && w->p == w->end;
+}
+
+static int zbw_huf_encode(const u8 *src, unsigned int slen, u8 *dst,
+			  unsigned int dcap, void *scratch)
+{
+	struct zbw_huf_enc *e = &((union zbw_huf_scratch *)scratch)->enc;
+	u32 *hist = e->hist[0], *hist1 = e->hist[1], *next = e->hist[2];
+	unsigned int i, j, hl, ml = 0, k, maxsym = 0, mode, half, n2;
+	u32 a, b, bits, bits1, hbits[2], s1, s2;
+	u8 *end = dst + dcap;
+	const u8 *tok, *ext, *mlen;
+	struct zbw_huf_bw w;
+	u64 v;
+
+	if (slen > ZBW_LEN_MAX)
+		return -EINVAL;
+	hl = zbw_put_len(dst, end, slen);
+	if (!hl)
+		return -ENOSPC;
+	if (!slen)
+		return hl;
+
+	/* Stream 1 codes src[0..half), stream 2 the rest */
+	n2 = slen >= ZBW_HUF_SPLIT ? slen / 2 : 0;
+	half = slen - n2;
+	memset(e->hist, 0, 4 * sizeof(e->hist[0]));
+	for (i = 0; i + 2 <= n2; i += 2) {
+		e->hist[0][src[i]]++;
+		e->hist[1][src[i + 1]]++;
+		e->hist[2][src[half + i]]++;
+		e->hist[3][src[half + i + 1]]++;
+	}
+	for (j = i; j < half; j++)
+		e->hist[0][src[j]]++;
+	for (j = half + i; j < slen; j++)
+		e->hist[2][src[j]]++;
+	for (i = 0; i < 256; i++) {
+		a = e->hist[0][i] + e->hist[1][i];
+		b = e->hist[2][i] + e->hist[3][i];
+		hist1[i] = a;
+		hist[i] = a + b;
+		if (a + b)
+			maxsym = i;
+	}
+
+	k = zbw_huf_lengths(hist, 256, ZBW_HUF_MAX_BITS, e->len, e->hist[2]);
+	if (k == 1) {
+		ml = n2 ? 1 : 0;
+		if (dcap - hl < ml + 2)
+			return -ENOSPC;
+		if (ml)
+			dst[hl] = 0;
+		dst[hl + ml] = (u8)(maxsym << 2);
+		dst[hl + ml + 1] = (u8)(maxsym >> 6);
+		return hl + ml + 2;
+	}
+
+	/* Exact size first: the cheap "does it compress" test */
+	bits = 0;
+	bits1 = 0;
+	for (i = 0; i <= maxsym; i++) {
+		bits += hist[i] * e->len[i];
+		bits1 += hist1[i] * e->len[i];
+	}
+	if (bits / 8 + 6 > dcap - hl)
+		return -ENOSPC;
+	for (mode = 0; mode < 2; mode++) {
+		zbw_huf_tokens(e->len, maxsym, mode, e->tok[mode], e->ext[mode],
+			       e->tfreq[mode]);
+		zbw_huf_lengths(e->tfreq[mode], ZBW_HUF_META_SYMS,
+				ZBW_HUF_META_BITS, e->mlen[mode], e->hist[2]);
+		hbits[mode] = zbw_huf_header_bits(e->tfreq[mode],
+						  e->mlen[mode]);
+	}
+	mode = hbits[1] < hbits[0];
+	s1 = DIV_ROUND_UP(hbits[mode] + bits1, 8);
+	s2 = DIV_ROUND_UP(bits - bits1, 8);
+	if (n2) {
+		ml = zbw_put_len(dst + hl, end, s2);
+		if (!ml)
+			return -ENOSPC;
+	}
+	if (s1 + s2 > dcap - hl - ml)
+		return -ENOSPC;
+
+	w.p = dst + hl + ml;
+	w.end = w.p + s1;
+	w.acc = 0;
+	w.nb = 0;
+	zbw_huf_put(&w, (mode + ZBW_HUF_MODE_DIRECT) | maxsym << 2, 10);
+	mlen = e->mlen[mode];
+	for (v = 0, i = 0; i < ZBW_HUF_META_SYMS; i++)
+		v |= (u64)mlen[i] << (3 * i);
+	zbw_huf_flush(&w);
+	zbw_huf_put(&w, v, 3 * ZBW_HUF_META_SYMS);
+	zbw_huf_flush(&w);
+
+	/* Meta codes, then the symbol codes, both reversed for LSB-first */
+	zbw_huf_canon(mlen, ZBW_HUF_META_SYMS, ZBW_HUF_META_BITS, next);
+	for (i = 0; i < ZBW_HUF_META_SYMS; i++)
+		if (mlen[i])
+			e->code[i] = zbw_huf_rev(next[mlen[i]]++, mlen[i]);
+	tok = e->tok[mode];
+	ext = e->ext[mode];
+	for (j = 0, i = 0; i <= maxsym; j++) {
+		zbw_huf_put(&w, e->code[tok[j]], mlen[tok[j]]);
+		if (tok[j] == ZBW_HUF_TOK_RUN) {
+			zbw_huf_put(&w, ext[j], 3);
+			i += 3 + ext[j];
+		} else if (tok[j] == ZBW_HUF_TOK_LRUN) {
+			zbw_huf_put(&w, ext[j], 8);
+			i += 11 + ext[j];
+		} else {
+			i++;
+		}
+		zbw_huf_flush(&w);
+	}
+
+	zbw_huf_canon(e->len, maxsym + 1, ZBW_HUF_MAX_BITS, next);
+	for (i = 0; i <= maxsym; i++)
+		if (e->len[i])
+			e->code[i] = zbw_huf_rev(next[e->len[i]]++, e->len[i]) |
+				     (u32)e->len[i] << 16;
+	zbw_huf_put_syms(&w, e->code, src, half);
+	if (!zbw_huf_close(&w))
+		return -EINVAL;		/* cannot happen */
+	if (n2) {
+		w.end += s2;
+		w.acc = 0;
+		zbw_huf_put_syms(&w, e->code, src + half, n2);
+		if (!zbw_huf_close(&w))
+			return -EINVAL;
+	}
+	return w.end - dst;
+}
+
+struct zbw_huf_br {
+	const u8 *p;
+	const u8 *start;
+	const u8 *end;
+	u64 buf;
+	unsigned int cnt;	/* valid bits in buf */
+	unsigned int extra;	/* zero bytes loaded past the end */
+};
+
+static void zbw_huf_br_init(struct zbw_huf_br *r, const u8 *start,
+			    const u8 *end)
+{
+	r->p = start;
+	r->start = start;
+	r->end = end;
+	r->buf = 0;
+	r->cnt = 0;
+	r->extra = 0;
+}
+
+/*
+ * Make at least 57 bits available.  Bits of buf above cnt are either zero
+ * or already the next bits of the stream, so OR-ing them in again is fine.
+ */
+static __always_inline void zbw_huf_refill(struct zbw_huf_br *r)
+{
+	if (r->cnt > 56)
+		return;
+	if (likely(r->end - r->p >= 8)) {
+		r->buf |= zbw_huf_get_le64(r->p) << r->cnt;
+		r->p += (63 - r->cnt) >> 3;
+		r->cnt |= 56;
+		return;
+	}
+	while (r->cnt <= 56) {
+		if (r->p < r->end)
+			r->buf |= (u64)*r->p++ << r->cnt;
+		else
+			r->extra++;
+		r->cnt += 8;
+	}
+}
+
+static __always_inline u32 zbw_huf_get(struct zbw_huf_br *r, unsigned int n)
+{
+	u32 v = r->buf & ((1u << n) - 1);
+
+	r->buf >>= n;
+	r->cnt -= n;
+	return v;
+}
+
+/*
+ * Decoding table of 2^@bits entries (length | symbol << 8) for the lengths
+ * @len (<= @bits) of @nsym symbols; -EINVAL unless they form a complete
+ * prefix code, so every table entry is valid.
+ */
+static int zbw_huf_table(const u8 *len, unsigned int nsym, unsigned int bits,
+			 u16 *tab)
+{
+	u32 next[ZBW_HUF_MAX_BITS + 1];
+	unsigned int s, l, i;
+
+	if (zbw_huf_canon(len, nsym, bits, next) != 1u << bits)
+		return -EINVAL;
+	for (s = 0; s < nsym; s++) {
+		l = len[s];
+		if (!l)
+			continue;
+		for (i = zbw_huf_rev(next[l]++, l); i < 1u << bits; i += 1u << l)
+			tab[i] = l | s << 8;
+	}
+	return 0;
+}
+
+/* Code lengths of symbols 0..255 from the header, see the top */
+static int zbw_huf_read_lengths(struct zbw_huf_br *r, bool delta,
+				struct zbw_huf_dec *d)
+{
+	u8 mlen[ZBW_HUF_META_SYMS];
+	unsigned int maxsym, i, e, t, l, n, prev = ZBW_HUF_DELTA_START;
+
+	maxsym = zbw_huf_get(r, 8);
+	zbw_huf_refill(r);
+	for (i = 0; i < ZBW_HUF_META_SYMS; i++)
+		mlen[i] = zbw_huf_get(r, 3);
+	if (zbw_huf_table(mlen, ZBW_HUF_META_SYMS, ZBW_HUF_META_BITS,
+			  d->meta))
+		return -EINVAL;
+	for (i = 0; i <= maxsym;) {
+		zbw_huf_refill(r);
+		if (r->extra > 8)
+			return -EINVAL;
+		e = d->meta[r->buf & ((1u << ZBW_HUF_META_BITS) - 1)];
+		zbw_huf_get(r, e & 0xff);
+		t = e >> 8;
+		if (t >= ZBW_HUF_TOK_RUN) {
+			if (t == ZBW_HUF_TOK_RUN)
+				n = 3 + zbw_huf_get(r, 3);
+			else
+				n = 11 + zbw_huf_get(r, 8);
+			if (n > maxsym - i)	/* the run must end before maxsym */
+				return -EINVAL;
+			memset(d->len + i, 0, n);
+			i += n;
+			continue;
+		}
+		if (!delta) {
+			l = t;
+		} else if (t == ZBW_HUF_TOK_ZERO) {
+			l = 0;
+		} else {
+			l = prev - 1 + t;
+			if (l >= 11)
+				l -= 11;
+			l++;
+			prev = l;
+		}
+		d->len[i++] = l;
+	}
+	if (!d->len[maxsym])
+		return -EINVAL;
+	memset(d->len + maxsym + 1, 0, 255 - maxsym);
+	return 0;
+}
+
+/* Decode symbols one by one until @o reaches @oend (stream tails) */
+static int zbw_huf_dec_tail(struct zbw_huf_br *r, const u16 *tab, u8 *o,
+			    u8 *oend)
+{
+	unsigned int e;
+
+	while (o < oend) {
+		if (r->cnt < ZBW_HUF_MAX_BITS) {
+			zbw_huf_refill(r);
+			if (r->extra > 8)
+				return -EINVAL;
+		}
+		e = tab[r->buf & (ZBW_HUF_TAB_SIZE - 1)];
+		*o++ = e >> 8;
+		zbw_huf_get(r, e & 0xff);
+	}
+	return 0;
+}
+
+/* The stream must end within its last byte, padded with zero bits */
+static int zbw_huf_finish(struct zbw_huf_br *r)
+{
+	u64 used, total, rem;
+
+	zbw_huf_refill(r);
+	used = 8 * ((u64)(r->p - r->start) + r->extra) - r->cnt;
+	total = 8 * (u64)(r->end - r->start);
+	if (used > total || total - used >= 8)
+		return -EINVAL;
+	rem = total - used;
+	if (r->buf & ((1ull << rem) - 1))
+		return -EINVAL;
+	return 0;
+}
+
+/* Next symbol of a stream with enough bits in @buf */
+static __always_inline u8 zbw_huf_dec1(const u16 *tab, u64 *buf,
+				       unsigned int *cnt)
+{
+	unsigned int e = tab[*buf & (ZBW_HUF_TAB_SIZE - 1)];
+
+	*buf >>= e & 63;	/* e & 63 is the length, so no extra AND */
+	*cnt -= e & 63;
+	return e >> 8;
+}
+
+/* Refill a stream with at least 8 bytes left, see zbw_huf_refill() */
+static __always_inline void zbw_huf_refill_fast(const u8 **p, u64 *buf,
+						unsigned int *cnt)
+{
+	*buf |= zbw_huf_get_le64(*p) << *cnt;
+	*p += (63 - *cnt) >> 3;
+	*cnt |= 56;
+}
+
+static int zbw_huf_decode(const u8 *src, unsigned int slen, u8 *dst,
+			  unsigned int dcap, void *scratch)
+{
+	struct zbw_huf_dec *d = &((union zbw_huf_scratch *)scratch)->dec;
+	const u8 *end = src + slen, *p1, *p2;
+	unsigned int hl, ml = 0, mode, cnt1, cnt2;
+	const u16 *tab = d->tab;
+	struct zbw_huf_br r1, r2;
+	u32 n, m = 0, n2, half, i;
+	u8 *o1, *o2;
+	u64 buf1, buf2;
+
+	hl = zbw_get_len(src, end, &n);
+	if (!hl || n > dcap)
+		return -EINVAL;
+	if (!n)
+		return hl == slen ? 0 : -EINVAL;
+	n2 = n >= ZBW_HUF_SPLIT ? n / 2 : 0;
+	half = n - n2;
+	if (n2) {
+		ml = zbw_get_len(src + hl, end, &m);
+		if (!ml || m > slen - hl - ml)
+			return -EINVAL;
+	}
+	zbw_huf_br_init(&r1, src + hl + ml, end - m);
+	zbw_huf_br_init(&r2, end - m, end);
+	zbw_huf_refill(&r1);
+	mode = zbw_huf_get(&r1, 2);
+	if (mode == ZBW_HUF_MODE_SINGLE) {
+		if (m)
+			return -EINVAL;
+		memset(dst, zbw_huf_get(&r1, 8), n);
+		if (zbw_huf_finish(&r1))
+			return -EINVAL;
+		return n;
+	}
+	if (mode != ZBW_HUF_MODE_DIRECT && mode != ZBW_HUF_MODE_DELTA)
+		return -EINVAL;
+	if (zbw_huf_read_lengths(&r1, mode == ZBW_HUF_MODE_DELTA, d))
+		return -EINVAL;
+	if (zbw_huf_table(d->len, 256, ZBW_HUF_MAX_BITS, d->tab))
+		return -EINVAL;
+
+	/*
+	 * Two independent streams hide the latency of the table lookups.  5
+	 * codes of <= 11 bits per refill of >= 56 bits.  cnt1 < 64 here as
+	 * the header ended with a token, so the shifts are defined.
+	 */
+	o1 = dst;
+	o2 = dst + half;
+	buf1 = r1.buf;
+	cnt1 = r1.cnt;
+	p1 = r1.p;
+	buf2 = r2.buf;
+	cnt2 = r2.cnt;
+	p2 = r2.p;
+	for (i = 0; i + 5 <= n2 && r1.end - p1 >= 8 && r2.end - p2 >= 8;
+	     i += 5) {
+		zbw_huf_refill_fast(&p1, &buf1, &cnt1);
+		zbw_huf_refill_fast(&p2, &buf2, &cnt2);
+		o1[i] = zbw_huf_dec1(tab, &buf1, &cnt1);
+		o2[i] = zbw_huf_dec1(tab, &buf2, &cnt2);
+		o1[i + 1] = zbw_huf_dec1(tab, &buf1, &cnt1);
+		o2[i + 1] = zbw_huf_dec1(tab, &buf2, &cnt2);
+		o1[i + 2] = zbw_huf_dec1(tab, &buf1, &cnt1);
+		o2[i + 2] = zbw_huf_dec1(tab, &buf2, &cnt2);
+		o1[i + 3] = zbw_huf_dec1(tab, &buf1, &cnt1);
+		o2[i + 3] = zbw_huf_dec1(tab, &buf2, &cnt2);
+		o1[i + 4] = zbw_huf_dec1(tab, &buf1, &cnt1);
+		o2[i + 4] = zbw_huf_dec1(tab, &buf2, &cnt2);
+	}
+	r1.buf = buf1;
+	r1.cnt = cnt1;
+	r1.p = p1;
+	r2.buf = buf2;
+	r2.cnt = cnt2;
+	r2.p = p2;
+	if (zbw_huf_dec_tail(&r1, tab, o1 + i, dst + half) ||
+	    zbw_huf_dec_tail(&r2, tab, o2 + i, dst + n) ||
+	    zbw_huf_finish(&r1) || zbw_huf_finish(&r2))
+		return -EINVAL;
+	return n;
+}
+
+static size_t zbw_huf_scratch_size(unsigned int max_len)
+{
+	return sizeof(union zbw_huf_scratch);
+}
+
+const struct zbewalgo_step zbewalgo_step_huffman = {
+	.name		= "huffman",
+	.id		= ZBEWALGO_STEP_HUFFMAN,
+	.encode		= zbw_huf_encode,
+	.decode		= zbw_huf_decode,
+	.scratch_size	= zbw_huf_scratch_size,
+};

@@ -1,0 +1,128 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * zbewalgo step "mtf": move-to-front transform.
+ *
+ * Format: no header; the output is exactly as long as the input.  Both
+ * sides keep a list of the 256 byte values, initially 0, 1, ..., 255.  For
+ * each input byte the encoder writes the byte's current position in the
+ * list (0..255) and then moves that byte to the front of the list (the
+ * entries before it shift back by one).  The decoder writes the list entry
+ * at the given position and moves it to the front the same way.  Every
+ * byte string is a valid encoding, so decoding only fails when the output
+ * does not fit.
+ */
+#include "zbewalgo_internal.h"
+
+#define MTF_LOW7	0x7f7f7f7f7f7f7f7fULL
+#define MTF_HIGHS	0x8080808080808080ULL
+#define MTF_ONES	0x0101010101010101ULL
+
+/*
+ * The list is kept in 32 u64 values: entry p is bits 8 * (p % 8) to
+ * 8 * (p % 8) + 7 of word p / 8.  Working on values rather than on memory
+ * bytes keeps the shifts below independent of the byte order.  Word 0,
+ * where most hits are after a BWT, stays in a register (@head); @list
+ * holds words 1..31 at list[1..31].
+ */
+static u64 mtf_init(u64 *list)
+{
+	unsigned int w, b;
+
+	for (w = 0; w < 32; w++) {
+		list[w] = 0;
+		for (b = 0; b < 8; b++)
+			list[w] |= (u64)(8 * w + b) << (8 * b);
+	}
+	return list[0];
+}
+
+/*
+ * Moves entry @c at position 8 * @w + (byte under @mask's top) to the
+ * front.  @mask covers bytes 0..p % 8 of word @w; they take the byte below
+ * them, the rest of the word keeps its bytes.  Returns the new word 0.
+ */
+static __always_inline u64 mtf_to_front(u64 head, u64 *list, unsigned int w,
+					u64 mask, u64 c)
+{
+	u64 carry, v;
+	unsigned int j;
+
+	if (likely(!w))
+		return (head & ~mask) | ((head << 8 | c) & mask);
+	carry = head >> 56;
+	head = head << 8 | c;
+	for (j = 1; j < w; j++) {
+		v = list[j];
+		list[j] = v << 8 | carry;
+		carry = v >> 56;
+	}
+	v = list[w];
+	list[w] = (v & ~mask) | ((v << 8 | carry) & mask);
+	return head;
+}
+
+static int mtf_encode(const u8 *src, unsigned int slen, u8 *dst,
+		      unsigned int dcap, void *scratch)
+{
+	u64 *list = scratch, head, pat, x, m;
+	unsigned int i, w;
+
+	if (slen > dcap)
+		return -ENOSPC;
+	head = mtf_init(list);
+	for (i = 0; i < slen; i++) {
+		/* the front entry again: nothing moves (most common case) */
+		if ((u8)head == src[i]) {
+			dst[i] = 0;
+			continue;
+		}
+		pat = src[i] * MTF_ONES;
+		/* Exact zero-byte test; src[i] is in the list, so this stops. */
+		x = head ^ pat;
+		m = ~(((x & MTF_LOW7) + MTF_LOW7) | x) & MTF_HIGHS;
+		for (w = 0; !m; ) {
+			x = list[++w] ^ pat;
+			m = ~(((x & MTF_LOW7) + MTF_LOW7) | x) & MTF_HIGHS;
+		}
+		m &= -m;
+		dst[i] = 8 * w + (fls64(m) - 1) / 8;
+		head = mtf_to_front(head, list, w, (m << 1) - 1, src[i]);
+	}
+	return slen;
+}
+
+static int mtf_decode(const u8 *src, unsigned int slen, u8 *dst,
+		      unsigned int dcap, void *scratch)
+{
+	u64 *list = scratch, head, c;
+	unsigned int i, w, b;
+
+	if (slen > dcap)
+		return -EINVAL;
+	head = mtf_init(list);
+	for (i = 0; i < slen; i++) {
+		if (!src[i]) {
+			dst[i] = head;
+			continue;
+		}
+		w = src[i] / 8;
+		b = 8 * (src[i] % 8);
+		c = ((w ? list[w] : head) >> b) & 0xff;
+		dst[i] = c;
+		head = mtf_to_front(head, list, w, ~0ULL >> (56 - b), c);
+	}
+	return slen;
+}
+
+static size_t mtf_scratch_size(unsigned int max_len)
+{
+	return 32 * sizeof(u64);
+}
+
+const struct zbewalgo_step zbewalgo_step_mtf = {
+	.name		= "mtf",
+	.id		= ZBEWALGO_STEP_MTF,
+	.encode		= mtf_encode,
+	.decode		= mtf_decode,
+	.scratch_size	= mtf_scratch_size,
+};
