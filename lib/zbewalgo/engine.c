@@ -1,0 +1,444 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * zbewalgo combination engine: tries the combinations of a table on a page,
+ * keeps the smallest result, and writes it in the page format described in
+ * Documentation/staging/zbewalgo.rst.  Decompression depends only on the
+ * compressed bytes, never on a table.
+ */
+
+#include <linux/export.h>
+#include <linux/module.h>
+#include <linux/slab.h>
+
+#include "zbewalgo_internal.h"
+
+/* Page header, byte 0: format version in bits 0-3, step count in 4-6. */
+#define ZBW_HDR_VERSION_MASK	0x0f
+#define ZBW_HDR_STEPS_SHIFT	4
+#define ZBW_HDR_STEPS_MASK	0x70
+#define ZBW_HDR_RESERVED	0x80
+
+/**
+ * struct zbewalgo_ctx - per-stream compression state and scratch
+ * @max_len: largest input this context accepts
+ * @stage_cap: capacity of each stage buffer, ZBEWALGO_STAGE_CAP(@max_len)
+ * @table: combinations to try; owned by the caller
+ * @params: search thresholds
+ * @last: combination that won the previous page in this context
+ * @last_index: table index @last had, checked before use
+ * @last_size: compressed size of the previous page
+ * @have_last: @last, @last_index and @last_size are valid
+ * @result: what the previous call did, for statistics
+ * @buf: three stage buffers of @stage_cap bytes each
+ * @step_scratch: scratch shared by the steps
+ *
+ * Everything a compression changes lives here, so contexts used by
+ * different threads never share mutable state.
+ */
+struct zbewalgo_ctx {
+	size_t max_len;
+	unsigned int stage_cap;
+	const struct zbewalgo_table *table;
+	struct zbewalgo_params params;
+	struct zbewalgo_combination last;
+	unsigned int last_index;
+	u32 last_size;
+	bool have_last;
+	struct zbewalgo_result result;
+	u8 *buf[3];
+	void *step_scratch;
+};
+
+static size_t zbw_align8(size_t n)
+{
+	return (n + 7) & ~(size_t)7;
+}
+
+static unsigned int zbw_len_bytes(u32 val)
+{
+	return val < (1u << 7) ? 1 : val < (1u << 14) ? 2 : 3;
+}
+
+/* Scratch layout: stage A, stage B, step scratch (all decoding needs), best. */
+static size_t zbw_scratch_layout(size_t max_len, size_t *stage, size_t *steps)
+{
+	unsigned int cap = ZBEWALGO_STAGE_CAP(max_len);
+
+	*stage = zbw_align8(cap);
+	*steps = zbw_align8(zbewalgo_steps_scratch_size(cap));
+	return 2 * *stage + *steps;
+}
+
+/**
+ * zbewalgo_decompress_scratch_size() - scratch needed by zbewalgo_decompress()
+ * @max_len: the largest destination capacity (*dlen) that will be passed
+ *
+ * Return: size in bytes of the scratch area for zbewalgo_decompress().
+ */
+size_t zbewalgo_decompress_scratch_size(size_t max_len)
+{
+	size_t stage, steps;
+
+	return zbw_scratch_layout(min_t(size_t, max_len, ZBEWALGO_MAX_INPUT),
+				  &stage, &steps);
+}
+EXPORT_SYMBOL_GPL(zbewalgo_decompress_scratch_size);
+
+/**
+ * zbewalgo_default_params() - default thresholds for a page size
+ * @params: filled in
+ * @page_len: size of the pages that will be compressed
+ *
+ * max_output_size defaults to 51/64 of the page, which is zsmalloc's
+ * huge-class size for 4 KiB pages; callers that know the real value (zram)
+ * should set it.  Searching stops at results below an eighth of the page.
+ */
+void zbewalgo_default_params(struct zbewalgo_params *params, size_t page_len)
+{
+	params->max_output_size = page_len - page_len * 13 / 64;
+	params->early_abort_size = page_len / 8;
+	params->tolerance_shift = 3;
+}
+EXPORT_SYMBOL_GPL(zbewalgo_default_params);
+
+/**
+ * zbewalgo_ctx_create() - allocate a compression context
+ * @max_len: largest input that will be compressed, at most
+ *	ZBEWALGO_MAX_INPUT (use PAGE_SIZE for zram)
+ *
+ * All scratch memory is allocated here, once; compression and
+ * decompression allocate nothing.  The context starts with the default
+ * combination table and zbewalgo_default_params() for @max_len.
+ * May sleep.
+ *
+ * Return: the context, or NULL when out of memory or @max_len is too big.
+ */
+struct zbewalgo_ctx *zbewalgo_ctx_create(size_t max_len)
+{
+	size_t stage, steps, size, head = zbw_align8(sizeof(struct zbewalgo_ctx));
+	struct zbewalgo_ctx *ctx;
+	u8 *mem;
+
+	if (max_len > ZBEWALGO_MAX_INPUT)
+		return NULL;
+	size = zbw_scratch_layout(max_len, &stage, &steps) + stage;
+	mem = kvzalloc(head + size, GFP_KERNEL);
+	if (!mem)
+		return NULL;
+	ctx = (struct zbewalgo_ctx *)mem;
+	ctx->max_len = max_len;
+	ctx->stage_cap = ZBEWALGO_STAGE_CAP(max_len);
+	ctx->table = zbewalgo_table_default();
+	zbewalgo_default_params(&ctx->params, max_len);
+	ctx->buf[0] = mem + head;
+	ctx->buf[1] = ctx->buf[0] + stage;
+	ctx->step_scratch = ctx->buf[1] + stage;
+	ctx->buf[2] = (u8 *)ctx->step_scratch + steps;
+	ctx->result.comb = -1;
+	return ctx;
+}
+EXPORT_SYMBOL_GPL(zbewalgo_ctx_create);
+
+/**
+ * zbewalgo_ctx_destroy() - free a context
+ * @ctx: context from zbewalgo_ctx_create(), or NULL
+ */
+void zbewalgo_ctx_destroy(struct zbewalgo_ctx *ctx)
+{
+	kvfree(ctx);
+}
+EXPORT_SYMBOL_GPL(zbewalgo_ctx_destroy);
+
+/**
+ * zbewalgo_ctx_set_table() - choose the combinations a context tries
+ * @ctx: the context
+ * @table: the table; must stay valid and unchanged while @ctx compresses
+ *	with it
+ *
+ * The context remembers its last winning combination by content, so it
+ * survives a table change if the new table still holds it.
+ */
+void zbewalgo_ctx_set_table(struct zbewalgo_ctx *ctx,
+			    const struct zbewalgo_table *table)
+{
+	ctx->table = table;
+}
+EXPORT_SYMBOL_GPL(zbewalgo_ctx_set_table);
+
+/**
+ * zbewalgo_ctx_set_params() - set the search thresholds of a context
+ * @ctx: the context
+ * @params: thresholds, copied
+ */
+void zbewalgo_ctx_set_params(struct zbewalgo_ctx *ctx,
+			     const struct zbewalgo_params *params)
+{
+	ctx->params = *params;
+}
+EXPORT_SYMBOL_GPL(zbewalgo_ctx_set_params);
+
+/**
+ * zbewalgo_ctx_last_result() - what the last zbewalgo_compress() did
+ * @ctx: the context
+ *
+ * Return: the result record; valid until the next call on @ctx.
+ */
+const struct zbewalgo_result *
+zbewalgo_ctx_last_result(const struct zbewalgo_ctx *ctx)
+{
+	return &ctx->result;
+}
+EXPORT_SYMBOL_GPL(zbewalgo_ctx_last_result);
+
+/**
+ * zbewalgo_ctx_scratch() - the context's scratch, usable for decompression
+ * @ctx: the context
+ *
+ * Return: an area of zbewalgo_decompress_scratch_size(max_len) bytes for
+ * zbewalgo_decompress(); it must not be used while @ctx compresses.
+ */
+void *zbewalgo_ctx_scratch(struct zbewalgo_ctx *ctx)
+{
+	return ctx->buf[0];
+}
+EXPORT_SYMBOL_GPL(zbewalgo_ctx_scratch);
+
+static bool zbw_comb_equal(const struct zbewalgo_combination *a,
+			   const struct zbewalgo_combination *b)
+{
+	return a->nr_steps == b->nr_steps &&
+	       !memcmp(a->ids, b->ids, a->nr_steps);
+}
+
+/* Table index of the last winner, or table->nr when it is not there. */
+static unsigned int zbw_first_index(const struct zbewalgo_ctx *ctx)
+{
+	const struct zbewalgo_table *table = ctx->table;
+	unsigned int i;
+
+	if (!ctx->have_last)
+		return table->nr;
+	if (ctx->last_index < table->nr &&
+	    zbw_comb_equal(&table->comb[ctx->last_index], &ctx->last))
+		return ctx->last_index;
+	for (i = 0; i < table->nr; i++)
+		if (zbw_comb_equal(&table->comb[i], &ctx->last))
+			return i;
+	return table->nr;
+}
+
+/* The buffer (0..2) that is neither @a nor @b. */
+static unsigned int zbw_free_buf(int a, int b)
+{
+	unsigned int i = 0;
+
+	while ((int)i == a || (int)i == b)
+		i++;
+	return i;
+}
+
+static int zbw_write_stored(const u8 *src, size_t slen, u8 *dst, size_t *dlen)
+{
+	unsigned int n = zbw_len_bytes(slen);
+
+	if (*dlen < 1 + n + slen)
+		return -ENOSPC;
+	dst[0] = ZBEWALGO_FORMAT_VERSION;
+	zbw_put_len(dst + 1, dst + 1 + n, slen);
+	memcpy(dst + 1 + n, src, slen);
+	*dlen = 1 + n + slen;
+	return 0;
+}
+
+/**
+ * zbewalgo_compress() - compress one page
+ * @ctx: context; not used concurrently by anyone else
+ * @src: input
+ * @slen: input length, at most the context's max_len
+ * @dst: output buffer
+ * @dlen: in: capacity of @dst; out: compressed length
+ *
+ * Tries the combinations of the context's table, starting with the one
+ * that won the previous page.  It accepts that one at once when its result
+ * is within the tolerance of the previous result, stops as soon as a result
+ * is below early_abort_size, and keeps the shortest prefix chain otherwise.
+ * A page whose best result is not below max_output_size (or not smaller
+ * than the stored form) is written in stored form, ZBEWALGO_STORED_SIZE()
+ * bytes at most: compressing a valid page into a destination of that size
+ * never fails.
+ *
+ * Return: 0 on success, -E2BIG when @slen exceeds the context's max_len,
+ * -ENOSPC when the result does not fit in *@dlen bytes.
+ */
+int zbewalgo_compress(struct zbewalgo_ctx *ctx, const void *src, size_t slen,
+		      void *dst, size_t *dlen)
+{
+	const struct zbewalgo_table *table = ctx->table;
+	const struct zbewalgo_params *params = &ctx->params;
+	unsigned int len_bytes = zbw_len_bytes(slen);
+	unsigned int first, i, k, best_steps = 0;
+	int best_buf = -1, best_comb = -1;
+	size_t best_total, limit;
+	struct zbewalgo_result *res = &ctx->result;
+	u8 *out = dst;
+
+	if (slen > ctx->max_len)
+		return -E2BIG;
+
+	/* Only results smaller than both of these are worth keeping. */
+	limit = min_t(size_t, params->max_output_size, 1 + len_bytes + slen);
+	best_total = limit;
+	res->tried = 0;
+
+	first = zbw_first_index(ctx);
+	for (i = 0; i <= table->nr && slen; i++) {
+		/* The last winner first, then the table in order. */
+		unsigned int ci = i == 0 ? first : i - 1;
+		const struct zbewalgo_combination *comb;
+		const u8 *in = src;
+		unsigned int inlen = slen;
+		int in_buf = -1;
+
+		if (ci >= table->nr || (i > 0 && ci == first))
+			continue;
+		comb = &table->comb[ci];
+		res->tried++;
+		for (k = 0; k < comb->nr_steps; k++) {
+			const struct zbewalgo_step *step =
+				zbewalgo_step_get(comb->ids[k]);
+			unsigned int ob = zbw_free_buf(in_buf, best_buf);
+			size_t total;
+			int ret;
+
+			if (!step)
+				break;
+			ret = step->encode(in, inlen, ctx->buf[ob],
+					   ctx->stage_cap, ctx->step_scratch);
+			if (ret < 0)
+				break;
+			total = 1 + (k + 1) + len_bytes + ret;
+			if (total < best_total) {
+				best_total = total;
+				best_buf = ob;
+				best_comb = ci;
+				best_steps = k + 1;
+			}
+			in = ctx->buf[ob];
+			inlen = ret;
+			in_buf = ob;
+			if (best_total < params->early_abort_size)
+				goto done;
+		}
+		/* Close enough to last time: this page is like the last. */
+		if (ci == first && best_comb == (int)first &&
+		    params->tolerance_shift &&
+		    best_total <= ctx->last_size +
+				  (ctx->last_size >> params->tolerance_shift))
+			goto done;
+	}
+done:
+	res->comb = best_comb;
+	res->nr_steps = best_steps;
+	res->stored = best_comb < 0;
+	if (best_comb < 0)
+		return zbw_write_stored(src, slen, dst, dlen);
+	if (*dlen < best_total)
+		return -ENOSPC;
+
+	out[0] = ZBEWALGO_FORMAT_VERSION | best_steps << ZBW_HDR_STEPS_SHIFT;
+	memcpy(out + 1, table->comb[best_comb].ids, best_steps);
+	zbw_put_len(out + 1 + best_steps, out + best_total, slen);
+	k = 1 + best_steps + len_bytes;
+	memcpy(out + k, ctx->buf[best_buf], best_total - k);
+	*dlen = best_total;
+
+	ctx->last = table->comb[best_comb];
+	ctx->last_index = best_comb;
+	ctx->last_size = best_total;
+	ctx->have_last = true;
+	return 0;
+}
+EXPORT_SYMBOL_GPL(zbewalgo_compress);
+
+/**
+ * zbewalgo_decompress() - decompress one page
+ * @src: compressed data
+ * @slen: its exact length
+ * @dst: output buffer
+ * @dlen: in: capacity of @dst; out: decompressed length
+ * @scratch: at least zbewalgo_decompress_scratch_size(*@dlen) bytes,
+ *	8-byte aligned, e.g. zbewalgo_ctx_scratch()
+ *
+ * Depends only on the bytes of @src: pages stay readable after their
+ * combination left the table.  Never reads outside @src or writes outside
+ * @dst and @scratch, whatever @src holds.
+ *
+ * Return: 0 on success, -EINVAL for malformed or corrupted data, -ENOSPC
+ * when the page does not fit in *@dlen bytes.
+ */
+int zbewalgo_decompress(const void *src, size_t slen, void *dst,
+			size_t *dlen, void *scratch)
+{
+	const u8 *ip = src, *end = ip + slen;
+	unsigned int nr_steps, n, i, cap, inlen;
+	size_t stage, steps;
+	u8 *buf[2];
+	void *step_scratch;
+	const u8 *in;
+	u32 orig;
+
+	if (slen < 2)
+		return -EINVAL;
+	if ((ip[0] & ZBW_HDR_VERSION_MASK) != ZBEWALGO_FORMAT_VERSION ||
+	    (ip[0] & ZBW_HDR_RESERVED))
+		return -EINVAL;
+	nr_steps = (ip[0] & ZBW_HDR_STEPS_MASK) >> ZBW_HDR_STEPS_SHIFT;
+	if (slen < 2 + nr_steps)
+		return -EINVAL;
+	for (i = 0; i < nr_steps; i++)
+		if (!zbewalgo_step_get(ip[1 + i]))
+			return -EINVAL;
+	n = zbw_get_len(ip + 1 + nr_steps, end, &orig);
+	if (!n || orig > ZBEWALGO_MAX_INPUT)
+		return -EINVAL;
+	if (orig > *dlen)
+		return -ENOSPC;
+	in = ip + 1 + nr_steps + n;
+	inlen = end - in;
+
+	if (!nr_steps) {
+		if (inlen != orig)
+			return -EINVAL;
+		memcpy(dst, in, orig);
+		*dlen = orig;
+		return 0;
+	}
+
+	zbw_scratch_layout(orig, &stage, &steps);
+	buf[0] = scratch;
+	buf[1] = buf[0] + stage;
+	step_scratch = buf[1] + stage;
+	cap = ZBEWALGO_STAGE_CAP(orig);
+	if (inlen > cap)
+		return -EINVAL;
+	for (i = nr_steps; i-- > 0;) {
+		const struct zbewalgo_step *step = zbewalgo_step_get(ip[1 + i]);
+		u8 *out = i ? buf[i & 1] : dst;
+		int ret;
+
+		ret = step->decode(in, inlen, out, i ? cap : orig,
+				   step_scratch);
+		if (ret < 0)
+			return -EINVAL;
+		in = out;
+		inlen = ret;
+	}
+	if (inlen != orig)
+		return -EINVAL;
+	*dlen = orig;
+	return 0;
+}
+EXPORT_SYMBOL_GPL(zbewalgo_decompress);
+
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("zbewalgo page compression library");

@@ -1,0 +1,386 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * zbewalgo combination tables: the default table and the text form used by
+ * sysfs and the command-line tool.
+ *
+ * A combination is written as step names joined by '-', e.g.
+ * "bwt-mtf-huffman".  A table is a list of combinations separated by white
+ * space, ',' or ';'.  Commands: "set TABLE", "add TABLE", "remove TABLE",
+ * "reset".  Every function here either succeeds completely or leaves the
+ * table untouched.
+ */
+
+#include <linux/export.h>
+#include <linux/slab.h>
+
+#include "zbewalgo_internal.h"
+
+#define C(...) {							\
+	.nr_steps = sizeof((u8[]){ __VA_ARGS__ }),			\
+	.ids = { __VA_ARGS__ },						\
+}
+
+enum {
+	BWT		= ZBEWALGO_STEP_BWT,
+	MTF		= ZBEWALGO_STEP_MTF,
+	JBE		= ZBEWALGO_STEP_JBE,
+	JBE2		= ZBEWALGO_STEP_JBE2,
+	RLE		= ZBEWALGO_STEP_RLE,
+	HUFFMAN		= ZBEWALGO_STEP_HUFFMAN,
+	BEWALGO		= ZBEWALGO_STEP_BEWALGO,
+	BEWALGO2	= ZBEWALGO_STEP_BEWALGO2,
+	BITSHUFFLE4	= ZBEWALGO_STEP_BITSHUFFLE4,
+	BITSHUFFLE8	= ZBEWALGO_STEP_BITSHUFFLE8,
+};
+
+/*
+ * The default table.  See Documentation/staging/zbewalgo.rst for the
+ * measurements behind each entry.
+ */
+static const struct zbewalgo_table zbewalgo_default = {
+	.nr = 4,
+	.comb = {
+		C(BEWALGO, HUFFMAN),
+		C(BITSHUFFLE4, RLE, HUFFMAN),
+		C(BWT, MTF, HUFFMAN),
+		C(BITSHUFFLE8, BEWALGO2, JBE, RLE),
+	},
+};
+
+#undef C
+
+/**
+ * zbewalgo_table_default() - the built-in default table
+ *
+ * Return: the default table; never changes.
+ */
+const struct zbewalgo_table *zbewalgo_table_default(void)
+{
+	return &zbewalgo_default;
+}
+EXPORT_SYMBOL_GPL(zbewalgo_table_default);
+
+/**
+ * zbewalgo_table_reset() - replace a table by the default table
+ * @table: the table
+ */
+void zbewalgo_table_reset(struct zbewalgo_table *table)
+{
+	*table = zbewalgo_default;
+}
+EXPORT_SYMBOL_GPL(zbewalgo_table_reset);
+
+static bool zbw_is_sep(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' ||
+	       c == ',' || c == ';';
+}
+
+static bool zbw_comb_same(const struct zbewalgo_combination *a,
+			  const struct zbewalgo_combination *b)
+{
+	return a->nr_steps == b->nr_steps &&
+	       !memcmp(a->ids, b->ids, a->nr_steps);
+}
+
+static int zbw_table_find(const struct zbewalgo_table *table,
+			  const struct zbewalgo_combination *comb)
+{
+	unsigned int i;
+
+	for (i = 0; i < table->nr; i++)
+		if (zbw_comb_same(&table->comb[i], comb))
+			return i;
+	return -1;
+}
+
+/*
+ * Parses one combination from [s, end).  Returns -EINVAL for an unknown
+ * step, an empty step name or more than ZBEWALGO_MAX_STEPS steps.
+ */
+static int zbw_parse_comb(const char *s, const char *end,
+			  struct zbewalgo_combination *comb)
+{
+	memset(comb, 0, sizeof(*comb));
+	for (;;) {
+		const char *dash = s;
+		int id;
+
+		while (dash < end && *dash != '-')
+			dash++;
+		id = zbewalgo_step_id(s, dash - s);
+		if (id < 0 || comb->nr_steps == ZBEWALGO_MAX_STEPS)
+			return -EINVAL;
+		comb->ids[comb->nr_steps++] = id;
+		if (dash == end)
+			return 0;
+		s = dash + 1;
+	}
+}
+
+/*
+ * Calls @fn for every combination in @text.  Stops at the first error and
+ * returns it; returns -EINVAL when @text holds no combination at all.
+ */
+static int zbw_for_each_comb(const char *text,
+			     int (*fn)(struct zbewalgo_table *t,
+				       const struct zbewalgo_combination *c),
+			     struct zbewalgo_table *table)
+{
+	struct zbewalgo_combination comb;
+	const char *s = text;
+	bool any = false;
+	int ret;
+
+	for (;;) {
+		const char *e;
+
+		while (*s && zbw_is_sep(*s))
+			s++;
+		if (!*s)
+			return any ? 0 : -EINVAL;
+		e = s;
+		while (*e && !zbw_is_sep(*e))
+			e++;
+		ret = zbw_parse_comb(s, e, &comb);
+		if (!ret)
+			ret = fn(table, &comb);
+		if (ret)
+			return ret;
+		any = true;
+		s = e;
+	}
+}
+
+static int zbw_append(struct zbewalgo_table *table,
+		      const struct zbewalgo_combination *comb)
+{
+	if (zbw_table_find(table, comb) >= 0)
+		return -EEXIST;
+	if (table->nr == ZBEWALGO_MAX_COMBINATIONS)
+		return -ENOSPC;
+	table->comb[table->nr++] = *comb;
+	return 0;
+}
+
+static int zbw_delete(struct zbewalgo_table *table,
+		      const struct zbewalgo_combination *comb)
+{
+	int i = zbw_table_find(table, comb);
+
+	if (i < 0)
+		return -ENOENT;
+	memmove(&table->comb[i], &table->comb[i + 1],
+		(table->nr - i - 1) * sizeof(table->comb[0]));
+	table->nr--;
+	return 0;
+}
+
+/*
+ * The table functions build the result in @tmp and copy it over @table only
+ * on success, so a failed call leaves @table as it was.
+ */
+static int zbw_edit(struct zbewalgo_table *table, struct zbewalgo_table *tmp,
+		    const char *text,
+		    int (*fn)(struct zbewalgo_table *t,
+			      const struct zbewalgo_combination *c))
+{
+	int ret = zbw_for_each_comb(text, fn, tmp);
+
+	if (ret)
+		return ret;
+	if (!tmp->nr)
+		return -EINVAL;
+	*table = *tmp;
+	return 0;
+}
+
+/**
+ * zbewalgo_table_parse() - replace a table by the combinations in a text
+ * @table: the table
+ * @text: NUL-terminated combinations, e.g. "bwt-mtf-huffman bewalgo-rle"
+ *
+ * Return: 0, or -EINVAL for an unknown step, more than ZBEWALGO_MAX_STEPS
+ * steps, an empty text, or a combination listed twice; -ENOSPC for more
+ * than ZBEWALGO_MAX_COMBINATIONS combinations; -ENOMEM.
+ */
+int zbewalgo_table_parse(struct zbewalgo_table *table, const char *text)
+{
+	struct zbewalgo_table *tmp = kvzalloc(sizeof(*tmp), GFP_KERNEL);
+	int ret;
+
+	if (!tmp)
+		return -ENOMEM;
+	ret = zbw_edit(table, tmp, text, zbw_append);
+	kvfree(tmp);
+	return ret == -EEXIST ? -EINVAL : ret;
+}
+EXPORT_SYMBOL_GPL(zbewalgo_table_parse);
+
+/**
+ * zbewalgo_table_add() - append combinations to a table
+ * @table: the table
+ * @text: combinations in text form
+ *
+ * Return: 0, -EINVAL for malformed text, -EEXIST when a combination is
+ * already in the table, -ENOSPC when the table would overflow, -ENOMEM.
+ */
+int zbewalgo_table_add(struct zbewalgo_table *table, const char *text)
+{
+	struct zbewalgo_table *tmp = kvmalloc(sizeof(*tmp), GFP_KERNEL);
+	int ret;
+
+	if (!tmp)
+		return -ENOMEM;
+	*tmp = *table;
+	ret = zbw_edit(table, tmp, text, zbw_append);
+	kvfree(tmp);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(zbewalgo_table_add);
+
+/**
+ * zbewalgo_table_remove() - remove combinations from a table
+ * @table: the table
+ * @text: combinations in text form
+ *
+ * Pages compressed with a removed combination stay decodable: the page
+ * format names steps, not table entries.
+ *
+ * Return: 0, -EINVAL for malformed text or when the table would become
+ * empty, -ENOENT when a combination is not in the table, -ENOMEM.
+ */
+int zbewalgo_table_remove(struct zbewalgo_table *table, const char *text)
+{
+	struct zbewalgo_table *tmp = kvmalloc(sizeof(*tmp), GFP_KERNEL);
+	int ret;
+
+	if (!tmp)
+		return -ENOMEM;
+	*tmp = *table;
+	ret = zbw_edit(table, tmp, text, zbw_delete);
+	kvfree(tmp);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(zbewalgo_table_remove);
+
+/* Matches @word followed by a separator or the end; returns the rest. */
+static const char *zbw_skip_word(const char *s, const char *word)
+{
+	size_t n = strlen(word);
+
+	if (strncmp(s, word, n) || (s[n] && !zbw_is_sep(s[n])))
+		return NULL;
+	return s + n;
+}
+
+/**
+ * zbewalgo_table_command() - apply a sysfs-style command to a table
+ * @table: the table
+ * @cmd: "set TABLE", "add TABLE", "remove TABLE" or "reset", optionally
+ *	surrounded by white space (a trailing newline from echo is fine)
+ *
+ * Return: 0, or the error of the command; -EINVAL for an unknown command.
+ * On error @table is unchanged.
+ */
+int zbewalgo_table_command(struct zbewalgo_table *table, const char *cmd)
+{
+	const char *arg;
+
+	while (*cmd && zbw_is_sep(*cmd))
+		cmd++;
+	arg = zbw_skip_word(cmd, "reset");
+	if (arg) {
+		while (*arg && zbw_is_sep(*arg))
+			arg++;
+		if (*arg)
+			return -EINVAL;
+		zbewalgo_table_reset(table);
+		return 0;
+	}
+	arg = zbw_skip_word(cmd, "set");
+	if (arg)
+		return zbewalgo_table_parse(table, arg);
+	arg = zbw_skip_word(cmd, "add");
+	if (arg)
+		return zbewalgo_table_add(table, arg);
+	arg = zbw_skip_word(cmd, "remove");
+	if (arg)
+		return zbewalgo_table_remove(table, arg);
+	return -EINVAL;
+}
+EXPORT_SYMBOL_GPL(zbewalgo_table_command);
+
+/* Appends @s to @buf like strlcat, but always counts the full length. */
+static size_t zbw_cat(char *buf, size_t size, size_t pos, const char *s)
+{
+	size_t n = strlen(s);
+
+	if (pos < size) {
+		size_t room = size - pos - 1;
+
+		memcpy(buf + pos, s, min(n, room));
+		buf[pos + min(n, room)] = '\0';
+	}
+	return pos + n;
+}
+
+/**
+ * zbewalgo_combination_format() - text form of one combination
+ * @comb: the combination
+ * @buf: output, NUL-terminated when @size > 0
+ * @size: capacity of @buf
+ *
+ * Return: the length of the full text (like snprintf), even if truncated.
+ */
+int zbewalgo_combination_format(const struct zbewalgo_combination *comb,
+				char *buf, size_t size)
+{
+	size_t pos = 0;
+	unsigned int k;
+
+	if (size)
+		buf[0] = '\0';
+	for (k = 0; k < comb->nr_steps; k++) {
+		const char *name = zbewalgo_step_name(comb->ids[k]);
+
+		if (k)
+			pos = zbw_cat(buf, size, pos, "-");
+		pos = zbw_cat(buf, size, pos, name ? name : "?");
+	}
+	return pos;
+}
+EXPORT_SYMBOL_GPL(zbewalgo_combination_format);
+
+/**
+ * zbewalgo_table_format() - text form of a table, one combination per line
+ * @table: the table
+ * @buf: output, NUL-terminated when @size > 0; only whole lines are written
+ * @size: capacity of @buf
+ *
+ * Return: the length of the full text (like snprintf), even if truncated.
+ */
+int zbewalgo_table_format(const struct zbewalgo_table *table, char *buf,
+			  size_t size)
+{
+	/* 7 names of at most 11 characters, 6 dashes, newline, NUL */
+	char line[ZBEWALGO_MAX_STEPS * 12 + 2];
+	size_t pos = 0;
+	unsigned int i;
+
+	if (size)
+		buf[0] = '\0';
+	for (i = 0; i < table->nr; i++) {
+		size_t n = zbewalgo_combination_format(&table->comb[i], line,
+						       sizeof(line) - 1);
+
+		n = min(n, sizeof(line) - 2);
+		line[n] = '\n';
+		line[n + 1] = '\0';
+		if (pos + n + 1 < size)
+			zbw_cat(buf, size, pos, line);
+		pos += n + 1;
+	}
+	return pos;
+}
+EXPORT_SYMBOL_GPL(zbewalgo_table_format);
