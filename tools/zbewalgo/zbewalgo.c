@@ -1,0 +1,454 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * zbewalgo - command-line front end to lib/zbewalgo
+ *
+ * Compresses files page by page, exactly as zram would, into a small
+ * container (see zbewalgo(1) usage below and Documentation/staging/
+ * zbewalgo.rst, "File container"), and single pages for scripting.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <linux/zbewalgo.h>
+
+#include "zbewalgo_tool.h"
+
+#define ZBWF_MAGIC	"ZBWF"
+#define ZBWF_VERSION	1
+#define ZBWF_HDR_SIZE	20
+
+struct options {
+	struct zbewalgo_table *table;
+	struct zbewalgo_params params;
+	bool params_set[2];
+	size_t page_size;
+	bool stats;
+};
+
+struct stats {
+	unsigned long pages, stored, tried;
+	unsigned long wins[ZBEWALGO_MAX_COMBINATIONS];
+	unsigned long long in_bytes, out_bytes;
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+"usage: zbewalgo [options] compress IN OUT\n"
+"       zbewalgo [options] decompress IN OUT\n"
+"       zbewalgo [options] page-compress   < page > compressed\n"
+"       zbewalgo [options] page-decompress < compressed > page\n"
+"       zbewalgo table            print the combination table in use\n"
+"       zbewalgo bench [options] FILE...  compare with lz4 and zstd page by page\n"
+"IN/OUT may be '-' for stdin/stdout.\n"
+"options:\n"
+"  -c, --combinations TABLE  combinations to try, e.g. 'bwt-mtf-huffman\n"
+"                            bewalgo-rle' (default: the built-in table)\n"
+"  -e, --early-abort N       stop searching below N bytes\n"
+"  -m, --max-output N        store pages whose best result is >= N bytes\n"
+"  -p, --page-size N         page size (default 4096, at most 65536)\n"
+"  -s, --stats               print wins per combination and tries per page\n"
+"  -h, --help                this text\n");
+}
+
+FILE *tool_open(const char *path, const char *mode)
+{
+	FILE *f;
+
+	if (!strcmp(path, "-"))
+		return strchr(mode, 'r') ? stdin : stdout;
+	f = fopen(path, mode);
+	if (!f)
+		fprintf(stderr, "zbewalgo: %s: %s\n", path, strerror(errno));
+	return f;
+}
+
+int tool_read_all(FILE *f, unsigned char **data, size_t *len)
+{
+	size_t cap = 1 << 16, n = 0, r;
+	unsigned char *buf = malloc(cap);
+
+	while (buf && (r = fread(buf + n, 1, cap - n, f)) > 0) {
+		n += r;
+		if (n == cap) {
+			unsigned char *nb = realloc(buf, cap * 2);
+
+			if (!nb) {
+				free(buf);
+				buf = NULL;
+				break;
+			}
+			buf = nb;
+			cap *= 2;
+		}
+	}
+	if (!buf || ferror(f)) {
+		free(buf);
+		fprintf(stderr, "zbewalgo: read error\n");
+		return -1;
+	}
+	*data = buf;
+	*len = n;
+	return 0;
+}
+
+static void put_le(unsigned char *p, unsigned long long v, int n)
+{
+	while (n--) {
+		*p++ = v & 0xff;
+		v >>= 8;
+	}
+}
+
+static unsigned long long get_le(const unsigned char *p, int n)
+{
+	unsigned long long v = 0;
+
+	while (n--)
+		v = v << 8 | p[n];
+	return v;
+}
+
+static struct zbewalgo_ctx *make_ctx(const struct options *o)
+{
+	struct zbewalgo_ctx *ctx = zbewalgo_ctx_create(o->page_size);
+	struct zbewalgo_params p;
+
+	if (!ctx) {
+		fprintf(stderr, "zbewalgo: cannot create a context\n");
+		return NULL;
+	}
+	zbewalgo_default_params(&p, o->page_size);
+	if (o->params_set[0])
+		p.early_abort_size = o->params.early_abort_size;
+	if (o->params_set[1])
+		p.max_output_size = o->params.max_output_size;
+	zbewalgo_ctx_set_params(ctx, &p);
+	if (o->table)
+		zbewalgo_ctx_set_table(ctx, o->table);
+	return ctx;
+}
+
+static void count(struct stats *st, struct zbewalgo_ctx *ctx, size_t in,
+		  size_t out)
+{
+	const struct zbewalgo_result *r = zbewalgo_ctx_last_result(ctx);
+
+	st->pages++;
+	st->tried += r->tried;
+	st->in_bytes += in;
+	st->out_bytes += out;
+	if (r->stored)
+		st->stored++;
+	else
+		st->wins[r->comb]++;
+}
+
+static void print_stats(const struct options *o, const struct stats *st)
+{
+	const struct zbewalgo_table *t = o->table ? o->table :
+					 zbewalgo_table_default();
+	char name[128];
+	unsigned int i;
+
+	fprintf(stderr, "pages %lu, stored uncompressed %lu, %llu -> %llu bytes (ratio %.3f)\n",
+		st->pages, st->stored, st->in_bytes, st->out_bytes,
+		st->out_bytes ? (double)st->in_bytes / st->out_bytes : 0.0);
+	fprintf(stderr, "combinations tried per page: %.2f\n",
+		st->pages ? (double)st->tried / st->pages : 0.0);
+	for (i = 0; i < t->nr; i++) {
+		zbewalgo_combination_format(&t->comb[i], name, sizeof(name));
+		fprintf(stderr, "  %8lu wins  %s\n", st->wins[i], name);
+	}
+}
+
+static int cmd_compress(const struct options *o, FILE *in, FILE *out)
+{
+	size_t cap = ZBEWALGO_STORED_SIZE(o->page_size), len, off;
+	unsigned char hdr[ZBWF_HDR_SIZE], *data, *dst = malloc(cap);
+	struct zbewalgo_ctx *ctx = make_ctx(o);
+	struct stats *st = calloc(1, sizeof(*st));
+	int ret = 1;
+
+	if (!dst || !ctx || !st || tool_read_all(in, &data, &len))
+		goto out;
+	memcpy(hdr, ZBWF_MAGIC, 4);
+	put_le(hdr + 4, ZBWF_VERSION, 4);
+	put_le(hdr + 8, o->page_size, 4);
+	put_le(hdr + 12, len, 8);
+	fwrite(hdr, 1, sizeof(hdr), out);
+	for (off = 0; off < len; off += o->page_size) {
+		size_t n = len - off < o->page_size ? len - off : o->page_size;
+		size_t dlen = cap;
+		unsigned char sz[4];
+		int err = zbewalgo_compress(ctx, data + off, n, dst, &dlen);
+
+		if (err) {
+			fprintf(stderr, "zbewalgo: compress failed at offset %zu: %s\n",
+				off, strerror(-err));
+			goto out_data;
+		}
+		count(st, ctx, n, dlen);
+		put_le(sz, dlen, 4);
+		fwrite(sz, 1, 4, out);
+		fwrite(dst, 1, dlen, out);
+	}
+	if (fflush(out) || ferror(out)) {
+		fprintf(stderr, "zbewalgo: write error\n");
+		goto out_data;
+	}
+	if (o->stats)
+		print_stats(o, st);
+	ret = 0;
+out_data:
+	free(data);
+out:
+	free(st);
+	free(dst);
+	zbewalgo_ctx_destroy(ctx);
+	return ret;
+}
+
+static int cmd_decompress(FILE *in, FILE *out)
+{
+	unsigned char *data, *page = NULL, *scratch = NULL;
+	size_t len, page_size, pos = ZBWF_HDR_SIZE;
+	unsigned long long orig, done = 0;
+	int ret = 1;
+
+	if (tool_read_all(in, &data, &len))
+		return 1;
+	if (len < ZBWF_HDR_SIZE || memcmp(data, ZBWF_MAGIC, 4) ||
+	    get_le(data + 4, 4) != ZBWF_VERSION) {
+		fprintf(stderr, "zbewalgo: not a zbewalgo file (or unknown version)\n");
+		goto out;
+	}
+	page_size = get_le(data + 8, 4);
+	orig = get_le(data + 12, 8);
+	if (!page_size || page_size > ZBEWALGO_MAX_INPUT) {
+		fprintf(stderr, "zbewalgo: bad page size %zu\n", page_size);
+		goto out;
+	}
+	page = malloc(page_size);
+	scratch = malloc(zbewalgo_decompress_scratch_size(page_size));
+	if (!page || !scratch)
+		goto out;
+	while (done < orig) {
+		size_t want = orig - done < page_size ? orig - done : page_size;
+		size_t clen, dlen = page_size;
+		int err;
+
+		if (len - pos < 4 || (clen = get_le(data + pos, 4)) > len - pos - 4) {
+			fprintf(stderr, "zbewalgo: truncated file at page %llu\n",
+				done / page_size);
+			goto out;
+		}
+		err = zbewalgo_decompress(data + pos + 4, clen, page, &dlen,
+					  scratch);
+		if (err || dlen != want) {
+			fprintf(stderr, "zbewalgo: corrupt page %llu: %s\n",
+				done / page_size,
+				err ? strerror(-err) : "wrong length");
+			goto out;
+		}
+		fwrite(page, 1, dlen, out);
+		pos += 4 + clen;
+		done += dlen;
+	}
+	if (pos != len) {
+		fprintf(stderr, "zbewalgo: trailing data after the last page\n");
+		goto out;
+	}
+	if (fflush(out) || ferror(out)) {
+		fprintf(stderr, "zbewalgo: write error\n");
+		goto out;
+	}
+	ret = 0;
+out:
+	free(scratch);
+	free(page);
+	free(data);
+	return ret;
+}
+
+static int cmd_page_compress(const struct options *o)
+{
+	size_t len, dlen = ZBEWALGO_STORED_SIZE(o->page_size);
+	unsigned char *data, *dst = malloc(dlen);
+	struct zbewalgo_ctx *ctx = make_ctx(o);
+	struct stats *st = calloc(1, sizeof(*st));
+	int ret = 1, err;
+
+	if (!dst || !ctx || !st || tool_read_all(stdin, &data, &len))
+		goto out;
+	if (len > o->page_size) {
+		fprintf(stderr, "zbewalgo: input is %zu bytes, more than one page (%zu)\n",
+			len, o->page_size);
+		goto out_data;
+	}
+	err = zbewalgo_compress(ctx, data, len, dst, &dlen);
+	if (err) {
+		fprintf(stderr, "zbewalgo: compress failed: %s\n",
+			strerror(-err));
+		goto out_data;
+	}
+	count(st, ctx, len, dlen);
+	if (fwrite(dst, 1, dlen, stdout) != dlen || fflush(stdout)) {
+		fprintf(stderr, "zbewalgo: write error\n");
+		goto out_data;
+	}
+	if (o->stats)
+		print_stats(o, st);
+	ret = 0;
+out_data:
+	free(data);
+out:
+	free(st);
+	free(dst);
+	zbewalgo_ctx_destroy(ctx);
+	return ret;
+}
+
+static int cmd_page_decompress(const struct options *o)
+{
+	size_t len, dlen = o->page_size;
+	unsigned char *data, *page = malloc(dlen);
+	void *scratch = malloc(zbewalgo_decompress_scratch_size(dlen));
+	int ret = 1, err;
+
+	if (!page || !scratch || tool_read_all(stdin, &data, &len))
+		goto out;
+	err = zbewalgo_decompress(data, len, page, &dlen, scratch);
+	if (err) {
+		fprintf(stderr, "zbewalgo: corrupt or invalid page: %s\n",
+			err == -EINVAL ? "malformed data" : strerror(-err));
+	} else if (fwrite(page, 1, dlen, stdout) != dlen || fflush(stdout)) {
+		fprintf(stderr, "zbewalgo: write error\n");
+	} else {
+		ret = 0;
+	}
+	free(data);
+out:
+	free(scratch);
+	free(page);
+	return ret;
+}
+
+static int parse_size(const char *s, size_t max, bool zero_ok,
+		      size_t *out)
+{
+	char *end;
+	unsigned long v;
+
+	errno = 0;
+	v = strtoul(s, &end, 0);
+	if (errno || end == s || *end || v > max || (!v && !zero_ok)) {
+		fprintf(stderr, "zbewalgo: bad number '%s'\n", s);
+		return -1;
+	}
+	*out = v;
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "combinations", required_argument, NULL, 'c' },
+		{ "early-abort", required_argument, NULL, 'e' },
+		{ "max-output", required_argument, NULL, 'm' },
+		{ "page-size", required_argument, NULL, 'p' },
+		{ "stats", no_argument, NULL, 's' },
+		{ "help", no_argument, NULL, 'h' },
+		{ }
+	};
+	struct options o = { .page_size = 4096 };
+	const char *cmd;
+	size_t v;
+	int c, err, ret = 2;
+	FILE *in, *out;
+
+	/* Subcommands with options of their own come first. */
+	if (argc > 1 && !strcmp(argv[1], "bench"))
+		return bench_main(argc - 1, argv + 1);
+
+	while ((c = getopt_long(argc, argv, "c:e:m:p:sh", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'c':
+			if (!o.table)
+				o.table = calloc(1, sizeof(*o.table));
+			if (!o.table)
+				goto out;
+			err = zbewalgo_table_parse(o.table, optarg);
+			if (err) {
+				fprintf(stderr, "zbewalgo: bad combination table '%s': %s\n",
+					optarg, strerror(-err));
+				goto out;
+			}
+			break;
+		case 'e':
+		case 'm':
+			if (parse_size(optarg, 1u << 20, true, &v))
+				goto out;
+			if (c == 'e')
+				o.params.early_abort_size = v;
+			else
+				o.params.max_output_size = v;
+			o.params_set[c == 'm'] = true;
+			break;
+		case 'p':
+			if (parse_size(optarg, ZBEWALGO_MAX_INPUT, false, &v))
+				goto out;
+			o.page_size = v;
+			break;
+		case 's':
+			o.stats = true;
+			break;
+		case 'h':
+			usage(stdout);
+			ret = 0;
+			goto out;
+		default:
+			usage(stderr);
+			goto out;
+		}
+	}
+	if (optind >= argc) {
+		usage(stderr);
+		goto out;
+	}
+	cmd = argv[optind++];
+	if (!strcmp(cmd, "compress") || !strcmp(cmd, "decompress")) {
+		if (argc - optind != 2) {
+			usage(stderr);
+			goto out;
+		}
+		in = tool_open(argv[optind], "rb");
+		out = in ? tool_open(argv[optind + 1], "wb") : NULL;
+		if (in && out)
+			ret = cmd[0] == 'c' ? cmd_compress(&o, in, out) :
+					      cmd_decompress(in, out);
+		if (out && out != stdout && fclose(out))
+			ret = 1;
+	} else if (!strcmp(cmd, "page-compress")) {
+		ret = cmd_page_compress(&o);
+	} else if (!strcmp(cmd, "page-decompress")) {
+		ret = cmd_page_decompress(&o);
+	} else if (!strcmp(cmd, "table")) {
+		char buf[32768];
+
+		zbewalgo_table_format(o.table ? o.table :
+				      zbewalgo_table_default(),
+				      buf, sizeof(buf));
+		fputs(buf, stdout);
+		ret = 0;
+	} else {
+		fprintf(stderr, "zbewalgo: unknown command '%s'\n", cmd);
+		usage(stderr);
+	}
+out:
+	free(o.table);
+	return ret;
+}
