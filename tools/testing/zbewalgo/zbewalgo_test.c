@@ -1,0 +1,715 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * User-space unit tests of lib/zbewalgo, built from the kernel sources
+ * through tools/zbewalgo/shim and run under ASan+UBSan by `make check`.
+ *
+ * usage: zbewalgo_test CORPUS_DIR
+ *
+ * Every 4096-byte page of every file below CORPUS_DIR, plus generated
+ * pages, goes through every step alone, every default combination and the
+ * default table; compressed pages are then truncated and bit-flipped.
+ * Buffers are allocated with their exact sizes so that ASan sees any
+ * access outside them.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "../../../lib/zbewalgo/zbewalgo_internal.h"
+
+#define PAGE	4096
+
+struct page {
+	unsigned char *data;
+	size_t len;
+	char name[96];
+};
+
+static struct page *pages;
+static size_t nr_pages, cap_pages;
+
+static unsigned long tests_passed, tests_failed, checks, check_failures;
+static const char *cur_test;
+static unsigned long cur_failures;
+
+static unsigned long long rng_state = 0x9e3779b97f4a7c15ull;
+
+static unsigned int rnd(void)
+{
+	rng_state ^= rng_state << 13;
+	rng_state ^= rng_state >> 7;
+	rng_state ^= rng_state << 17;
+	return rng_state >> 11;
+}
+
+static void fail(const char *fmt, ...)
+{
+	va_list ap;
+
+	cur_failures++;
+	check_failures++;
+	if (cur_failures > 10)
+		return;
+	fprintf(stderr, "  FAIL [%s] ", cur_test);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+#define CHECK(cond, ...) do {			\
+		checks++;			\
+		if (!(cond))			\
+			fail(__VA_ARGS__);	\
+	} while (0)
+
+static void begin(const char *name)
+{
+	cur_test = name;
+	cur_failures = 0;
+}
+
+static void end(void)
+{
+	if (cur_failures) {
+		tests_failed++;
+		printf("not ok - %s (%lu failures)\n", cur_test, cur_failures);
+	} else {
+		tests_passed++;
+		printf("ok - %s\n", cur_test);
+	}
+	fflush(stdout);
+}
+
+/* Exact-size copies: ASan flags any access beyond @len. */
+static unsigned char *dup_exact(const void *p, size_t len)
+{
+	unsigned char *d = malloc(len ? len : 1);
+
+	if (!d)
+		abort();
+	memcpy(d, p, len);
+	return d;
+}
+
+static void add_page(const void *data, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (nr_pages == cap_pages) {
+		cap_pages = cap_pages ? cap_pages * 2 : 256;
+		pages = realloc(pages, cap_pages * sizeof(*pages));
+		if (!pages)
+			abort();
+	}
+	pages[nr_pages].data = dup_exact(data, len);
+	pages[nr_pages].len = len;
+	va_start(ap, fmt);
+	vsnprintf(pages[nr_pages].name, sizeof(pages[0].name), fmt, ap);
+	va_end(ap);
+	nr_pages++;
+}
+
+static void load_file(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	unsigned char buf[PAGE];
+	size_t n, off = 0;
+
+	if (!f)
+		return;
+	while ((n = fread(buf, 1, PAGE, f)) > 0) {
+		add_page(buf, n, "%s@%zu", strrchr(path, '/') + 1, off);
+		off += n;
+	}
+	fclose(f);
+}
+
+static void load_dir(const char *dir)
+{
+	struct dirent **ents;
+	int i, n = scandir(dir, &ents, NULL, alphasort);
+
+	for (i = 0; i < n; i++) {
+		char path[4096];
+		struct stat st;
+
+		if (ents[i]->d_name[0] != '.') {
+			snprintf(path, sizeof(path), "%s/%s", dir,
+				 ents[i]->d_name);
+			if (!stat(path, &st)) {
+				if (S_ISDIR(st.st_mode))
+					load_dir(path);
+				else if (S_ISREG(st.st_mode))
+					load_file(path);
+			}
+		}
+		free(ents[i]);
+	}
+	if (n >= 0)
+		free(ents);
+}
+
+static void gen_pages(void)
+{
+	static const size_t sizes[] = { 0, 1, 7, 8, 9, 4095, 4096 };
+	unsigned char p[PAGE];
+	float f[PAGE / 4];
+	double d[PAGE / 8];
+	unsigned int i, s;
+
+	for (s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++) {
+		memset(p, 0, sizeof(p));
+		add_page(p, sizes[s], "zero/%zu", sizes[s]);
+		memset(p, 0xa5, sizeof(p));
+		add_page(p, sizes[s], "repeat/%zu", sizes[s]);
+		for (i = 0; i < PAGE; i++)
+			p[i] = rnd();
+		add_page(p, sizes[s], "random/%zu", sizes[s]);
+		for (i = 0; i < PAGE; i++)
+			p[i] = "zbewalgo page "[i % 14];
+		add_page(p, sizes[s], "text/%zu", sizes[s]);
+	}
+	for (i = 0; i < PAGE / 4; i++)
+		f[i] = sinf(i * 0.01f) * 100.0f;
+	add_page(f, sizeof(f), "float32/smooth");
+	for (i = 0; i < PAGE / 4; i++)
+		f[i] = (rnd() % 8) ? 0.0f : 1.0f + (rnd() % 1000) / 1000.0f;
+	add_page(f, sizeof(f), "float32/sparse");
+	for (i = 0; i < PAGE / 8; i++)
+		d[i] = 1.0 + i / 512.0 + 1e-7 * (rnd() % 100);
+	add_page(d, sizeof(d), "float64/jacobi");
+	for (i = 0; i < PAGE / 4; i++)
+		((unsigned int *)p)[i] = rnd() % 50;
+	add_page(p, PAGE, "u32/small");
+	for (i = 0; i < PAGE; i++)
+		p[i] = (rnd() % 4) ? rnd() % 16 : rnd() % 64;
+	add_page(p, PAGE, "bytes/mtf-like");
+	for (i = 0; i < PAGE / 8; i++)
+		((unsigned long long *)p)[i] = 0x0123456789abcdefull *
+					       (i / 7 + 1);
+	add_page(p, PAGE, "u64/runs");
+}
+
+/* Every step alone: exact-size buffers both ways. */
+static void test_steps(void)
+{
+	unsigned int cap = ZBEWALGO_STAGE_CAP(PAGE);
+	void *scratch = malloc(zbewalgo_steps_scratch_size(cap));
+	char name[64];
+	unsigned int id;
+	size_t i;
+
+	for (id = 1; id < ZBEWALGO_NR_STEP_IDS; id++) {
+		const struct zbewalgo_step *step = zbewalgo_step_get(id);
+		unsigned long encoded = 0;
+
+		snprintf(name, sizeof(name), "step %s round trip", step->name);
+		begin(name);
+		CHECK(step->id == id, "id mismatch %u", step->id);
+		for (i = 0; i < nr_pages; i++) {
+			const struct page *pg = &pages[i];
+			unsigned char *enc = malloc(cap), *dec, *e;
+			int n, m;
+
+			n = step->encode(pg->data, pg->len, enc, cap, scratch);
+			CHECK(n >= 0 || n == -ENOSPC || n == -EINVAL,
+			      "%s: encode returned %d", pg->name, n);
+			if (n < 0) {
+				free(enc);
+				continue;
+			}
+			encoded++;
+			e = dup_exact(enc, n);
+			dec = malloc(pg->len ? pg->len : 1);
+			m = step->decode(e, n, dec, pg->len, scratch);
+			CHECK(m == (int)pg->len && !memcmp(dec, pg->data, pg->len),
+			      "%s: decode returned %d, want %zu", pg->name, m,
+			      pg->len);
+			if (pg->len) {
+				/* One byte too little room must be an error. */
+				m = step->decode(e, n, dec, pg->len - 1, scratch);
+				CHECK(m < 0, "%s: decode into short buffer gave %d",
+				      pg->name, m);
+			}
+			free(dec);
+			free(e);
+			free(enc);
+		}
+		CHECK(encoded > nr_pages / 2, "only %lu of %zu pages encoded",
+		      encoded, nr_pages);
+		end();
+	}
+	free(scratch);
+}
+
+/* Encoding into every capacity below the needed one fails cleanly. */
+static void test_steps_enospc(void)
+{
+	unsigned int cap = ZBEWALGO_STAGE_CAP(PAGE);
+	void *scratch = malloc(zbewalgo_steps_scratch_size(cap));
+	unsigned char *full = malloc(cap);
+	unsigned int id, k;
+	size_t i;
+
+	begin("step encoders respect the output capacity");
+	for (id = 1; id < ZBEWALGO_NR_STEP_IDS; id++) {
+		const struct zbewalgo_step *step = zbewalgo_step_get(id);
+
+		for (i = 0; i < nr_pages; i++) {
+			const struct page *pg = &pages[i];
+			int n;
+
+			if (pg->len > PAGE || (i % 97 && pg->len > 16))
+				continue;
+			n = step->encode(pg->data, pg->len, full, cap, scratch);
+			if (n < 0)
+				continue;
+			for (k = 0; k < (unsigned int)n; k++) {
+				unsigned char *d = malloc(k ? k : 1);
+				int r = step->encode(pg->data, pg->len, d, k,
+						     scratch);
+
+				CHECK(r == -ENOSPC, "%s %s: cap %u gave %d",
+				      step->name, pg->name, k, r);
+				free(d);
+			}
+		}
+	}
+	end();
+	free(full);
+	free(scratch);
+}
+
+static struct zbewalgo_table *table_of(const char *text)
+{
+	struct zbewalgo_table *t = calloc(1, sizeof(*t));
+	int err = zbewalgo_table_parse(t, text);
+
+	if (err) {
+		fprintf(stderr, "bad table %s: %d\n", text, err);
+		abort();
+	}
+	return t;
+}
+
+/* Compress and decompress every page with exact-size buffers. */
+static unsigned long long roundtrip_all(struct zbewalgo_ctx *ctx,
+					unsigned long *stored)
+{
+	size_t scratch_len = zbewalgo_decompress_scratch_size(PAGE);
+	void *scratch = malloc(scratch_len);
+	unsigned long long total = 0;
+	size_t i;
+
+	for (i = 0; i < nr_pages; i++) {
+		const struct page *pg = &pages[i];
+		size_t dlen = ZBEWALGO_STORED_SIZE(pg->len), olen = pg->len;
+		unsigned char *dst = malloc(dlen), *c, *out;
+		int err;
+
+		err = zbewalgo_compress(ctx, pg->data, pg->len, dst, &dlen);
+		CHECK(!err, "%s: compress failed %d", pg->name, err);
+		if (err) {
+			free(dst);
+			continue;
+		}
+		CHECK(dlen <= ZBEWALGO_STORED_SIZE(pg->len),
+		      "%s: %zu bytes exceeds the stored size", pg->name, dlen);
+		if (zbewalgo_ctx_last_result(ctx)->stored)
+			(*stored)++;
+		total += dlen;
+		c = dup_exact(dst, dlen);
+		out = malloc(olen ? olen : 1);
+		err = zbewalgo_decompress(c, dlen, out, &olen, scratch);
+		CHECK(!err && olen == pg->len && !memcmp(out, pg->data, olen),
+		      "%s: round trip failed (err %d, len %zu)", pg->name, err,
+		      olen);
+		free(out);
+		free(c);
+		free(dst);
+	}
+	free(scratch);
+	return total;
+}
+
+static void test_default_combinations(void)
+{
+	const struct zbewalgo_table *def = zbewalgo_table_default();
+	struct zbewalgo_ctx *ctx = zbewalgo_ctx_create(PAGE);
+	char name[160], comb[100];
+	unsigned long long in = 0;
+	unsigned int i;
+	size_t p;
+
+	for (p = 0; p < nr_pages; p++)
+		in += pages[p].len;
+	for (i = 0; i < def->nr; i++) {
+		struct zbewalgo_table t = { .nr = 1 };
+		unsigned long stored = 0;
+		unsigned long long out;
+
+		t.comb[0] = def->comb[i];
+		zbewalgo_combination_format(&t.comb[0], comb, sizeof(comb));
+		snprintf(name, sizeof(name), "combination %s round trip", comb);
+		begin(name);
+		zbewalgo_ctx_set_table(ctx, &t);
+		out = roundtrip_all(ctx, &stored);
+		end();
+		printf("#   %-40s ratio %.3f, %lu of %zu pages stored\n", comb,
+		       (double)in / out, stored, nr_pages);
+	}
+	zbewalgo_ctx_destroy(ctx);
+}
+
+static void test_default_table(void)
+{
+	struct zbewalgo_ctx *ctx = zbewalgo_ctx_create(PAGE);
+	unsigned long stored = 0;
+	unsigned long long in = 0, out;
+	size_t p;
+
+	for (p = 0; p < nr_pages; p++)
+		in += pages[p].len;
+	begin("default table round trip");
+	out = roundtrip_all(ctx, &stored);
+	end();
+	printf("#   default table ratio %.3f, %lu of %zu pages stored\n",
+	       (double)in / out, stored, nr_pages);
+	zbewalgo_ctx_destroy(ctx);
+}
+
+/*
+ * Corrupted pages: a truncated page must be rejected; a bit-flipped page
+ * must be rejected or decode to some page no longer than the buffer (the
+ * format has no checksum, like lz4's; callers treat a length other than the
+ * page size as an error).  Either way nothing outside the buffers may be
+ * touched, which ASan checks.
+ */
+static void test_corruption(void)
+{
+	const struct zbewalgo_table *def = zbewalgo_table_default();
+	struct zbewalgo_ctx *ctx = zbewalgo_ctx_create(PAGE);
+	void *scratch = malloc(zbewalgo_decompress_scratch_size(PAGE));
+	unsigned long flips = 0, flips_detected = 0, truncs = 0;
+	unsigned int ci;
+	size_t i;
+
+	begin("truncated and bit-flipped pages");
+	for (ci = 0; ci <= def->nr; ci++) {
+		struct zbewalgo_table t = { .nr = 1 };
+
+		if (ci < def->nr) {
+			t.comb[0] = def->comb[ci];
+			zbewalgo_ctx_set_table(ctx, &t);
+		} else {
+			zbewalgo_ctx_set_table(ctx, def);
+		}
+		for (i = ci; i < nr_pages; i += 3) {
+			const struct page *pg = &pages[i];
+			size_t clen = ZBEWALGO_STORED_SIZE(PAGE);
+			unsigned char *c = malloc(clen);
+			unsigned int k;
+
+			if (zbewalgo_compress(ctx, pg->data, pg->len, c, &clen))
+				abort();
+			for (k = 0; k < 8; k++) {
+				size_t cut = k < 4 ? (clen > k ? clen - 1 - k : 0) :
+					     rnd() % clen;
+				unsigned char *t2 = dup_exact(c, cut);
+				unsigned char *o = malloc(PAGE);
+				size_t olen = PAGE;
+				int err = zbewalgo_decompress(t2, cut, o, &olen,
+							      scratch);
+
+				truncs++;
+				CHECK(err == -EINVAL,
+				      "%s: truncated to %zu/%zu gave %d",
+				      pg->name, cut, clen, err);
+				free(o);
+				free(t2);
+			}
+			for (k = 0; k < 24; k++) {
+				unsigned char *f = dup_exact(c, clen);
+				size_t olen = pg->len;
+				unsigned char *o = malloc(olen ? olen : 1);
+				int err;
+
+				f[rnd() % clen] ^= 1u << (rnd() % 8);
+				if (k & 1)
+					f[rnd() % clen] = rnd();
+				err = zbewalgo_decompress(f, clen, o, &olen,
+							  scratch);
+				flips++;
+				/* A wrong length is an error to every caller. */
+				if (err || olen != pg->len)
+					flips_detected++;
+				CHECK(err == -EINVAL || err == -ENOSPC || !err,
+				      "%s: corrupted page gave %d, len %zu",
+				      pg->name, err, olen);
+				free(o);
+				free(f);
+			}
+			free(c);
+		}
+	}
+	end();
+	printf("#   %lu truncations rejected, %lu of %lu corruptions detected\n",
+	       truncs, flips_detected, flips);
+	free(scratch);
+	zbewalgo_ctx_destroy(ctx);
+}
+
+/* Random bytes as a page: errors only, never a sanitizer report. */
+static void test_random_input(void)
+{
+	void *scratch = malloc(zbewalgo_decompress_scratch_size(PAGE));
+	unsigned int i, k;
+
+	begin("random and crafted compressed input");
+	for (i = 0; i < 20000; i++) {
+		size_t len = rnd() % 300, olen = PAGE;
+		unsigned char *p = malloc(len ? len : 1);
+		unsigned char *o = malloc(PAGE);
+		int err;
+
+		for (k = 0; k < len; k++)
+			p[k] = rnd();
+		/* Mostly valid headers, so the step decoders get exercised. */
+		if (len > 4 && (i & 1)) {
+			unsigned int steps = 1 + rnd() % 7;
+
+			p[0] = ZBEWALGO_FORMAT_VERSION | (steps << 4);
+			for (k = 1; k <= steps && k < len; k++)
+				p[k] = 1 + rnd() % (ZBEWALGO_NR_STEP_IDS - 1);
+		}
+		err = zbewalgo_decompress(p, len, o, &olen, scratch);
+		CHECK(err == -EINVAL || err == -ENOSPC || (!err && olen <= PAGE),
+		      "random input %u gave %d", i, err);
+		free(o);
+		free(p);
+	}
+	end();
+	free(scratch);
+}
+
+static void test_api_errors(void)
+{
+	struct zbewalgo_ctx *ctx = zbewalgo_ctx_create(PAGE);
+	void *scratch = malloc(zbewalgo_decompress_scratch_size(PAGE));
+	unsigned char page[PAGE + 1], c[PAGE + 8], o[PAGE];
+	size_t dlen, clen, k;
+	int err;
+
+	begin("API error codes");
+	CHECK(!zbewalgo_ctx_create(ZBEWALGO_MAX_INPUT + 1),
+	      "context larger than ZBEWALGO_MAX_INPUT accepted");
+	memset(page, 'x', sizeof(page));
+	dlen = sizeof(c);
+	err = zbewalgo_compress(ctx, page, PAGE + 1, c, &dlen);
+	CHECK(err == -E2BIG, "oversized input gave %d", err);
+
+	/* Every too-small destination fails with -ENOSPC and no overrun. */
+	for (k = 0; k < nr_pages; k += nr_pages / 7 + 1) {
+		const struct page *pg = &pages[k];
+		size_t need = sizeof(c), cap;
+
+		if (zbewalgo_compress(ctx, pg->data, pg->len, c, &need))
+			abort();
+		for (cap = 0; cap < need; cap++) {
+			unsigned char *d = malloc(cap ? cap : 1);
+
+			dlen = cap;
+			err = zbewalgo_compress(ctx, pg->data, pg->len, d,
+						&dlen);
+			CHECK(err == -ENOSPC || (!err && dlen <= cap),
+			      "%s: dst %zu/%zu gave %d", pg->name, cap, need,
+			      err);
+			free(d);
+		}
+	}
+
+	/* Decompressing into too little room is -ENOSPC. */
+	memset(page, 0, PAGE);
+	clen = sizeof(c);
+	zbewalgo_compress(ctx, page, PAGE, c, &clen);
+	dlen = PAGE - 1;
+	err = zbewalgo_decompress(c, clen, o, &dlen, scratch);
+	CHECK(err == -ENOSPC, "short output buffer gave %d", err);
+	dlen = PAGE;
+	CHECK(!zbewalgo_decompress(c, clen, o, &dlen, scratch) && dlen == PAGE,
+	      "zero page did not decode");
+
+	/* Unknown format version and reserved bit. */
+	c[0] = (c[0] & 0xf0) | 2;
+	dlen = PAGE;
+	CHECK(zbewalgo_decompress(c, clen, o, &dlen, scratch) == -EINVAL,
+	      "unknown version accepted");
+	c[0] = (c[0] & 0xf0) | ZBEWALGO_FORMAT_VERSION | 0x80;
+	CHECK(zbewalgo_decompress(c, clen, o, &dlen, scratch) == -EINVAL,
+	      "reserved bit accepted");
+	/* Unknown step id. */
+	c[0] = ZBEWALGO_FORMAT_VERSION | 1 << 4;
+	c[1] = 0xee;
+	CHECK(zbewalgo_decompress(c, clen, o, &dlen, scratch) == -EINVAL,
+	      "unknown step accepted");
+	CHECK(zbewalgo_decompress(c, 0, o, &dlen, scratch) == -EINVAL,
+	      "empty input accepted");
+
+	/* Random data is stored, and the stored form fits its bound. */
+	for (k = 0; k < PAGE; k++)
+		page[k] = rnd();
+	clen = ZBEWALGO_STORED_SIZE(PAGE);
+	err = zbewalgo_compress(ctx, page, PAGE, c, &clen);
+	CHECK(!err && zbewalgo_ctx_last_result(ctx)->stored &&
+	      clen == ZBEWALGO_STORED_SIZE(PAGE) - 1,
+	      "random page: err %d, stored %d, %zu bytes", err,
+	      zbewalgo_ctx_last_result(ctx)->stored, clen);
+	end();
+	free(scratch);
+	zbewalgo_ctx_destroy(ctx);
+}
+
+static void test_tables(void)
+{
+	struct zbewalgo_table *t = calloc(1, sizeof(*t));
+	struct zbewalgo_table *old = calloc(1, sizeof(*old));
+	static const char *const bad[] = {
+		"", "   \n", "bwt-", "-bwt", "bwt--mtf", "nosuchstep",
+		"bwt-mtf-huffman-jbe-rle-bewalgo-bewalgo2-jbe2",
+		"bwt-mtf bwt-mtf", "BWT", "bwt-mtf\xff",
+	};
+	char buf[4096], *huge;
+	size_t i, n;
+	int err;
+
+	begin("combination table parsing and commands");
+	zbewalgo_table_reset(t);
+	CHECK(t->nr == zbewalgo_table_default()->nr, "reset");
+	CHECK(!zbewalgo_table_parse(t, "bwt-mtf-huffman,rle;bewalgo\n"),
+	      "valid table rejected");
+	n = zbewalgo_table_format(t, buf, sizeof(buf));
+	CHECK(n == strlen(buf) && !strcmp(buf, "bwt-mtf-huffman\nrle\nbewalgo\n"),
+	      "format gave '%s'", buf);
+	CHECK(zbewalgo_table_format(t, buf, 5) == (int)n && !strcmp(buf, ""),
+	      "truncated format must write whole lines only");
+	CHECK(zbewalgo_table_format(t, buf, 17) == (int)n &&
+	      !strcmp(buf, "bwt-mtf-huffman\n"), "partial format '%s'", buf);
+	CHECK(!zbewalgo_table_parse(t, "bwt-mtf-huffman-jbe-rle-bewalgo-bitshuffle8"),
+	      "7 steps rejected");
+
+	zbewalgo_table_parse(t, "bwt-mtf-huffman rle");
+	*old = *t;
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		err = zbewalgo_table_parse(t, bad[i]);
+		CHECK(err == -EINVAL, "parse '%s' gave %d", bad[i], err);
+		err = zbewalgo_table_command(t, bad[i]);
+		CHECK(err == -EINVAL, "command '%s' gave %d", bad[i], err);
+		CHECK(!memcmp(t, old, sizeof(*t)), "'%s' changed the table",
+		      bad[i]);
+	}
+	huge = malloc(1 << 20);
+	for (i = 0; i + 4 < 1 << 20; i += 4)
+		memcpy(huge + i, "bwt-", 4);
+	huge[i] = '\0';
+	CHECK(zbewalgo_table_command(t, huge) == -EINVAL, "huge string");
+	memcpy(huge, "set ", 4);
+	CHECK(zbewalgo_table_command(t, huge) == -EINVAL, "huge set");
+	for (i = 0, n = 0; i < 300; i++)
+		n += sprintf(huge + n, "%s-%s-%s ", zbewalgo_step_name(1 + i % 10),
+			     zbewalgo_step_name(1 + i / 10 % 10),
+			     zbewalgo_step_name(1 + i / 100 % 10));
+	CHECK(zbewalgo_table_parse(t, huge) == -ENOSPC, "257 combinations");
+	CHECK(!memcmp(t, old, sizeof(*t)), "overflow changed the table");
+	free(huge);
+
+	CHECK(!zbewalgo_table_command(t, "add bewalgo-huffman\n"), "add");
+	CHECK(t->nr == 3, "add count %u", t->nr);
+	*old = *t;
+	CHECK(zbewalgo_table_command(t, "add rle") == -EEXIST, "add twice");
+	CHECK(zbewalgo_table_command(t, "add mtf-rle nosuch") == -EINVAL &&
+	      !memcmp(t, old, sizeof(*t)), "partial add must not apply");
+	CHECK(zbewalgo_table_command(t, "remove huffman") == -ENOENT,
+	      "remove missing");
+	CHECK(!zbewalgo_table_command(t, "remove rle") && t->nr == 2,
+	      "remove");
+	CHECK(!zbewalgo_table_command(t, "set bewalgo") && t->nr == 1,
+	      "set");
+	CHECK(zbewalgo_table_command(t, "remove bewalgo") == -EINVAL &&
+	      t->nr == 1, "a table may not become empty");
+	CHECK(zbewalgo_table_command(t, "reset now") == -EINVAL, "reset arg");
+	CHECK(zbewalgo_table_command(t, "frobnicate bwt") == -EINVAL,
+	      "unknown command");
+	CHECK(zbewalgo_table_command(t, "setbwt") == -EINVAL, "no space");
+	CHECK(!zbewalgo_table_command(t, " reset\n") &&
+	      !memcmp(t, zbewalgo_table_default(), sizeof(*t)), "reset");
+	end();
+	free(old);
+	free(t);
+}
+
+/* A page stays readable after its combination left the table. */
+static void test_removed_combination(void)
+{
+	struct zbewalgo_table *t = table_of("bewalgo-rle");
+	struct zbewalgo_ctx *ctx = zbewalgo_ctx_create(PAGE);
+	void *scratch = malloc(zbewalgo_decompress_scratch_size(PAGE));
+	unsigned char page[PAGE], c[PAGE + 8], o[PAGE];
+	size_t clen = sizeof(c), olen = PAGE;
+	unsigned int i;
+
+	begin("pages outlive their combination");
+	for (i = 0; i < PAGE; i++)
+		page[i] = i / 512;
+	zbewalgo_ctx_set_table(ctx, t);
+	CHECK(!zbewalgo_compress(ctx, page, PAGE, c, &clen) &&
+	      !zbewalgo_ctx_last_result(ctx)->stored, "compress");
+	CHECK(!zbewalgo_table_command(t, "set bwt-mtf-huffman"), "set");
+	zbewalgo_ctx_destroy(ctx);
+	ctx = zbewalgo_ctx_create(PAGE);
+	zbewalgo_ctx_set_table(ctx, t);
+	CHECK(!zbewalgo_decompress(c, clen, o, &olen, scratch) &&
+	      olen == PAGE && !memcmp(o, page, PAGE), "decompress");
+	/* The context's own scratch serves decompression too. */
+	olen = PAGE;
+	CHECK(!zbewalgo_decompress(c, clen, o, &olen, zbewalgo_ctx_scratch(ctx)) &&
+	      !memcmp(o, page, PAGE), "decompress with context scratch");
+	end();
+	free(scratch);
+	free(t);
+	zbewalgo_ctx_destroy(ctx);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc != 2) {
+		fprintf(stderr, "usage: %s CORPUS_DIR\n", argv[0]);
+		return 2;
+	}
+	load_dir(argv[1]);
+	if (!nr_pages) {
+		fprintf(stderr, "no corpus pages under %s\n", argv[1]);
+		return 2;
+	}
+	printf("# %zu corpus pages\n", nr_pages);
+	gen_pages();
+
+	test_steps();
+	test_steps_enospc();
+	test_tables();
+	test_api_errors();
+	test_default_combinations();
+	test_default_table();
+	test_removed_combination();
+	test_corruption();
+	test_random_input();
+
+	printf("# %lu checks, %lu failed\n", checks, check_failures);
+	printf("%lu passed, %lu failed\n", tests_passed, tests_failed);
+	return tests_failed ? 1 : 0;
+}
