@@ -24,11 +24,18 @@
 /* Current page format version, see the format documentation. */
 #define ZBEWALGO_FORMAT_VERSION		1
 
-/*
- * Largest size of any intermediate result in a chain for an input of @n
- * bytes.  Part of the format: decoders reject longer intermediate data.
+/**
+ * zbewalgo_stage_cap() - bound on intermediate results of a chain
+ * @n: input length
+ *
+ * Part of the format: decoders reject longer intermediate data.
+ *
+ * Return: the largest size of any intermediate result for @n input bytes.
  */
-#define ZBEWALGO_STAGE_CAP(n)		((n) + ((n) >> 1) + 64)
+static inline size_t zbewalgo_stage_cap(size_t n)
+{
+	return n + (n >> 1) + 64;
+}
 
 /*
  * Size of the stored form of an @n byte input (header, length, raw bytes).

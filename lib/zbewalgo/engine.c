@@ -21,7 +21,7 @@
 /**
  * struct zbewalgo_ctx - per-stream compression state and scratch
  * @max_len: largest input this context accepts
- * @stage_cap: capacity of each stage buffer, ZBEWALGO_STAGE_CAP(@max_len)
+ * @stage_cap: capacity of each stage buffer, zbewalgo_stage_cap(@max_len)
  * @table: combinations to try; owned by the caller
  * @params: search thresholds
  * @last: combination that won the previous page in this context
@@ -62,7 +62,7 @@ static unsigned int zbw_len_bytes(u32 val)
 /* Scratch layout: stage A, stage B, step scratch (all decoding needs), best. */
 static size_t zbw_scratch_layout(size_t max_len, size_t *stage, size_t *steps)
 {
-	unsigned int cap = ZBEWALGO_STAGE_CAP(max_len);
+	unsigned int cap = zbewalgo_stage_cap(max_len);
 
 	*stage = zbw_align8(cap);
 	*steps = zbw_align8(zbewalgo_steps_scratch_size(cap));
@@ -127,7 +127,7 @@ struct zbewalgo_ctx *zbewalgo_ctx_create(size_t max_len)
 		return NULL;
 	ctx = (struct zbewalgo_ctx *)mem;
 	ctx->max_len = max_len;
-	ctx->stage_cap = ZBEWALGO_STAGE_CAP(max_len);
+	ctx->stage_cap = zbewalgo_stage_cap(max_len);
 	ctx->table = zbewalgo_table_default();
 	zbewalgo_default_params(&ctx->params, max_len);
 	ctx->buf[0] = mem + head;
@@ -418,7 +418,7 @@ int zbewalgo_decompress(const void *src, size_t slen, void *dst,
 	buf[0] = scratch;
 	buf[1] = buf[0] + stage;
 	step_scratch = buf[1] + stage;
-	cap = ZBEWALGO_STAGE_CAP(orig);
+	cap = zbewalgo_stage_cap(orig);
 	if (inlen > cap)
 		return -EINVAL;
 	for (i = nr_steps; i-- > 0;) {

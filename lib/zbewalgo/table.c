@@ -118,40 +118,6 @@ static int zbw_parse_comb(const char *s, const char *end,
 	}
 }
 
-/*
- * Calls @fn for every combination in @text.  Stops at the first error and
- * returns it; returns -EINVAL when @text holds no combination at all.
- */
-static int zbw_for_each_comb(const char *text,
-			     int (*fn)(struct zbewalgo_table *t,
-				       const struct zbewalgo_combination *c),
-			     struct zbewalgo_table *table)
-{
-	struct zbewalgo_combination comb;
-	const char *s = text;
-	bool any = false;
-	int ret;
-
-	for (;;) {
-		const char *e;
-
-		while (*s && zbw_is_sep(*s))
-			s++;
-		if (!*s)
-			return any ? 0 : -EINVAL;
-		e = s;
-		while (*e && !zbw_is_sep(*e))
-			e++;
-		ret = zbw_parse_comb(s, e, &comb);
-		if (!ret)
-			ret = fn(table, &comb);
-		if (ret)
-			return ret;
-		any = true;
-		s = e;
-	}
-}
-
 static int zbw_append(struct zbewalgo_table *table,
 		      const struct zbewalgo_combination *comb)
 {
@@ -177,15 +143,47 @@ static int zbw_delete(struct zbewalgo_table *table,
 }
 
 /*
+ * Appends (or with @remove, deletes) every combination in @text.  Stops at
+ * the first error and returns it; returns -EINVAL when @text holds no
+ * combination at all.
+ */
+static int zbw_apply_text(const char *text, struct zbewalgo_table *table,
+			  bool remove)
+{
+	struct zbewalgo_combination comb;
+	const char *s = text;
+	bool any = false;
+	int ret;
+
+	for (;;) {
+		const char *e;
+
+		while (*s && zbw_is_sep(*s))
+			s++;
+		if (!*s)
+			return any ? 0 : -EINVAL;
+		e = s;
+		while (*e && !zbw_is_sep(*e))
+			e++;
+		ret = zbw_parse_comb(s, e, &comb);
+		if (!ret)
+			ret = remove ? zbw_delete(table, &comb) :
+				       zbw_append(table, &comb);
+		if (ret)
+			return ret;
+		any = true;
+		s = e;
+	}
+}
+
+/*
  * The table functions build the result in @tmp and copy it over @table only
  * on success, so a failed call leaves @table as it was.
  */
 static int zbw_edit(struct zbewalgo_table *table, struct zbewalgo_table *tmp,
-		    const char *text,
-		    int (*fn)(struct zbewalgo_table *t,
-			      const struct zbewalgo_combination *c))
+		    const char *text, bool remove)
 {
-	int ret = zbw_for_each_comb(text, fn, tmp);
+	int ret = zbw_apply_text(text, tmp, remove);
 
 	if (ret)
 		return ret;
@@ -211,7 +209,7 @@ int zbewalgo_table_parse(struct zbewalgo_table *table, const char *text)
 
 	if (!tmp)
 		return -ENOMEM;
-	ret = zbw_edit(table, tmp, text, zbw_append);
+	ret = zbw_edit(table, tmp, text, false);
 	kvfree(tmp);
 	return ret == -EEXIST ? -EINVAL : ret;
 }
@@ -233,7 +231,7 @@ int zbewalgo_table_add(struct zbewalgo_table *table, const char *text)
 	if (!tmp)
 		return -ENOMEM;
 	*tmp = *table;
-	ret = zbw_edit(table, tmp, text, zbw_append);
+	ret = zbw_edit(table, tmp, text, false);
 	kvfree(tmp);
 	return ret;
 }
@@ -258,7 +256,7 @@ int zbewalgo_table_remove(struct zbewalgo_table *table, const char *text)
 	if (!tmp)
 		return -ENOMEM;
 	*tmp = *table;
-	ret = zbw_edit(table, tmp, text, zbw_delete);
+	ret = zbw_edit(table, tmp, text, true);
 	kvfree(tmp);
 	return ret;
 }

@@ -199,7 +199,7 @@ static void gen_pages(void)
 /* Every step alone: exact-size buffers both ways. */
 static void test_steps(void)
 {
-	unsigned int cap = ZBEWALGO_STAGE_CAP(PAGE);
+	unsigned int cap = zbewalgo_stage_cap(PAGE);
 	void *scratch = malloc(zbewalgo_steps_scratch_size(cap));
 	char name[64];
 	unsigned int id;
@@ -251,7 +251,7 @@ static void test_steps(void)
 /* Encoding into every capacity below the needed one fails cleanly. */
 static void test_steps_enospc(void)
 {
-	unsigned int cap = ZBEWALGO_STAGE_CAP(PAGE);
+	unsigned int cap = zbewalgo_stage_cap(PAGE);
 	void *scratch = malloc(zbewalgo_steps_scratch_size(cap));
 	unsigned char *full = malloc(cap);
 	unsigned int id, k;
