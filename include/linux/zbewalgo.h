@@ -118,6 +118,7 @@ int zbewalgo_decompress(const void *src, size_t slen, void *dst,
 
 /* Combination tables and their text form "bwt-mtf-huffman". */
 const struct zbewalgo_table *zbewalgo_table_default(void);
+const struct zbewalgo_table *zbewalgo_preset_table(int level);
 void zbewalgo_table_reset(struct zbewalgo_table *table);
 int zbewalgo_table_parse(struct zbewalgo_table *table, const char *text);
 int zbewalgo_table_add(struct zbewalgo_table *table, const char *text);
@@ -130,5 +131,19 @@ int zbewalgo_combination_format(const struct zbewalgo_combination *comb,
 
 int zbewalgo_step_id(const char *name, size_t len);
 const char *zbewalgo_step_name(unsigned int id);
+
+/*
+ * Kernel streams: a context bound to the shared, sysfs-tunable table and
+ * thresholds under /sys/kernel/zbewalgo, with statistics.  Used by the
+ * crypto API glue and the zram backend.
+ */
+struct zbewalgo_stream;
+
+struct zbewalgo_stream *zbewalgo_stream_create(size_t page_len, int level);
+void zbewalgo_stream_destroy(struct zbewalgo_stream *s);
+int zbewalgo_stream_compress(struct zbewalgo_stream *s, const void *src,
+			     size_t slen, void *dst, size_t *dlen);
+int zbewalgo_stream_decompress(struct zbewalgo_stream *s, const void *src,
+			       size_t slen, void *dst, size_t *dlen);
 
 #endif /* __LINUX_ZBEWALGO_H */

@@ -50,7 +50,60 @@ static const struct zbewalgo_table zbewalgo_default = {
 	},
 };
 
+/* Level 1: cheap steps only, no BWT; for pages of numbers. */
+static const struct zbewalgo_table zbewalgo_preset_fast = {
+	.nr = 3,
+	.comb = {
+		C(BITSHUFFLE4, RLE, BITSHUFFLE4, RLE),
+		C(BITSHUFFLE8, RLE, HUFFMAN),
+		C(BEWALGO, HUFFMAN),
+	},
+};
+
+/* Level 3: the 2018 defaults and every chain measured useful. */
+static const struct zbewalgo_table zbewalgo_preset_thorough = {
+	.nr = 12,
+	.comb = {
+		C(BWT, MTF, BEWALGO, HUFFMAN),
+		C(BITSHUFFLE4, RLE, BITSHUFFLE4, RLE),
+		C(BITSHUFFLE8, RLE, HUFFMAN),
+		C(BITSHUFFLE4, RLE, HUFFMAN),
+		C(BWT, MTF, HUFFMAN),
+		C(BITSHUFFLE8, RLE, BITSHUFFLE8, RLE, HUFFMAN),
+		C(BITSHUFFLE4, BWT, MTF, HUFFMAN),
+		C(BITSHUFFLE8, BWT, MTF, HUFFMAN),
+		C(BEWALGO2, BITSHUFFLE4, JBE, RLE),
+		C(BITSHUFFLE4, BEWALGO2, MTF, BEWALGO, JBE),
+		C(BWT, MTF, JBE2, HUFFMAN),
+		C(JBE, HUFFMAN),
+	},
+};
+
 #undef C
+
+/**
+ * zbewalgo_preset_table() - combination table of a compression level
+ * @level: 1 (fast: no BWT), 2 (the default table) or 3 (thorough: twelve
+ *	chains)
+ *
+ * zram's algorithm_params level= selects one of these.
+ *
+ * Return: the preset table, or NULL for an unknown level.
+ */
+const struct zbewalgo_table *zbewalgo_preset_table(int level)
+{
+	switch (level) {
+	case 1:
+		return &zbewalgo_preset_fast;
+	case 2:
+		return &zbewalgo_default;
+	case 3:
+		return &zbewalgo_preset_thorough;
+	default:
+		return NULL;
+	}
+}
+EXPORT_SYMBOL_GPL(zbewalgo_preset_table);
 
 /**
  * zbewalgo_table_default() - the built-in default table

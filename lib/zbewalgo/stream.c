@@ -1,0 +1,306 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * zbewalgo streams: the kernel's shared tunables and the per-stream state
+ * used by the crypto API glue and the zram backend.
+ *
+ * The combination table and thresholds live in a reference-counted
+ * configuration that is replaced, never edited, when sysfs changes it, and
+ * published with RCU.  A stream takes a reference to the current
+ * configuration before a page and compresses without any lock held, so a
+ * change is safe while every CPU compresses, takes effect at each stream's
+ * next page, and compression may sleep or migrate (zram streams are
+ * preemptible since 6.15).  Statistics are per-CPU counters of the
+ * configuration they were gathered under.
+ */
+
+#include <linux/export.h>
+#include <linux/kref.h>
+#include <linux/module.h>
+#include <linux/mutex.h>
+#include <linux/percpu.h>
+#include <linux/rcupdate.h>
+#include <linux/slab.h>
+
+#include "zbewalgo_internal.h"
+#include "stream.h"
+
+/**
+ * struct zbewalgo_stream - a context bound to the shared configuration
+ * @ctx: the compression context
+ * @config: the configuration @ctx last used; holds a reference
+ * @preset: preset table chosen by level, or NULL for the shared table
+ */
+struct zbewalgo_stream {
+	struct zbewalgo_ctx *ctx;
+	struct zbewalgo_config *config;
+	const struct zbewalgo_table *preset;
+};
+
+static struct zbewalgo_config __rcu *zbw_config;
+static DEFINE_MUTEX(zbw_config_lock);
+
+static void zbw_config_free_rcu(struct rcu_head *head)
+{
+	struct zbewalgo_config *cfg = container_of(head, struct zbewalgo_config,
+						   rcu);
+
+	free_percpu(cfg->stats);
+	kfree(cfg);
+}
+
+static void zbw_config_release(struct kref *ref)
+{
+	struct zbewalgo_config *cfg = container_of(ref, struct zbewalgo_config,
+						   ref);
+
+	/* Readers may still see it under rcu_read_lock(). */
+	call_rcu(&cfg->rcu, zbw_config_free_rcu);
+}
+
+static void zbw_config_put(struct zbewalgo_config *cfg)
+{
+	if (cfg)
+		kref_put(&cfg->ref, zbw_config_release);
+}
+
+/* A copy of @old (or the defaults) with fresh statistics. */
+static struct zbewalgo_config *zbw_config_alloc(const struct zbewalgo_config *old)
+{
+	struct zbewalgo_config *cfg = kmalloc(sizeof(*cfg), GFP_KERNEL);
+
+	if (!cfg)
+		return NULL;
+	cfg->stats = alloc_percpu(struct zbewalgo_stats);
+	if (!cfg->stats) {
+		kfree(cfg);
+		return NULL;
+	}
+	kref_init(&cfg->ref);
+	if (old) {
+		cfg->table = old->table;
+		cfg->params = old->params;
+	} else {
+		zbewalgo_table_reset(&cfg->table);
+		zbewalgo_default_params(&cfg->params, PAGE_SIZE);
+	}
+	return cfg;
+}
+
+/**
+ * zbewalgo_config_get() - reference the current shared configuration
+ *
+ * Return: the configuration, to be released with zbewalgo_config_put().
+ */
+struct zbewalgo_config *zbewalgo_config_get(void)
+{
+	struct zbewalgo_config *cfg;
+
+	mutex_lock(&zbw_config_lock);
+	cfg = rcu_dereference_protected(zbw_config,
+					lockdep_is_held(&zbw_config_lock));
+	kref_get(&cfg->ref);
+	mutex_unlock(&zbw_config_lock);
+	return cfg;
+}
+
+/**
+ * zbewalgo_config_put() - release a reference from zbewalgo_config_get()
+ * @cfg: the configuration
+ */
+void zbewalgo_config_put(struct zbewalgo_config *cfg)
+{
+	zbw_config_put(cfg);
+}
+
+/**
+ * zbewalgo_config_update() - publish a changed copy of the configuration
+ * @edit: changes the copy; returns 0 or an error, in which case nothing is
+ *	published
+ * @arg: passed to @edit
+ *
+ * The configuration in use is never modified: running compressions keep
+ * the one they started with.  Updates are serialised.
+ *
+ * Return: 0, -ENOMEM, or the error of @edit.
+ */
+int zbewalgo_config_update(int (*edit)(struct zbewalgo_config *cfg,
+				       const void *arg),
+			   const void *arg)
+{
+	struct zbewalgo_config *old, *new;
+	int ret;
+
+	mutex_lock(&zbw_config_lock);
+	old = rcu_dereference_protected(zbw_config,
+					lockdep_is_held(&zbw_config_lock));
+	new = zbw_config_alloc(old);
+	if (!new) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	ret = edit(new, arg);
+	if (ret) {
+		zbw_config_put(new);
+		goto out;
+	}
+	rcu_assign_pointer(zbw_config, new);
+	zbw_config_put(old);
+out:
+	mutex_unlock(&zbw_config_lock);
+	return ret;
+}
+
+static void zbw_stream_apply(struct zbewalgo_stream *s)
+{
+	zbewalgo_ctx_set_params(s->ctx, &s->config->params);
+	zbewalgo_ctx_set_table(s->ctx, s->preset ?: &s->config->table);
+}
+
+/* Points @s at the current configuration if it changed since last time. */
+static void zbw_stream_refresh(struct zbewalgo_stream *s)
+{
+	struct zbewalgo_config *cfg, *old = NULL;
+
+	rcu_read_lock();
+	cfg = rcu_dereference(zbw_config);
+	/* A configuration whose count hit zero is already replaced. */
+	if (cfg != s->config && kref_get_unless_zero(&cfg->ref)) {
+		old = s->config;
+		s->config = cfg;
+	}
+	rcu_read_unlock();
+	if (!old)
+		return;
+	zbw_config_put(old);
+	zbw_stream_apply(s);
+}
+
+/**
+ * zbewalgo_stream_create() - a compression stream for kernel users
+ * @page_len: largest input, normally PAGE_SIZE
+ * @level: 0 for the shared (sysfs) table, or a preset level, see
+ *	zbewalgo_preset_table()
+ *
+ * Context: may sleep.
+ * Return: the stream, or an ERR_PTR(): -EINVAL for an unknown level,
+ * -ENOMEM.
+ */
+struct zbewalgo_stream *zbewalgo_stream_create(size_t page_len, int level)
+{
+	struct zbewalgo_stream *s = kzalloc(sizeof(*s), GFP_KERNEL);
+
+	if (!s)
+		return ERR_PTR(-ENOMEM);
+	if (level) {
+		s->preset = zbewalgo_preset_table(level);
+		if (!s->preset) {
+			kfree(s);
+			return ERR_PTR(-EINVAL);
+		}
+	}
+	s->ctx = zbewalgo_ctx_create(page_len);
+	if (!s->ctx) {
+		kfree(s);
+		return ERR_PTR(-ENOMEM);
+	}
+	s->config = zbewalgo_config_get();
+	zbw_stream_apply(s);
+	return s;
+}
+EXPORT_SYMBOL_GPL(zbewalgo_stream_create);
+
+/**
+ * zbewalgo_stream_destroy() - free a stream
+ * @s: stream from zbewalgo_stream_create(), or NULL
+ */
+void zbewalgo_stream_destroy(struct zbewalgo_stream *s)
+{
+	if (IS_ERR_OR_NULL(s))
+		return;
+	zbw_config_put(s->config);
+	zbewalgo_ctx_destroy(s->ctx);
+	kfree(s);
+}
+EXPORT_SYMBOL_GPL(zbewalgo_stream_destroy);
+
+/**
+ * zbewalgo_stream_compress() - compress a page with the shared settings
+ * @s: the stream; not used concurrently
+ * @src: input
+ * @slen: input length
+ * @dst: output buffer
+ * @dlen: in: capacity of @dst; out: compressed length
+ *
+ * Like zbewalgo_compress(), with the current table and thresholds, and
+ * counted in the statistics.  Runs without locks; may be preempted.
+ *
+ * Return: 0, -E2BIG or -ENOSPC as zbewalgo_compress().
+ */
+int zbewalgo_stream_compress(struct zbewalgo_stream *s, const void *src,
+			     size_t slen, void *dst, size_t *dlen)
+{
+	const struct zbewalgo_result *r;
+	struct zbewalgo_stats __percpu *st;
+	int ret;
+
+	zbw_stream_refresh(s);
+	ret = zbewalgo_compress(s->ctx, src, slen, dst, dlen);
+	if (ret)
+		return ret;
+	r = zbewalgo_ctx_last_result(s->ctx);
+	st = s->config->stats;
+	this_cpu_inc(st->pages);
+	this_cpu_add(st->tried, r->tried);
+	if (r->stored)
+		this_cpu_inc(st->stored);
+	else if (!s->preset)
+		this_cpu_inc(st->wins[r->comb]);
+	return 0;
+}
+EXPORT_SYMBOL_GPL(zbewalgo_stream_compress);
+
+/**
+ * zbewalgo_stream_decompress() - decompress a page using a stream's scratch
+ * @s: the stream; not used concurrently
+ * @src: compressed data
+ * @slen: its length
+ * @dst: output buffer
+ * @dlen: in: capacity of @dst (at most the stream's page_len); out: length
+ *
+ * Return: 0, -EINVAL for corrupt data, -ENOSPC as zbewalgo_decompress().
+ */
+int zbewalgo_stream_decompress(struct zbewalgo_stream *s, const void *src,
+			       size_t slen, void *dst, size_t *dlen)
+{
+	return zbewalgo_decompress(src, slen, dst, dlen,
+				   zbewalgo_ctx_scratch(s->ctx));
+}
+EXPORT_SYMBOL_GPL(zbewalgo_stream_decompress);
+
+static int __init zbewalgo_init(void)
+{
+	struct zbewalgo_config *cfg = zbw_config_alloc(NULL);
+	int ret;
+
+	if (!cfg)
+		return -ENOMEM;
+	rcu_assign_pointer(zbw_config, cfg);
+	ret = zbewalgo_sysfs_init();
+	if (ret) {
+		RCU_INIT_POINTER(zbw_config, NULL);
+		zbw_config_put(cfg);
+	}
+	return ret;
+}
+
+static void __exit zbewalgo_exit(void)
+{
+	zbewalgo_sysfs_exit();
+	zbw_config_put(rcu_dereference_protected(zbw_config, true));
+	/* Wait for the configurations' RCU callbacks before unloading. */
+	rcu_barrier();
+}
+
+/* Before the crypto algorithms register (subsys_initcall) when built in. */
+postcore_initcall(zbewalgo_init);
+module_exit(zbewalgo_exit);

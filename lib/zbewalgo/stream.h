@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * zbewalgo shared configuration: what sysfs changes and streams use.
+ * Kernel only; not part of the algorithm core.
+ */
+#ifndef __ZBEWALGO_STREAM_H
+#define __ZBEWALGO_STREAM_H
+
+#include <linux/kref.h>
+#include <linux/rcupdate.h>
+#include <linux/zbewalgo.h>
+
+/**
+ * struct zbewalgo_stats - per-CPU counters of one configuration
+ * @pages: pages compressed
+ * @tried: combinations tried, summed over pages
+ * @stored: pages written in stored (incompressible) form
+ * @wins: pages won by each table entry
+ */
+struct zbewalgo_stats {
+	u64 pages;
+	u64 tried;
+	u64 stored;
+	u64 wins[ZBEWALGO_MAX_COMBINATIONS];
+};
+
+/**
+ * struct zbewalgo_config - one published set of shared settings
+ * @ref: references: the published pointer and every stream using it
+ * @rcu: frees it after readers of the published pointer are done
+ * @table: combination table
+ * @params: thresholds
+ * @stats: counters gathered under this configuration
+ */
+struct zbewalgo_config {
+	struct kref ref;
+	struct rcu_head rcu;
+	struct zbewalgo_table table;
+	struct zbewalgo_params params;
+	struct zbewalgo_stats __percpu *stats;
+};
+
+struct zbewalgo_config *zbewalgo_config_get(void);
+void zbewalgo_config_put(struct zbewalgo_config *cfg);
+int zbewalgo_config_update(int (*edit)(struct zbewalgo_config *cfg,
+				       const void *arg),
+			   const void *arg);
+
+int zbewalgo_sysfs_init(void);
+void zbewalgo_sysfs_exit(void);
+
+#endif /* __ZBEWALGO_STREAM_H */

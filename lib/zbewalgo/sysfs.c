@@ -1,0 +1,209 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * zbewalgo run-time tuning: /sys/kernel/zbewalgo/, documented in
+ * Documentation/ABI/testing/sysfs-kernel-zbewalgo.
+ *
+ * Every write builds a new configuration and publishes it (see stream.c);
+ * a write that does not parse returns -EINVAL and changes nothing.
+ */
+
+#include <linux/kobject.h>
+#include <linux/kstrtox.h>
+#include <linux/percpu.h>
+#include <linux/slab.h>
+#include <linux/sysfs.h>
+
+#include "zbewalgo_internal.h"
+#include "stream.h"
+
+static struct kobject *zbw_kobj;
+
+static int zbw_edit_table(struct zbewalgo_config *cfg, const void *cmd)
+{
+	return zbewalgo_table_command(&cfg->table, cmd);
+}
+
+static ssize_t combinations_show(struct kobject *kobj,
+				 struct kobj_attribute *attr, char *buf)
+{
+	struct zbewalgo_config *cfg = zbewalgo_config_get();
+	int n = zbewalgo_table_format(&cfg->table, buf, PAGE_SIZE);
+
+	zbewalgo_config_put(cfg);
+	/* A table too long for one page shows its first whole lines. */
+	return min_t(int, n, strlen(buf));
+}
+
+static ssize_t combinations_store(struct kobject *kobj,
+				  struct kobj_attribute *attr,
+				  const char *buf, size_t count)
+{
+	int ret = zbewalgo_config_update(zbw_edit_table, buf);
+
+	/* Not found, duplicate, overflow: all malformed input to the user. */
+	if (ret && ret != -ENOMEM)
+		ret = -EINVAL;
+	return ret ?: count;
+}
+
+struct zbw_param_edit {
+	size_t offset;
+	u32 val;
+};
+
+static int zbw_edit_param(struct zbewalgo_config *cfg, const void *arg)
+{
+	const struct zbw_param_edit *e = arg;
+
+	*(u32 *)((u8 *)&cfg->params + e->offset) = e->val;
+	return 0;
+}
+
+static ssize_t zbw_param_show(char *buf, size_t offset)
+{
+	struct zbewalgo_config *cfg = zbewalgo_config_get();
+	u32 val = *(u32 *)((u8 *)&cfg->params + offset);
+
+	zbewalgo_config_put(cfg);
+	return sysfs_emit(buf, "%u\n", val);
+}
+
+static ssize_t zbw_param_store(const char *buf, size_t count, size_t offset)
+{
+	struct zbw_param_edit e = { .offset = offset };
+	int ret = kstrtou32(buf, 0, &e.val);
+
+	/* Sizes beyond the largest stored page make no sense. */
+	if (ret || e.val > ZBEWALGO_STORED_SIZE(ZBEWALGO_MAX_INPUT))
+		return -EINVAL;
+	ret = zbewalgo_config_update(zbw_edit_param, &e);
+	return ret ?: count;
+}
+
+#define ZBW_PARAM(name)	offsetof(struct zbewalgo_params, name)
+
+static ssize_t early_abort_size_show(struct kobject *kobj,
+				     struct kobj_attribute *attr, char *buf)
+{
+	return zbw_param_show(buf, ZBW_PARAM(early_abort_size));
+}
+
+static ssize_t early_abort_size_store(struct kobject *kobj,
+				      struct kobj_attribute *attr,
+				      const char *buf, size_t count)
+{
+	return zbw_param_store(buf, count, ZBW_PARAM(early_abort_size));
+}
+
+static ssize_t max_output_size_show(struct kobject *kobj,
+				    struct kobj_attribute *attr, char *buf)
+{
+	return zbw_param_show(buf, ZBW_PARAM(max_output_size));
+}
+
+static ssize_t max_output_size_store(struct kobject *kobj,
+				     struct kobj_attribute *attr,
+				     const char *buf, size_t count)
+{
+	return zbw_param_store(buf, count, ZBW_PARAM(max_output_size));
+}
+
+static struct kobj_attribute early_abort_size_attr =
+	__ATTR_RW(early_abort_size);
+static struct kobj_attribute max_output_size_attr =
+	__ATTR_RW(max_output_size);
+
+/* Sums the per-CPU counters of @cfg into @sum. */
+static void zbw_stats_sum(struct zbewalgo_config *cfg,
+			  struct zbewalgo_stats *sum)
+{
+	unsigned int i;
+	int cpu;
+
+	memset(sum, 0, sizeof(*sum));
+	for_each_possible_cpu(cpu) {
+		struct zbewalgo_stats *st = per_cpu_ptr(cfg->stats, cpu);
+
+		sum->pages += READ_ONCE(st->pages);
+		sum->tried += READ_ONCE(st->tried);
+		sum->stored += READ_ONCE(st->stored);
+		for (i = 0; i < cfg->table.nr; i++)
+			sum->wins[i] += READ_ONCE(st->wins[i]);
+	}
+}
+
+static ssize_t zbw_stats_show(char *buf, bool wins)
+{
+	struct zbewalgo_config *cfg = zbewalgo_config_get();
+	struct zbewalgo_stats *sum = kmalloc(sizeof(*sum), GFP_KERNEL);
+	char name[ZBEWALGO_MAX_STEPS * 12];
+	unsigned int i;
+	ssize_t len = 0;
+
+	if (!sum) {
+		zbewalgo_config_put(cfg);
+		return -ENOMEM;
+	}
+	zbw_stats_sum(cfg, sum);
+	if (!wins) {
+		len = sysfs_emit(buf, "%llu %llu %llu\n", sum->pages,
+				 sum->tried, sum->stored);
+	} else {
+		for (i = 0; i < cfg->table.nr; i++) {
+			zbewalgo_combination_format(&cfg->table.comb[i], name,
+						    sizeof(name));
+			len += sysfs_emit_at(buf, len, "%llu %s\n",
+					     sum->wins[i], name);
+		}
+	}
+	kfree(sum);
+	zbewalgo_config_put(cfg);
+	return len;
+}
+
+static ssize_t stats_show(struct kobject *kobj, struct kobj_attribute *attr,
+			  char *buf)
+{
+	return zbw_stats_show(buf, false);
+}
+
+static ssize_t wins_show(struct kobject *kobj, struct kobj_attribute *attr,
+			 char *buf)
+{
+	return zbw_stats_show(buf, true);
+}
+
+static struct kobj_attribute combinations_attr = __ATTR_RW(combinations);
+static struct kobj_attribute stats_attr = __ATTR_RO(stats);
+static struct kobj_attribute wins_attr = __ATTR_RO(wins);
+
+static struct attribute *zbw_attrs[] = {
+	&combinations_attr.attr,
+	&early_abort_size_attr.attr,
+	&max_output_size_attr.attr,
+	&stats_attr.attr,
+	&wins_attr.attr,
+	NULL,
+};
+
+static const struct attribute_group zbw_attr_group = {
+	.attrs = zbw_attrs,
+};
+
+int zbewalgo_sysfs_init(void)
+{
+	int ret;
+
+	zbw_kobj = kobject_create_and_add("zbewalgo", kernel_kobj);
+	if (!zbw_kobj)
+		return -ENOMEM;
+	ret = sysfs_create_group(zbw_kobj, &zbw_attr_group);
+	if (ret)
+		kobject_put(zbw_kobj);
+	return ret;
+}
+
+void zbewalgo_sysfs_exit(void)
+{
+	kobject_put(zbw_kobj);
+}
