@@ -1,0 +1,195 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Crypto API glue for zbewalgo: an scomp algorithm for zswap (and for zram
+ * up to 6.11 through the legacy comp type, where the kernel still has it).
+ *
+ * Incompressible pages: zbewalgo writes them in stored form, which fits the
+ * two pages zram gives; zswap gives one page and gets -ENOSPC, which it
+ * treats as "keep the page uncompressed".  See
+ * Documentation/staging/zbewalgo.rst.
+ */
+
+#include <linux/err.h>
+#include <linux/init.h>
+#include <linux/module.h>
+#include <linux/crypto.h>
+#include <linux/zbewalgo.h>
+#include <crypto/internal/scompress.h>
+
+static void *zbewalgo_alloc_stream(void)
+{
+	return zbewalgo_stream_create(PAGE_SIZE, 0);
+}
+
+static void zbewalgo_free_stream(void *ctx)
+{
+	zbewalgo_stream_destroy(ctx);
+}
+
+static int zbewalgo_comp(void *ctx, const u8 *src, unsigned int slen,
+			 u8 *dst, unsigned int *dlen)
+{
+	size_t len = *dlen;
+	int ret = zbewalgo_stream_compress(ctx, src, slen, dst, &len);
+
+	if (!ret)
+		*dlen = len;
+	return ret;
+}
+
+static int zbewalgo_decomp(void *ctx, const u8 *src, unsigned int slen,
+			   u8 *dst, unsigned int *dlen)
+{
+	size_t len = min_t(size_t, *dlen, PAGE_SIZE);
+	int ret = zbewalgo_stream_decompress(ctx, src, slen, dst, &len);
+
+	if (!ret)
+		*dlen = len;
+	return ret;
+}
+
+static int zbewalgo_scompress(struct crypto_scomp *tfm, const u8 *src,
+			      unsigned int slen, u8 *dst, unsigned int *dlen,
+			      void *ctx)
+{
+	return zbewalgo_comp(ctx, src, slen, dst, dlen);
+}
+
+static int zbewalgo_sdecompress(struct crypto_scomp *tfm, const u8 *src,
+				unsigned int slen, u8 *dst, unsigned int *dlen,
+				void *ctx)
+{
+	return zbewalgo_decomp(ctx, src, slen, dst, dlen);
+}
+
+/*
+ * scomp contexts: allocated per tfm up to 6.14, per CPU stream from 6.15
+ * on.  Kbuild defines ZBEWALGO_SCOMP_STREAMS when the kernel has streams.
+ */
+#ifndef ZBEWALGO_SCOMP_STREAMS
+static void *zbewalgo_alloc_ctx(struct crypto_scomp *tfm)
+{
+	return zbewalgo_alloc_stream();
+}
+
+static void zbewalgo_free_ctx(struct crypto_scomp *tfm, void *ctx)
+{
+	zbewalgo_free_stream(ctx);
+}
+#endif
+
+static struct scomp_alg zbewalgo_scomp = {
+#ifdef ZBEWALGO_SCOMP_STREAMS
+	.streams = {
+		.alloc_ctx	= zbewalgo_alloc_stream,
+		.free_ctx	= zbewalgo_free_stream,
+	},
+#else
+	.alloc_ctx		= zbewalgo_alloc_ctx,
+	.free_ctx		= zbewalgo_free_ctx,
+#endif
+	.compress		= zbewalgo_scompress,
+	.decompress		= zbewalgo_sdecompress,
+	.base			= {
+		.cra_name	= "zbewalgo",
+		.cra_driver_name = "zbewalgo-scomp",
+		.cra_module	= THIS_MODULE,
+	}
+};
+
+#ifdef CRYPTO_ALG_TYPE_COMPRESS
+/* The legacy comp type, through which zram up to 6.11 allocates. */
+struct zbewalgo_tfm_ctx {
+	void *stream;
+};
+
+static int zbewalgo_init_tfm(struct crypto_tfm *tfm)
+{
+	struct zbewalgo_tfm_ctx *c = crypto_tfm_ctx(tfm);
+
+	c->stream = zbewalgo_alloc_stream();
+	return PTR_ERR_OR_ZERO(c->stream);
+}
+
+static void zbewalgo_exit_tfm(struct crypto_tfm *tfm)
+{
+	struct zbewalgo_tfm_ctx *c = crypto_tfm_ctx(tfm);
+
+	zbewalgo_free_stream(c->stream);
+}
+
+static int zbewalgo_compress_tfm(struct crypto_tfm *tfm, const u8 *src,
+				 unsigned int slen, u8 *dst,
+				 unsigned int *dlen)
+{
+	struct zbewalgo_tfm_ctx *c = crypto_tfm_ctx(tfm);
+
+	return zbewalgo_comp(c->stream, src, slen, dst, dlen);
+}
+
+static int zbewalgo_decompress_tfm(struct crypto_tfm *tfm, const u8 *src,
+				   unsigned int slen, u8 *dst,
+				   unsigned int *dlen)
+{
+	struct zbewalgo_tfm_ctx *c = crypto_tfm_ctx(tfm);
+
+	return zbewalgo_decomp(c->stream, src, slen, dst, dlen);
+}
+
+static struct crypto_alg zbewalgo_alg = {
+	.cra_name		= "zbewalgo",
+	.cra_driver_name	= "zbewalgo-generic",
+	.cra_flags		= CRYPTO_ALG_TYPE_COMPRESS,
+	.cra_ctxsize		= sizeof(struct zbewalgo_tfm_ctx),
+	.cra_module		= THIS_MODULE,
+	.cra_init		= zbewalgo_init_tfm,
+	.cra_exit		= zbewalgo_exit_tfm,
+	.cra_u			= { .compress = {
+		.coa_compress	= zbewalgo_compress_tfm,
+		.coa_decompress	= zbewalgo_decompress_tfm } }
+};
+
+static int zbewalgo_register_legacy(void)
+{
+	return crypto_register_alg(&zbewalgo_alg);
+}
+
+static void zbewalgo_unregister_legacy(void)
+{
+	crypto_unregister_alg(&zbewalgo_alg);
+}
+#else
+static int zbewalgo_register_legacy(void)
+{
+	return 0;
+}
+
+static void zbewalgo_unregister_legacy(void)
+{
+}
+#endif
+
+static int __init zbewalgo_mod_init(void)
+{
+	int ret = zbewalgo_register_legacy();
+
+	if (ret)
+		return ret;
+	ret = crypto_register_scomp(&zbewalgo_scomp);
+	if (ret)
+		zbewalgo_unregister_legacy();
+	return ret;
+}
+
+static void __exit zbewalgo_mod_fini(void)
+{
+	crypto_unregister_scomp(&zbewalgo_scomp);
+	zbewalgo_unregister_legacy();
+}
+
+subsys_initcall(zbewalgo_mod_init);
+module_exit(zbewalgo_mod_fini);
+
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("zbewalgo compression algorithm");
+MODULE_ALIAS_CRYPTO("zbewalgo");
