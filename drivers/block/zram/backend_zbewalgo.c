@@ -1,0 +1,90 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * zram backend for zbewalgo.
+ *
+ * algorithm_params level=1, 2 or 3 selects a preset combination table
+ * (fast, default, thorough); without a level the streams follow the table
+ * tuned in /sys/kernel/zbewalgo.  Incompressible pages come back in stored
+ * form, larger than zram's huge-class size, so zram keeps them as-is:
+ * compression never fails for a valid page.
+ */
+
+#include <linux/err.h>
+#include <linux/mm.h>
+#include <linux/zbewalgo.h>
+
+#include "backend_zbewalgo.h"
+
+static int zbewalgo_zram_setup_params(struct zcomp_params *params)
+{
+	/* No level given (a negative marker) means the sysfs table. */
+	if (params->level <= 0)
+		params->level = 0;
+	else if (!zbewalgo_preset_table(params->level))
+		return -EINVAL;
+	/* zbewalgo has no dictionary support. */
+	if (params->dict_sz)
+		return -EINVAL;
+	return 0;
+}
+
+static void zbewalgo_zram_release_params(struct zcomp_params *params)
+{
+}
+
+static int zbewalgo_zram_create(struct zcomp_params *params,
+				struct zcomp_ctx *ctx)
+{
+	struct zbewalgo_stream *s = zbewalgo_stream_create(PAGE_SIZE,
+							   params->level);
+
+	if (IS_ERR(s))
+		return PTR_ERR(s);
+	ctx->context = s;
+	return 0;
+}
+
+static void zbewalgo_zram_destroy(struct zcomp_ctx *ctx)
+{
+	zbewalgo_stream_destroy(ctx->context);
+}
+
+static int zbewalgo_zram_compress(struct zcomp_params *params,
+				  struct zcomp_ctx *ctx,
+				  struct zcomp_req *req)
+{
+	size_t len = req->dst_len;
+	int ret;
+
+	ret = zbewalgo_stream_compress(ctx->context, req->src, req->src_len,
+				       req->dst, &len);
+	if (ret)
+		return ret;
+	req->dst_len = len;
+	return 0;
+}
+
+static int zbewalgo_zram_decompress(struct zcomp_params *params,
+				    struct zcomp_ctx *ctx,
+				    struct zcomp_req *req)
+{
+	size_t len = req->dst_len;
+	int ret;
+
+	ret = zbewalgo_stream_decompress(ctx->context, req->src, req->src_len,
+					 req->dst, &len);
+	if (ret)
+		return ret;
+	/* zram expects exactly the page it stored. */
+	return len == req->dst_len ? 0 : -EINVAL;
+}
+
+const struct zcomp_ops backend_zbewalgo = {
+	.compress	= zbewalgo_zram_compress,
+	.decompress	= zbewalgo_zram_decompress,
+	.create_ctx	= zbewalgo_zram_create,
+	.destroy_ctx	= zbewalgo_zram_destroy,
+	.setup_params	= zbewalgo_zram_setup_params,
+	.release_params	= zbewalgo_zram_release_params,
+	.name		= "zbewalgo",
+};

@@ -1,0 +1,155 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only
+"""Add zbewalgo to a Linux source tree (6.1, 6.12 or 7.2).
+
+usage: kernel-integrate.py REPO TREE
+
+Copies this repository's kernel files into TREE and hooks them into the
+Kconfig and Makefile files next to lz4, and, on kernels whose zram has
+compiled-in backends (6.12+), adds the zram backend.  Every edit is
+anchored on a line that exists in all three generations and is done at
+most once, so running it twice changes nothing.  The booted-kernel tests
+and the patch series both use it, so they cannot drift apart.
+"""
+import os
+import shutil
+import sys
+
+FILES = [
+    'include/linux/zbewalgo.h',
+    'crypto/zbewalgo.c',
+    'Documentation/staging/zbewalgo.rst',
+    'Documentation/ABI/testing/sysfs-kernel-zbewalgo',
+]
+ZRAM_FILES = [
+    'drivers/block/zram/backend_zbewalgo.c',
+    'drivers/block/zram/backend_zbewalgo.h',
+]
+
+CRYPTO_KCONFIG = '''config CRYPTO_ZBEWALGO
+	tristate "zbewalgo"
+	select CRYPTO_ALGAPI
+	select CRYPTO_ACOMP2
+	select ZBEWALGO
+	help
+	  zbewalgo page compression: a chain of small transforms and
+	  entropy coders picked per page from a tunable table.  Compresses
+	  pages of numeric data (float arrays, sparse matrices) that lz4 and
+	  zstd barely shrink.  Tuning: /sys/kernel/zbewalgo.
+
+'''
+
+ZRAM_KCONFIG = '''config ZRAM_BACKEND_ZBEWALGO
+	bool "zbewalgo compression support"
+	depends on ZRAM
+	select ZBEWALGO
+	help
+	  zbewalgo compresses pages of numeric data (float arrays, sparse
+	  matrices, solver state) better than the general-purpose
+	  compressors.  algorithm_params level=1..3 select preset tables;
+	  see Documentation/ABI/testing/sysfs-kernel-zbewalgo.
+
+'''
+
+
+class Tree:
+    def __init__(self, root):
+        self.root = root
+
+    def path(self, rel):
+        return os.path.join(self.root, rel)
+
+    def read(self, rel):
+        with open(self.path(rel)) as f:
+            return f.read()
+
+    def write(self, rel, text):
+        # Replace rather than write through: the tree may be a hard-link copy.
+        os.unlink(self.path(rel))
+        with open(self.path(rel), 'w') as f:
+            f.write(text)
+
+    def insert(self, rel, anchor, text, after=True, marker=None):
+        """Insert text after (or before) the first line equal to anchor."""
+        s = self.read(rel)
+        if (marker or text.strip().splitlines()[0]) in s:
+            return
+        lines = s.splitlines(keepends=True)
+        for i, line in enumerate(lines):
+            if line.rstrip('\n') == anchor:
+                lines.insert(i + 1 if after else i, text)
+                self.write(rel, ''.join(lines))
+                return
+        sys.exit('%s: anchor not found: %r' % (rel, anchor))
+
+    def replace(self, rel, old, new):
+        s = self.read(rel)
+        if new in s:
+            return
+        if old not in s:
+            sys.exit('%s: text not found: %r' % (rel, old))
+        self.write(rel, s.replace(old, new, 1))
+
+
+def copy(repo, tree, rel):
+    dst = tree.path(rel)
+    os.makedirs(os.path.dirname(dst), exist_ok=True)
+    # Replace rather than write through: the tree may be a hard-link copy.
+    if os.path.exists(dst):
+        os.unlink(dst)
+    shutil.copyfile(os.path.join(repo, rel), dst)
+
+
+def main():
+    if len(sys.argv) != 3:
+        sys.exit(__doc__)
+    repo, tree = sys.argv[1], Tree(sys.argv[2])
+
+    libdir = os.path.join(repo, 'lib/zbewalgo')
+    for name in sorted(os.listdir(libdir)):
+        if name.endswith(('.c', '.h')) or name in ('Makefile', 'Kconfig'):
+            copy(repo, tree, 'lib/zbewalgo/' + name)
+    for rel in FILES:
+        copy(repo, tree, rel)
+
+    tree.insert('lib/Kconfig', 'source "lib/xz/Kconfig"',
+                '\nsource "lib/zbewalgo/Kconfig"\n')
+    tree.insert('lib/Makefile', 'obj-$(CONFIG_XZ_DEC) += xz/',
+                'obj-$(CONFIG_ZBEWALGO) += zbewalgo/\n')
+    tree.insert('crypto/Kconfig', 'config CRYPTO_LZ4HC', CRYPTO_KCONFIG,
+                after=False)
+    makefile = 'obj-$(CONFIG_CRYPTO_ZBEWALGO) += zbewalgo.o\n'
+    if 'crypto_acomp_streams' in tree.read(
+            'include/crypto/internal/acompress.h'):
+        makefile += 'CFLAGS_zbewalgo.o += -DZBEWALGO_SCOMP_STREAMS\n'
+    tree.insert('crypto/Makefile', 'obj-$(CONFIG_CRYPTO_LZ4) += lz4.o',
+                makefile, marker='CONFIG_CRYPTO_ZBEWALGO')
+
+    zram = 'drivers/block/zram/'
+    if 'config ZRAM_BACKEND_LZ4\n' not in tree.read(zram + 'Kconfig'):
+        return 0        # 6.1: zram allocates through the crypto API
+    for rel in ZRAM_FILES:
+        copy(repo, tree, rel)
+    tree.insert(zram + 'Kconfig', 'config ZRAM_BACKEND_FORCE_LZO',
+                ZRAM_KCONFIG, after=False)
+    tree.replace(zram + 'Kconfig', '\t\t!ZRAM_BACKEND_842\n',
+                 '\t\t!ZRAM_BACKEND_842 && !ZRAM_BACKEND_ZBEWALGO\n')
+    tree.insert(zram + 'Kconfig', 'endchoice',
+                'config ZRAM_DEF_COMP_ZBEWALGO\n\tbool "zbewalgo"\n'
+                '\tdepends on ZRAM_BACKEND_ZBEWALGO\n\n', after=False)
+    tree.insert(zram + 'Kconfig',
+                '\tdefault "842" if ZRAM_DEF_COMP_842',
+                '\tdefault "zbewalgo" if ZRAM_DEF_COMP_ZBEWALGO\n')
+    tree.insert(zram + 'Makefile',
+                'zram-$(CONFIG_ZRAM_BACKEND_842)		+= backend_842.o',
+                'zram-$(CONFIG_ZRAM_BACKEND_ZBEWALGO)	+= backend_zbewalgo.o\n')
+    tree.insert(zram + 'zcomp.c', '#include "backend_842.h"',
+                '#include "backend_zbewalgo.h"\n')
+    tree.insert(zram + 'zcomp.c', '\tNULL',
+                '#if IS_ENABLED(CONFIG_ZRAM_BACKEND_ZBEWALGO)\n'
+                '\t&backend_zbewalgo,\n#endif\n', after=False)
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
