@@ -12,6 +12,14 @@
 
 #include "zbewalgo_internal.h"
 
+/*
+ * Pages accepted by the tolerance shortcut between two full searches.  The
+ * reference size only comes from full searches, so a chain that won on
+ * one kind of data cannot keep itself in place on another kind that it
+ * compresses about as badly: after this many pages the others get a try.
+ */
+#define ZBW_MAX_SHORTCUTS	15
+
 /* Page header, byte 0: format version in bits 0-3, step count in 4-6. */
 #define ZBW_HDR_VERSION_MASK	0x0f
 #define ZBW_HDR_STEPS_SHIFT	4
@@ -26,8 +34,10 @@
  * @params: search thresholds
  * @last: combination that won the previous page in this context
  * @last_index: table index @last had, checked before use
- * @last_size: compressed size of the previous page
+ * @last_size: size @last reached when it last won a full search
  * @have_last: @last, @last_index and @last_size are valid
+ * @shortcuts: pages that may still be accepted by the tolerance shortcut
+ *	before a full search is forced
  * @result: what the previous call did, for statistics
  * @buf: three stage buffers of @stage_cap bytes each
  * @step_scratch: scratch shared by the steps
@@ -44,6 +54,7 @@ struct zbewalgo_ctx {
 	unsigned int last_index;
 	u32 last_size;
 	bool have_last;
+	unsigned int shortcuts;
 	struct zbewalgo_result result;
 	u8 *buf[3];
 	void *step_scratch;
@@ -331,12 +342,19 @@ int zbewalgo_compress(struct zbewalgo_ctx *ctx, const void *src, size_t slen,
 		}
 		/* Close enough to last time: this page is like the last. */
 		if (ci == first && best_comb == (int)first &&
-		    params->tolerance_shift &&
+		    params->tolerance_shift && ctx->shortcuts &&
 		    best_total <= ctx->last_size +
-				  (ctx->last_size >> params->tolerance_shift))
-			goto done;
+				  (ctx->last_size >> params->tolerance_shift)) {
+			ctx->shortcuts--;
+			goto shortcut;
+		}
 	}
 done:
+	if (best_comb >= 0) {
+		ctx->last_size = best_total;
+		ctx->shortcuts = ZBW_MAX_SHORTCUTS;
+	}
+shortcut:
 	res->comb = best_comb;
 	res->nr_steps = best_steps;
 	res->stored = best_comb < 0;
@@ -354,7 +372,6 @@ done:
 
 	ctx->last = table->comb[best_comb];
 	ctx->last_index = best_comb;
-	ctx->last_size = best_total;
 	ctx->have_last = true;
 	return 0;
 }

@@ -653,6 +653,47 @@ static void test_tables(void)
 	free(t);
 }
 
+/* Total compressed size of the corpus pages of file @prefix in @ctx. */
+static size_t compress_file(struct zbewalgo_ctx *ctx, const char *prefix)
+{
+	unsigned char dst[ZBEWALGO_STORED_SIZE(PAGE)];
+	size_t i, total = 0, n = strlen(prefix);
+
+	for (i = 0; i < nr_pages; i++) {
+		size_t dlen = sizeof(dst);
+
+		if (strncmp(pages[i].name, prefix, n) || pages[i].name[n] != '@')
+			continue;
+		if (zbewalgo_compress(ctx, pages[i].data, pages[i].len, dst,
+				      &dlen))
+			abort();
+		total += dlen;
+	}
+	return total;
+}
+
+/*
+ * The shortcut that accepts the last winner must not stick: after a run of
+ * float pages (geo), text pages (news) must compress as well as in a
+ * fresh context.
+ */
+static void test_context_adapts(void)
+{
+	struct zbewalgo_ctx *fresh = zbewalgo_ctx_create(PAGE);
+	struct zbewalgo_ctx *used = zbewalgo_ctx_create(PAGE);
+	size_t want, got;
+
+	begin("the last winner does not stick across kinds of data");
+	want = compress_file(fresh, "news");
+	compress_file(used, "geo");
+	got = compress_file(used, "news");
+	CHECK(want && got <= want + want / 50,
+	      "news after geo: %zu bytes, fresh context: %zu", got, want);
+	end();
+	zbewalgo_ctx_destroy(used);
+	zbewalgo_ctx_destroy(fresh);
+}
+
 /* A page stays readable after its combination left the table. */
 static void test_removed_combination(void)
 {
@@ -706,6 +747,7 @@ int main(int argc, char **argv)
 	test_default_combinations();
 	test_default_table();
 	test_removed_combination();
+	test_context_adapts();
 	test_corruption();
 	test_random_input();
 
