@@ -1,0 +1,24 @@
+#!/bin/bash
+# boot.sh BZIMAGE INITRAMFS LOGFILE [TIMEOUT]
+# Boots under TCG (nested KVM does not work here) with the serial console on stdout
+# and in LOGFILE. Exits with qemu's status, 124 on timeout. $ZBEWALGO_APPEND is added
+# to the kernel command line (KEY=val there reaches the guest's environment).
+set -euo pipefail
+. "$(dirname "$0")/common.sh"
+
+K=${1:?usage: boot.sh BZIMAGE INITRAMFS LOGFILE [TIMEOUT]}
+I=${2:?usage: boot.sh BZIMAGE INITRAMFS LOGFILE [TIMEOUT]}
+LOG=${3:?usage: boot.sh BZIMAGE INITRAMFS LOGFILE [TIMEOUT]}
+TIMEOUT=${4:-300}
+mkdir -p "$(dirname "$LOG")"
+
+say "booting $K (timeout ${TIMEOUT}s, log $LOG)"
+# panic=-1 reboots at once on panic, and -no-reboot turns that reboot into an exit.
+rc=0
+timeout -k 10 "$TIMEOUT" qemu-system-x86_64 -accel tcg -cpu max -m 256M -smp 2 \
+	-nographic -no-reboot -net none -kernel "$K" -initrd "$I" \
+	-append "console=ttyS0 panic=-1 ${ZBEWALGO_APPEND:-}" </dev/null 2>&1 |
+	tee "$LOG" || rc=${PIPESTATUS[0]}
+[ "$rc" != 124 ] || say "TIMEOUT after ${TIMEOUT}s"
+say "qemu exited with $rc"
+exit "$rc"
