@@ -29,7 +29,6 @@
 /**
  * struct zbewalgo_ctx - per-stream compression state and scratch
  * @max_len: largest input this context accepts
- * @stage_cap: capacity of each stage buffer, zbewalgo_stage_cap(@max_len)
  * @table: combinations to try; owned by the caller
  * @params: search thresholds
  * @last: combination that won the previous page in this context
@@ -39,7 +38,7 @@
  * @shortcuts: pages that may still be accepted by the tolerance shortcut
  *	before a full search is forced
  * @result: what the previous call did, for statistics
- * @buf: three stage buffers of @stage_cap bytes each
+ * @buf: three stage buffers of zbewalgo_stage_cap(@max_len) bytes each
  * @step_scratch: scratch shared by the steps
  *
  * Everything a compression changes lives here, so contexts used by
@@ -47,7 +46,6 @@
  */
 struct zbewalgo_ctx {
 	size_t max_len;
-	unsigned int stage_cap;
 	const struct zbewalgo_table *table;
 	struct zbewalgo_params params;
 	struct zbewalgo_combination last;
@@ -138,7 +136,6 @@ struct zbewalgo_ctx *zbewalgo_ctx_create(size_t max_len)
 		return NULL;
 	ctx = (struct zbewalgo_ctx *)mem;
 	ctx->max_len = max_len;
-	ctx->stage_cap = zbewalgo_stage_cap(max_len);
 	ctx->table = zbewalgo_table_default();
 	zbewalgo_default_params(&ctx->params, max_len);
 	ctx->buf[0] = mem + head;
@@ -287,6 +284,8 @@ int zbewalgo_compress(struct zbewalgo_ctx *ctx, const void *src, size_t slen,
 	const struct zbewalgo_table *table = ctx->table;
 	const struct zbewalgo_params *params = &ctx->params;
 	unsigned int len_bytes = zbw_len_bytes(slen);
+	/* The decoder bounds stages by the page's length, not the context's. */
+	unsigned int cap = zbewalgo_stage_cap(slen);
 	unsigned int first, i, k, best_steps = 0;
 	int best_buf = -1, best_comb = -1;
 	size_t best_total, limit;
@@ -323,8 +322,8 @@ int zbewalgo_compress(struct zbewalgo_ctx *ctx, const void *src, size_t slen,
 
 			if (!step)
 				break;
-			ret = step->encode(in, inlen, ctx->buf[ob],
-					   ctx->stage_cap, ctx->step_scratch);
+			ret = step->encode(in, inlen, ctx->buf[ob], cap,
+					   ctx->step_scratch);
 			if (ret < 0)
 				break;
 			total = 1 + (k + 1) + len_bytes + ret;

@@ -498,6 +498,77 @@ static void test_random_input(void)
 	free(scratch);
 }
 
+/*
+ * Step decoders on hostile input (fuzz/step.c in miniature): real
+ * encodings, truncated and corrupted, decoded into outputs of exactly
+ * every capacity around the real length, with exact-size sources and
+ * exact scratch_size() scratch.  The decoders' fast paths copy whole
+ * words; ASan sees any that reach past the end of an exact buffer.
+ */
+static void test_step_decoders_hostile(void)
+{
+	unsigned int cap = zbewalgo_stage_cap(PAGE);
+	unsigned char *enc = malloc(cap);
+	void *scratch = malloc(zbewalgo_steps_scratch_size(cap));
+	unsigned long decodes = 0;
+	unsigned int id, k;
+	size_t i;
+
+	begin("step decoders on hostile input, exact buffers");
+	for (id = 1; id < ZBEWALGO_NR_STEP_IDS; id++) {
+		const struct zbewalgo_step *step = zbewalgo_step_get(id);
+
+		for (i = id % 5; i < nr_pages; i += 5) {
+			const struct page *pg = &pages[i];
+			int n = step->encode(pg->data, pg->len, enc, cap, scratch);
+
+			if (n < 0)
+				continue;
+			for (k = 0; k < 40; k++) {
+				unsigned int slen = n, dcap = pg->len, m;
+				unsigned char *src, *dst;
+				size_t sclen;
+				void *sc;
+				int ret;
+
+				/* Capacities just around the real length. */
+				if (k < 20)
+					dcap = pg->len + 16 > k ? pg->len + 16 - k : 0;
+				else
+					dcap = rnd() % (pg->len + 32);
+				if (k >= 10 && slen) {
+					if (k & 1)
+						slen -= rnd() % (slen < 24 ? slen : 24);
+					src = dup_exact(enc, slen);
+					for (m = 0; slen && m < 1 + k % 3; m++)
+						src[rnd() % slen] ^= 1u << (rnd() % 8);
+				} else {
+					src = dup_exact(enc, slen);
+				}
+				dst = malloc(dcap ? dcap : 1);
+				m = slen > dcap ? slen : dcap;
+				sclen = step->scratch_size ? step->scratch_size(m) : 0;
+				sc = malloc(sclen ? sclen : 1);
+				ret = step->decode(src, slen, dst, dcap, sc);
+				decodes++;
+				CHECK(ret == -EINVAL || (ret >= 0 && ret <= (int)dcap),
+				      "%s %s: %u bytes into %u gave %d",
+				      step->name, pg->name, slen, dcap, ret);
+				CHECK(k >= 10 || dcap < pg->len || ret == (int)pg->len,
+				      "%s %s: intact input into %u gave %d",
+				      step->name, pg->name, dcap, ret);
+				free(sc);
+				free(dst);
+				free(src);
+			}
+		}
+	}
+	end();
+	printf("#   %lu decodes\n", decodes);
+	free(scratch);
+	free(enc);
+}
+
 static void test_api_errors(void)
 {
 	struct zbewalgo_ctx *ctx = zbewalgo_ctx_create(PAGE);
@@ -653,6 +724,61 @@ static void test_tables(void)
 	free(t);
 }
 
+/*
+ * Found by fuzz/roundtrip: a page shorter than the context's max_len went
+ * through a chain whose intermediate result exceeded
+ * zbewalgo_stage_cap(len), the bound decoders enforce, because the engine
+ * gave the steps the context's stage capacity (stage_cap(max_len)).  The
+ * page compressed "successfully" and then failed to decompress.  Here:
+ * 665 bytes, jbe2 x4 grows them 665 -> 763 -> 872 -> 997 -> 1141 >
+ * stage_cap(665) = 1061, huffman brings them down to 652; the page header
+ * is 51 04 04 04 04 06 99 05.  Every length with a few expanding chains.
+ */
+static void test_short_page_stage_cap(void)
+{
+	static const char *const chains[] = {
+		"jbe2-jbe2-jbe2-jbe2-huffman", "jbe-jbe-jbe-jbe-huffman",
+		"jbe2-jbe2-jbe2-huffman",
+	};
+	struct zbewalgo_ctx *ctx = zbewalgo_ctx_create(PAGE);
+	void *scratch = malloc(zbewalgo_decompress_scratch_size(PAGE));
+	struct zbewalgo_params params;
+	unsigned char page[PAGE], o[PAGE];
+	unsigned int c, n, i;
+
+	begin("pages shorter than max_len respect stage_cap(len)");
+	zbewalgo_default_params(&params, PAGE);
+	params.early_abort_size = 0;
+	zbewalgo_ctx_set_params(ctx, &params);
+	for (i = 0; i < PAGE; i++)
+		page[i] = i * 37 + (i >> 3);
+	for (c = 0; c < sizeof(chains) / sizeof(chains[0]); c++) {
+		struct zbewalgo_table *t = table_of(chains[c]);
+
+		zbewalgo_ctx_set_table(ctx, t);
+		for (n = 1; n <= PAGE; n += n == 665 ? 1 : 1 + n % 29) {
+			size_t clen = ZBEWALGO_STORED_SIZE(n), olen = n;
+			unsigned char *dst = malloc(clen);
+			int err = zbewalgo_compress(ctx, page, n, dst, &clen);
+
+			CHECK(!err, "%s, %u bytes: compress gave %d", chains[c],
+			      n, err);
+			if (!err) {
+				err = zbewalgo_decompress(dst, clen, o, &olen,
+							  scratch);
+				CHECK(!err && olen == n && !memcmp(o, page, n),
+				      "%s, %u bytes: compressed to %zu, decompress gave %d",
+				      chains[c], n, clen, err);
+			}
+			free(dst);
+		}
+		free(t);
+	}
+	end();
+	free(scratch);
+	zbewalgo_ctx_destroy(ctx);
+}
+
 /* Total compressed size of the corpus pages of file @prefix in @ctx. */
 static size_t compress_file(struct zbewalgo_ctx *ctx, const char *prefix)
 {
@@ -747,9 +873,11 @@ int main(int argc, char **argv)
 	test_default_combinations();
 	test_default_table();
 	test_removed_combination();
+	test_short_page_stage_cap();
 	test_context_adapts();
 	test_corruption();
 	test_random_input();
+	test_step_decoders_hostile();
 
 	printf("# %lu checks, %lu failed\n", checks, check_failures);
 	printf("%lu passed, %lu failed\n", tests_passed, tests_failed);
