@@ -105,10 +105,11 @@ def main():
         sys.exit(__doc__)
     repo, tree = sys.argv[1], Tree(sys.argv[2])
 
-    libdir = os.path.join(repo, 'lib/zbewalgo')
-    for name in sorted(os.listdir(libdir)):
-        if name.endswith(('.c', '.h')) or name in ('Makefile', 'Kconfig'):
-            copy(repo, tree, 'lib/zbewalgo/' + name)
+    for sub in ('lib/zbewalgo', 'lib/zbewalgo/tests'):
+        for name in sorted(os.listdir(os.path.join(repo, sub))):
+            if name.endswith(('.c', '.h')) or name in (
+                    'Makefile', 'Kconfig', '.kunitconfig'):
+                copy(repo, tree, sub + '/' + name)
     for rel in FILES:
         copy(repo, tree, rel)
 

@@ -1,0 +1,337 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * KUnit tests for zbewalgo: the kernel build of the algorithm, checked with
+ * KASAN (see lib/zbewalgo/.kunitconfig).  Buffers are kmalloc'ed at their
+ * exact sizes so KASAN reports any access outside them.  The user-space
+ * tests in tools/testing/zbewalgo cover the same code with the corpora.
+ */
+
+#include <kunit/test.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/zbewalgo.h>
+
+#define PAGE_LEN	4096
+
+enum zbw_kind {
+	ZBW_ZERO,
+	ZBW_REPEAT,
+	ZBW_TEXT,
+	ZBW_FLOAT32,
+	ZBW_FLOAT64,
+	ZBW_SPARSE,
+	ZBW_RANDOM,
+	ZBW_NR_KINDS,
+};
+
+static const size_t zbw_sizes[] = { 0, 1, 7, 8, 9, 100, 4095, 4096 };
+
+static u32 zbw_rnd(u32 *state)
+{
+	*state ^= *state << 13;
+	*state ^= *state >> 17;
+	*state ^= *state << 5;
+	return *state;
+}
+
+/* Pages of the kinds zram sees; floats are built bitwise (no FPU here). */
+static void zbw_fill(u8 *p, enum zbw_kind kind)
+{
+	static const char text[] = "zram compresses every page on its own. ";
+	static const u8 f32[4] = { 0, 0, 0x8c, 0x43 };
+	static const u8 f64[4] = { 0, 0xf0, 0xf0, 0x3f };
+	u32 state = 0x12345678 + kind;
+	unsigned int i;
+
+	for (i = 0; i < PAGE_LEN; i++) {
+		switch (kind) {
+		case ZBW_ZERO:
+			p[i] = 0;
+			break;
+		case ZBW_REPEAT:
+			p[i] = 0xa5;
+			break;
+		case ZBW_TEXT:
+			p[i] = text[i % (sizeof(text) - 1)];
+			break;
+		case ZBW_FLOAT32:
+			/* 0x438cxxxx: values near 280 that change slowly */
+			p[i] = f32[i % 4] | (i % 4 == 1 ? i / 64 : 0) |
+			       (i % 4 == 0 ? i / 4 * 37 : 0);
+			break;
+		case ZBW_FLOAT64:
+			/* near 1.0: random low mantissa, steady high bytes */
+			p[i] = i % 8 < 4 ? zbw_rnd(&state) :
+			       f64[i % 8 - 4] | (i % 8 == 5 ? i / 512 : 0);
+			break;
+		case ZBW_SPARSE:
+			p[i] = zbw_rnd(&state) % 16 ? 0 : zbw_rnd(&state);
+			break;
+		default:
+			p[i] = zbw_rnd(&state);
+			break;
+		}
+	}
+}
+
+struct zbw_fixture {
+	struct zbewalgo_ctx *ctx;
+	void *scratch;
+	u8 *page[ZBW_NR_KINDS];
+};
+
+static int zbw_init(struct kunit *test)
+{
+	struct zbw_fixture *f = kunit_kzalloc(test, sizeof(*f), GFP_KERNEL);
+	unsigned int k;
+
+	KUNIT_ASSERT_NOT_NULL(test, f);
+	f->ctx = zbewalgo_ctx_create(PAGE_LEN);
+	KUNIT_ASSERT_NOT_NULL(test, f->ctx);
+	f->scratch = kunit_kmalloc(test,
+				   zbewalgo_decompress_scratch_size(PAGE_LEN),
+				   GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, f->scratch);
+	for (k = 0; k < ZBW_NR_KINDS; k++) {
+		f->page[k] = kunit_kmalloc(test, PAGE_LEN, GFP_KERNEL);
+		KUNIT_ASSERT_NOT_NULL(test, f->page[k]);
+		zbw_fill(f->page[k], k);
+	}
+	test->priv = f;
+	return 0;
+}
+
+static void zbw_exit(struct kunit *test)
+{
+	struct zbw_fixture *f = test->priv;
+
+	zbewalgo_ctx_destroy(f->ctx);
+}
+
+/* Compresses @len bytes into an exact-size copy; returns it and its size. */
+static u8 *zbw_compress(struct kunit *test, const u8 *src, size_t len,
+			size_t *clen)
+{
+	struct zbw_fixture *f = test->priv;
+	u8 *buf = kmalloc(ZBEWALGO_STORED_SIZE(len), GFP_KERNEL);
+	u8 *exact;
+
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	*clen = ZBEWALGO_STORED_SIZE(len);
+	KUNIT_ASSERT_EQ(test, zbewalgo_compress(f->ctx, src, len, buf, clen), 0);
+	KUNIT_ASSERT_LE(test, *clen, ZBEWALGO_STORED_SIZE(len));
+	exact = kmemdup(buf, *clen, GFP_KERNEL);
+	kfree(buf);
+	KUNIT_ASSERT_NOT_NULL(test, exact);
+	return exact;
+}
+
+static void zbw_roundtrip_all(struct kunit *test)
+{
+	struct zbw_fixture *f = test->priv;
+	unsigned int k, s;
+
+	for (k = 0; k < ZBW_NR_KINDS; k++) {
+		for (s = 0; s < ARRAY_SIZE(zbw_sizes); s++) {
+			size_t len = zbw_sizes[s], clen, olen = len;
+			u8 *c = zbw_compress(test, f->page[k], len, &clen);
+			u8 *out = kmalloc(len ?: 1, GFP_KERNEL);
+
+			KUNIT_ASSERT_NOT_NULL(test, out);
+			KUNIT_EXPECT_EQ_MSG(test, zbewalgo_decompress(c, clen, out,
+								      &olen,
+								      f->scratch),
+					    0, "kind %u, %zu bytes", k, len);
+			KUNIT_EXPECT_EQ(test, olen, len);
+			KUNIT_EXPECT_MEMEQ(test, out, f->page[k], len);
+			kfree(out);
+			kfree(c);
+		}
+	}
+}
+
+/* Every step alone (a one-step table) and every preset, on every kind. */
+static void zbewalgo_test_steps_and_presets(struct kunit *test)
+{
+	struct zbw_fixture *f = test->priv;
+	struct zbewalgo_table *t = kunit_kzalloc(test, sizeof(*t), GFP_KERNEL);
+	unsigned int id, level;
+
+	KUNIT_ASSERT_NOT_NULL(test, t);
+	for (id = 1; zbewalgo_step_name(id); id++) {
+		t->nr = 1;
+		t->comb[0].nr_steps = 1;
+		t->comb[0].ids[0] = id;
+		zbewalgo_ctx_set_table(f->ctx, t);
+		zbw_roundtrip_all(test);
+	}
+	KUNIT_EXPECT_GE(test, id, 11U);
+	for (level = 1; zbewalgo_preset_table(level); level++) {
+		zbewalgo_ctx_set_table(f->ctx, zbewalgo_preset_table(level));
+		zbw_roundtrip_all(test);
+	}
+	KUNIT_EXPECT_EQ(test, level, 4U);
+}
+
+static void zbewalgo_test_compresses(struct kunit *test)
+{
+	struct zbw_fixture *f = test->priv;
+	size_t clen;
+	u8 *c;
+
+	c = zbw_compress(test, f->page[ZBW_TEXT], PAGE_LEN, &clen);
+	KUNIT_EXPECT_LT(test, clen, PAGE_LEN / 4);
+	KUNIT_EXPECT_FALSE(test, zbewalgo_ctx_last_result(f->ctx)->stored);
+	kfree(c);
+	c = zbw_compress(test, f->page[ZBW_FLOAT32], PAGE_LEN, &clen);
+	KUNIT_EXPECT_LT(test, clen, PAGE_LEN / 2);
+	kfree(c);
+	/* Incompressible: stored form, never an error. */
+	c = zbw_compress(test, f->page[ZBW_RANDOM], PAGE_LEN, &clen);
+	KUNIT_EXPECT_TRUE(test, zbewalgo_ctx_last_result(f->ctx)->stored);
+	KUNIT_EXPECT_GE(test, clen, (size_t)PAGE_LEN);
+	kfree(c);
+}
+
+/* Truncations fail; bit flips fail or stay inside the buffers. */
+static void zbewalgo_test_corrupted(struct kunit *test)
+{
+	struct zbw_fixture *f = test->priv;
+	unsigned int k, bit;
+	u32 state = 1;
+
+	for (k = 0; k < ZBW_NR_KINDS; k++) {
+		size_t clen, cut;
+		u8 *c = zbw_compress(test, f->page[k], PAGE_LEN, &clen);
+		u8 *out = kmalloc(PAGE_LEN, GFP_KERNEL);
+
+		KUNIT_ASSERT_NOT_NULL(test, out);
+		for (cut = 0; cut < clen; cut += 1 + cut / 16) {
+			u8 *t = kmemdup(c, cut ?: 1, GFP_KERNEL);
+			size_t olen = PAGE_LEN;
+
+			KUNIT_ASSERT_NOT_NULL(test, t);
+			KUNIT_EXPECT_EQ_MSG(test,
+					    zbewalgo_decompress(t, cut, out,
+								&olen,
+								f->scratch),
+					    -EINVAL, "kind %u cut %zu", k, cut);
+			kfree(t);
+		}
+		for (bit = 0; bit < 512; bit++) {
+			u8 *t = kmemdup(c, clen, GFP_KERNEL);
+			size_t olen = PAGE_LEN;
+			int ret;
+
+			KUNIT_ASSERT_NOT_NULL(test, t);
+			t[zbw_rnd(&state) % clen] ^= 1 << (bit % 8);
+			ret = zbewalgo_decompress(t, clen, out, &olen,
+						  f->scratch);
+			KUNIT_EXPECT_TRUE(test, ret == 0 || ret == -EINVAL ||
+					  ret == -ENOSPC);
+			if (!ret)
+				KUNIT_EXPECT_LE(test, olen, (size_t)PAGE_LEN);
+			kfree(t);
+		}
+		kfree(out);
+		kfree(c);
+	}
+}
+
+/* Random bytes behind valid headers reach every step decoder. */
+static void zbewalgo_test_random_input(struct kunit *test)
+{
+	struct zbw_fixture *f = test->priv;
+	u8 *out = kunit_kmalloc(test, PAGE_LEN, GFP_KERNEL);
+	u32 state = 7;
+	unsigned int i, k;
+
+	KUNIT_ASSERT_NOT_NULL(test, out);
+	for (i = 0; i < 3000; i++) {
+		size_t len = 2 + zbw_rnd(&state) % 400, olen = PAGE_LEN;
+		unsigned int steps = 1 + zbw_rnd(&state) % 7;
+		u8 *p = kmalloc(len, GFP_KERNEL);
+		int ret;
+
+		KUNIT_ASSERT_NOT_NULL(test, p);
+		for (k = 0; k < len; k++)
+			p[k] = zbw_rnd(&state);
+		p[0] = ZBEWALGO_FORMAT_VERSION | steps << 4;
+		for (k = 1; k <= steps && k < len; k++)
+			p[k] = 1 + zbw_rnd(&state) % 10;
+		ret = zbewalgo_decompress(p, len, out, &olen, f->scratch);
+		KUNIT_EXPECT_TRUE(test, ret == 0 || ret == -EINVAL ||
+				  ret == -ENOSPC);
+		kfree(p);
+	}
+}
+
+/* Any destination smaller than the result: -ENOSPC, no write past it. */
+static void zbewalgo_test_small_destination(struct kunit *test)
+{
+	struct zbw_fixture *f = test->priv;
+	size_t need, cap;
+	u8 *c;
+
+	c = zbw_compress(test, f->page[ZBW_SPARSE], PAGE_LEN, &need);
+	kfree(c);
+	for (cap = 0; cap < need; cap++) {
+		u8 *d = kmalloc(cap ?: 1, GFP_KERNEL);
+		size_t dlen = cap;
+		int ret;
+
+		KUNIT_ASSERT_NOT_NULL(test, d);
+		ret = zbewalgo_compress(f->ctx, f->page[ZBW_SPARSE], PAGE_LEN,
+					d, &dlen);
+		KUNIT_EXPECT_TRUE(test, ret == -ENOSPC ||
+				  (ret == 0 && dlen <= cap));
+		kfree(d);
+	}
+}
+
+#define EIGHT_STEPS	"bwt-mtf-rle-jbe-jbe2-huffman-bewalgo-bewalgo2"
+
+static void zbewalgo_test_table_text(struct kunit *test)
+{
+	struct zbewalgo_table *t = kunit_kzalloc(test, sizeof(*t), GFP_KERNEL);
+	struct zbewalgo_table *old = kunit_kzalloc(test, sizeof(*t), GFP_KERNEL);
+	char *buf = kunit_kzalloc(test, PAGE_SIZE, GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, t);
+	KUNIT_ASSERT_NOT_NULL(test, old);
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	KUNIT_EXPECT_EQ(test, zbewalgo_table_command(t, "set bwt-mtf-huffman rle\n"), 0);
+	zbewalgo_table_format(t, buf, PAGE_SIZE);
+	KUNIT_EXPECT_STREQ(test, buf, "bwt-mtf-huffman\nrle\n");
+	*old = *t;
+	KUNIT_EXPECT_EQ(test, zbewalgo_table_command(t, "add nosuch"), -EINVAL);
+	KUNIT_EXPECT_EQ(test, zbewalgo_table_command(t, "set " EIGHT_STEPS),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, zbewalgo_table_command(t, "set "), -EINVAL);
+	KUNIT_EXPECT_EQ(test, zbewalgo_table_command(t, "add rle"), -EEXIST);
+	KUNIT_EXPECT_MEMEQ(test, t, old, sizeof(*t));
+	KUNIT_EXPECT_EQ(test, zbewalgo_table_command(t, "reset"), 0);
+	KUNIT_EXPECT_MEMEQ(test, t, zbewalgo_table_default(), sizeof(*t));
+}
+
+static struct kunit_case zbewalgo_test_cases[] = {
+	KUNIT_CASE(zbewalgo_test_steps_and_presets),
+	KUNIT_CASE(zbewalgo_test_compresses),
+	KUNIT_CASE(zbewalgo_test_corrupted),
+	KUNIT_CASE(zbewalgo_test_random_input),
+	KUNIT_CASE(zbewalgo_test_small_destination),
+	KUNIT_CASE(zbewalgo_test_table_text),
+	{}
+};
+
+static struct kunit_suite zbewalgo_test_suite = {
+	.name = "zbewalgo",
+	.init = zbw_init,
+	.exit = zbw_exit,
+	.test_cases = zbewalgo_test_cases,
+};
+
+kunit_test_suite(zbewalgo_test_suite);
+
+MODULE_DESCRIPTION("KUnit tests for zbewalgo");
+MODULE_LICENSE("GPL");
