@@ -41,7 +41,8 @@ TEST		:= $(BUILD)/zbewalgo_test
 .PHONY: all check test-unit test-cli corpus clean deps run
 
 # Debian packages the user-space build and tests need.
-DEPS		:= build-essential liblz4-dev libzstd-dev python3
+DEPS		:= build-essential liblz4-dev libzstd-dev liblzo2-dev zlib1g-dev \
+		   python3
 .DELETE_ON_ERROR:
 
 all: $(TOOL)
@@ -58,8 +59,24 @@ $(BUILD)/libzbewalgo.a: $(LIB_OBJS)
 
 TOOL_OBJS	:= $(BUILD)/tools/zbewalgo/zbewalgo.o $(BUILD)/tools/zbewalgo/bench.o
 $(TOOL_OBJS): tools/zbewalgo/zbewalgo_tool.h
-$(TOOL): $(TOOL_OBJS) $(BUILD)/libzbewalgo.a
-	$(CC) $(LDFLAGS) -o $@ $^ -llz4 -lzstd
+# bench's lzo-rle: the kernel's lib/lzo, vendored (tools/zbewalgo/lzo-rle/
+# README), built against its own stand-in headers and renamed so it does
+# not clash with liblzo2.  Like all kernel code it assumes
+# -fno-strict-aliasing (with gcc 12 -O2 the decoder breaks without it).
+LZORLE_OBJS	:= $(BUILD)/tools/zbewalgo/lzo-rle/lzo1x_compress.o \
+		   $(BUILD)/tools/zbewalgo/lzo-rle/lzo1x_decompress_safe.o
+$(BUILD)/tools/zbewalgo/lzo-rle/%.o: tools/zbewalgo/lzo-rle/%.c \
+		$(wildcard tools/zbewalgo/lzo-rle/*.h tools/zbewalgo/lzo-rle/include/linux/*.h)
+	@mkdir -p $(dir $@)
+	$(CC) -Itools/zbewalgo/lzo-rle/include \
+		-Dlzo1x_1_compress=kernel_lzo1x_1_compress \
+		-Dlzorle1x_1_compress=kernel_lzorle1x_1_compress \
+		-Dlzo1x_decompress_safe=kernel_lzo1x_decompress_safe \
+		$(CFLAGS) -fno-strict-aliasing $(WARN) -c -o $@ $<
+$(BUILD)/tools/zbewalgo/bench.o: \
+	CPPFLAGS += -DZBEWALGO_BENCH_PLOT='"$(CURDIR)/tools/zbewalgo/bench-plot.py"'
+$(TOOL): $(TOOL_OBJS) $(LZORLE_OBJS) $(BUILD)/libzbewalgo.a
+	$(CC) $(LDFLAGS) -o $@ $^ -llz4 -lzstd -llzo2 -lz -lm
 
 $(TEST): $(BUILD)/tools/testing/zbewalgo/zbewalgo_test.o $(BUILD)/libzbewalgo.a
 	$(CC) $(LDFLAGS) -o $@ $^ -lm
@@ -85,7 +102,7 @@ test-cli: $(TOOL) corpus
 	tools/testing/zbewalgo/cli_test.sh $(TOOL) $(CORPUS)
 
 # Main job (user space for now): every corpus file, page by page, next to
-# lz4 and zstd.
+# lz4, lzo, zstd and deflate.
 run: deps
 	$(MAKE) $(TOOL) corpus
 	$(TOOL) bench $$(find $(CORPUS) -type f ! -name '.*' | sort)
@@ -100,3 +117,21 @@ modules:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
 modules-clean:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) clean
+
+# ---- User-space benchmark (tools/testing/zbewalgo/bench/README.md) --------
+# bench: every algorithm (zbewalgo and its presets, lz4, lz4hc, lzo, lzo-rle,
+# zstd, deflate, memcpy) page by page on the generated data sets and the
+# public corpora; tables (txt, csv, json), plots (png) and a note of the
+# machine go to BENCH_OUT.  BENCH_KIB sizes each generated set, BENCH_REPS
+# is the number of repetitions whose median is reported.
+BENCH_DEPS	:= python3-matplotlib
+BENCH_KIB	?= 4096
+BENCH_REPS	?= 5
+BENCH_DATA	:= build/bench-data
+BENCH_OUT	?= tools/testing/zbewalgo/bench/results
+.PHONY: bench
+bench: deps
+	@scripts/install-deps.sh $(BENCH_DEPS)
+	$(MAKE) $(TOOL) corpus
+	CC='$(CC)' CFLAGS='$(CFLAGS)' tools/testing/zbewalgo/bench/run.sh \
+		$(TOOL) $(BENCH_DATA) $(CORPUS) $(BENCH_OUT) $(BENCH_KIB) $(BENCH_REPS)

@@ -1,27 +1,61 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * zbewalgo bench - page-wise comparison with other compressors
+ * zbewalgo bench - page-wise comparison with the compressors zram offers
  *
- * Files are cut into independent pages exactly as zram sees them; every
- * algorithm compresses every page on its own, round trips are verified
- * while measuring, and times are the median of several repetitions.
+ * Every input is cut into independent pages exactly as zram sees them (the
+ * last page zero-padded), optionally without same-filled and duplicate
+ * pages, and every algorithm compresses every page on its own.  Times are
+ * the median of several repetitions; every repetition's round trip is
+ * verified against the input.  The user's guide, with the definitions of
+ * all figures, is tools/testing/zbewalgo/bench/README.md.
+ *
+ * What one compression repetition does per page is what zram's write path
+ * does: compress into a scratch buffer, then copy the result (or, when it
+ * is not below the huge-class threshold, the original page) into the
+ * store.  Decompression is zram's read path: decompress stored results,
+ * memcpy pages that were stored as they are.
  */
 #include <errno.h>
 #include <getopt.h>
+#include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <lz4.h>
+#include <lz4hc.h>
+#include <lzo/lzo1x.h>
+#include <zlib.h>
 #include <zstd.h>
 
 #include <linux/zbewalgo.h>
 
 #include "zbewalgo_tool.h"
 
+/* The kernel's lib/lzo, vendored in lzo-rle/ and renamed at build time. */
+int kernel_lzorle1x_1_compress(const unsigned char *src, size_t src_len,
+			       unsigned char *dst, size_t *dst_len,
+			       void *wrkmem);
+int kernel_lzo1x_decompress_safe(const unsigned char *src, size_t src_len,
+				 unsigned char *dst, size_t *dst_len);
+#define KERNEL_LZO1X_MEM_COMPRESS	(8192 * sizeof(unsigned short))
+
+#ifndef ZBEWALGO_BENCH_PLOT
+#define ZBEWALGO_BENCH_PLOT "tools/zbewalgo/bench-plot.py"
+#endif
+
+#define MIB		(1024.0 * 1024.0)
+
 struct algo;
 
+/*
+ * Compressors return the compressed length, or 0 when the result does not
+ * fit the destination (counted as incompressible).  Decompressors return
+ * the decompressed length, 0 on any error.
+ */
 typedef size_t (*comp_fn)(struct algo *a, const void *src, size_t slen,
 			  void *dst, size_t cap);
 typedef size_t (*decomp_fn)(struct algo *a, const void *src, size_t slen,
@@ -29,32 +63,92 @@ typedef size_t (*decomp_fn)(struct algo *a, const void *src, size_t slen,
 
 struct algo {
 	const char *name;
+	int (*init)(struct algo *a, size_t page);
+	void (*fini)(struct algo *a);
 	comp_fn comp;
 	decomp_fn decomp;
 	int level;
-	struct zbewalgo_ctx *zctx;
-	ZSTD_CCtx *zcctx;
-	ZSTD_DCtx *zdctx;
-	void *scratch;
+	bool raw_only;			/* memcpy: every page stored as is */
+	const struct zbewalgo_table *table;
+	size_t threshold;
+	char params[2048];		/* settings, as reported in JSON */
+	/* per-algorithm state, set up by init() for each measurement */
+	void *cstate, *dstate;
+	z_stream zc, zd;
 };
 
-/* Each compressor returns 0 for "does not fit", which counts as stored. */
+/* ---- zbewalgo ----------------------------------------------------------- */
+
+static int zbw_init(struct algo *a, size_t page)
+{
+	struct zbewalgo_params p;
+
+	a->cstate = zbewalgo_ctx_create(page);
+	a->dstate = malloc(zbewalgo_decompress_scratch_size(page));
+	if (!a->cstate || !a->dstate)
+		return -1;
+	zbewalgo_default_params(&p, page);
+	/* zram drops results at or above the threshold; so does zbewalgo. */
+	p.max_output_size = a->threshold;
+	zbewalgo_ctx_set_params(a->cstate, &p);
+	zbewalgo_ctx_set_table(a->cstate, a->table);
+	return 0;
+}
+
+static void zbw_fini(struct algo *a)
+{
+	zbewalgo_ctx_destroy(a->cstate);
+	free(a->dstate);
+}
+
 static size_t zbw_comp(struct algo *a, const void *src, size_t slen,
 		       void *dst, size_t cap)
 {
-	return zbewalgo_compress(a->zctx, src, slen, dst, &cap) ? 0 : cap;
+	return zbewalgo_compress(a->cstate, src, slen, dst, &cap) ? 0 : cap;
 }
 
 static size_t zbw_decomp(struct algo *a, const void *src, size_t slen,
 			 void *dst, size_t cap)
 {
-	return zbewalgo_decompress(src, slen, dst, &cap, a->scratch) ? 0 : cap;
+	return zbewalgo_decompress(src, slen, dst, &cap, a->dstate) ? 0 : cap;
+}
+
+/* ---- lz4, lz4hc: zram's backend_lz4{,hc}.c, one state per stream ------- */
+
+static int lz4_init(struct algo *a, size_t page)
+{
+	a->cstate = malloc(LZ4_sizeofState());
+	return a->cstate ? 0 : -1;
+}
+
+static int lz4hc_init(struct algo *a, size_t page)
+{
+	a->cstate = malloc(LZ4_sizeofStateHC());
+	return a->cstate ? 0 : -1;
+}
+
+static void free_states(struct algo *a)
+{
+	free(a->cstate);
+	free(a->dstate);
 }
 
 static size_t lz4_comp(struct algo *a, const void *src, size_t slen,
 		       void *dst, size_t cap)
 {
-	return LZ4_compress_default(src, dst, slen, cap);
+	int n = LZ4_compress_fast_extState(a->cstate, src, dst, slen, cap,
+					   a->level);
+
+	return n > 0 ? n : 0;
+}
+
+static size_t lz4hc_comp(struct algo *a, const void *src, size_t slen,
+			 void *dst, size_t cap)
+{
+	int n = LZ4_compress_HC_extStateHC(a->cstate, src, dst, slen, cap,
+					   a->level);
+
+	return n > 0 ? n : 0;
 }
 
 static size_t lz4_decomp(struct algo *a, const void *src, size_t slen,
@@ -65,10 +159,83 @@ static size_t lz4_decomp(struct algo *a, const void *src, size_t slen,
 	return n < 0 ? 0 : n;
 }
 
+/* ---- lzo1x-1 (liblzo2) and lzo-rle (the kernel's lib/lzo) --------------- */
+
+static int lzo1x_init(struct algo *a, size_t page)
+{
+	if (lzo_init() != LZO_E_OK)
+		return -1;
+	a->cstate = malloc(LZO1X_1_MEM_COMPRESS);
+	return a->cstate ? 0 : -1;
+}
+
+static size_t lzo_comp(struct algo *a, const void *src, size_t slen,
+		       void *dst, size_t cap)
+{
+	lzo_uint n = cap;
+
+	/* lzo1x-1 writes at most slen + slen / 16 + 67: cap is 2 pages. */
+	if (lzo1x_1_compress(src, slen, dst, &n, a->cstate) != LZO_E_OK)
+		return 0;
+	return n <= cap ? n : 0;
+}
+
+static size_t lzo_decomp(struct algo *a, const void *src, size_t slen,
+			 void *dst, size_t cap)
+{
+	lzo_uint n = cap;
+
+	if (lzo1x_decompress_safe(src, slen, dst, &n, NULL) != LZO_E_OK)
+		return 0;
+	return n;
+}
+
+static int lzorle_init(struct algo *a, size_t page)
+{
+	a->cstate = malloc(KERNEL_LZO1X_MEM_COMPRESS);
+	return a->cstate ? 0 : -1;
+}
+
+static size_t lzorle_comp(struct algo *a, const void *src, size_t slen,
+			  void *dst, size_t cap)
+{
+	size_t n = cap;
+
+	/* As zram: the unchecked compressor into a 2-page buffer. */
+	if (kernel_lzorle1x_1_compress(src, slen, dst, &n, a->cstate))
+		return 0;
+	return n <= cap ? n : 0;
+}
+
+static size_t lzorle_decomp(struct algo *a, const void *src, size_t slen,
+			    void *dst, size_t cap)
+{
+	size_t n = cap;
+
+	if (kernel_lzo1x_decompress_safe(src, slen, dst, &n))
+		return 0;
+	return n;
+}
+
+/* ---- zstd: zram's backend_zstd.c uses the level's parameters for a page */
+
+static int zstd_init(struct algo *a, size_t page)
+{
+	a->cstate = ZSTD_createCCtx();
+	a->dstate = ZSTD_createDCtx();
+	return a->cstate && a->dstate ? 0 : -1;
+}
+
+static void zstd_fini(struct algo *a)
+{
+	ZSTD_freeCCtx(a->cstate);
+	ZSTD_freeDCtx(a->dstate);
+}
+
 static size_t zstd_comp(struct algo *a, const void *src, size_t slen,
 			void *dst, size_t cap)
 {
-	size_t n = ZSTD_compressCCtx(a->zcctx, dst, cap, src, slen, a->level);
+	size_t n = ZSTD_compressCCtx(a->cstate, dst, cap, src, slen, a->level);
 
 	return ZSTD_isError(n) ? 0 : n;
 }
@@ -76,10 +243,68 @@ static size_t zstd_comp(struct algo *a, const void *src, size_t slen,
 static size_t zstd_decomp(struct algo *a, const void *src, size_t slen,
 			  void *dst, size_t cap)
 {
-	size_t n = ZSTD_decompressDCtx(a->zdctx, dst, cap, src, slen);
+	size_t n = ZSTD_decompressDCtx(a->dstate, dst, cap, src, slen);
 
 	return ZSTD_isError(n) ? 0 : n;
 }
+
+/*
+ * ---- deflate: crypto/deflate.c and zram's backend_deflate.c ------------
+ * Raw deflate (negative windowBits) with a 2 KiB window (11 bits),
+ * memLevel MAX_MEM_LEVEL (9), Z_DEFAULT_COMPRESSION (level 6); streams are
+ * reset, not re-created, for each page.
+ */
+#define DEFLATE_WINBITS	11
+
+static int deflate_init(struct algo *a, size_t page)
+{
+	memset(&a->zc, 0, sizeof(a->zc));
+	memset(&a->zd, 0, sizeof(a->zd));
+	if (deflateInit2(&a->zc, a->level, Z_DEFLATED, -DEFLATE_WINBITS,
+			 MAX_MEM_LEVEL, Z_DEFAULT_STRATEGY) != Z_OK)
+		return -1;
+	if (inflateInit2(&a->zd, -DEFLATE_WINBITS) != Z_OK) {
+		deflateEnd(&a->zc);
+		return -1;
+	}
+	return 0;
+}
+
+static void deflate_fini(struct algo *a)
+{
+	deflateEnd(&a->zc);
+	inflateEnd(&a->zd);
+}
+
+static size_t deflate_comp(struct algo *a, const void *src, size_t slen,
+			   void *dst, size_t cap)
+{
+	if (deflateReset(&a->zc) != Z_OK)
+		return 0;
+	a->zc.next_in = (unsigned char *)src;
+	a->zc.avail_in = slen;
+	a->zc.next_out = dst;
+	a->zc.avail_out = cap;
+	if (deflate(&a->zc, Z_FINISH) != Z_STREAM_END)
+		return 0;
+	return a->zc.total_out;
+}
+
+static size_t deflate_decomp(struct algo *a, const void *src, size_t slen,
+			     void *dst, size_t cap)
+{
+	if (inflateReset(&a->zd) != Z_OK)
+		return 0;
+	a->zd.next_in = (unsigned char *)src;
+	a->zd.avail_in = slen;
+	a->zd.next_out = dst;
+	a->zd.avail_out = cap;
+	if (inflate(&a->zd, Z_FINISH) != Z_STREAM_END)
+		return 0;
+	return a->zd.total_out;
+}
+
+/* ---- memcpy: the physical limit; every page is stored as is ------------ */
 
 static size_t copy_comp(struct algo *a, const void *src, size_t slen,
 			void *dst, size_t cap)
@@ -87,6 +312,194 @@ static size_t copy_comp(struct algo *a, const void *src, size_t slen,
 	memcpy(dst, src, slen);
 	return slen;
 }
+
+/* ---- the algorithm list -------------------------------------------------- */
+
+#define ZBW(n, lvl) { .name = n, .init = zbw_init, .fini = zbw_fini, \
+		      .comp = zbw_comp, .decomp = zbw_decomp, .level = lvl }
+
+/* Level -1: the -c table; 0: the default table; 1..3: presets. */
+static const struct algo algo_templates[] = {
+	ZBW("zbewalgo", 0),
+	ZBW("zbewalgo-1", 1),
+	ZBW("zbewalgo-2", 2),
+	ZBW("zbewalgo-3", 3),
+	ZBW("zbewalgo-custom", -1),
+	{ .name = "lz4", .init = lz4_init, .fini = free_states,
+	  .comp = lz4_comp, .decomp = lz4_decomp, .level = 1 },
+	{ .name = "lz4hc-9", .init = lz4hc_init, .fini = free_states,
+	  .comp = lz4hc_comp, .decomp = lz4_decomp, .level = 9 },
+	{ .name = "lzo1x-1", .init = lzo1x_init, .fini = free_states,
+	  .comp = lzo_comp, .decomp = lzo_decomp },
+	{ .name = "lzo-rle", .init = lzorle_init, .fini = free_states,
+	  .comp = lzorle_comp, .decomp = lzorle_decomp },
+	{ .name = "zstd-1", .init = zstd_init, .fini = zstd_fini,
+	  .comp = zstd_comp, .decomp = zstd_decomp, .level = 1 },
+	{ .name = "zstd-3", .init = zstd_init, .fini = zstd_fini,
+	  .comp = zstd_comp, .decomp = zstd_decomp, .level = 3 },
+	{ .name = "deflate", .init = deflate_init, .fini = deflate_fini,
+	  .comp = deflate_comp, .decomp = deflate_decomp,
+	  .level = Z_DEFAULT_COMPRESSION },
+	{ .name = "memcpy", .comp = copy_comp, .raw_only = true },
+};
+#define NR_TEMPLATES (sizeof(algo_templates) / sizeof(algo_templates[0]))
+
+static const struct algo *find_template(const char *name, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < NR_TEMPLATES; i++)
+		if (strlen(algo_templates[i].name) == len &&
+		    !strncmp(algo_templates[i].name, name, len))
+			return &algo_templates[i];
+	return NULL;
+}
+
+static void describe(struct algo *a)
+{
+	const char *n = a->name;
+
+	if (a->init == zbw_init) {
+		char buf[sizeof(a->params) - 32], *p;
+
+		zbewalgo_table_format(a->table, buf, sizeof(buf));
+		for (p = buf; *p; p++)
+			if (*p == '\n')
+				*p = p[1] ? ';' : '\0';
+		snprintf(a->params, sizeof(a->params), "%s table: %s",
+			 a->level > 0 ? "preset" : a->level ? "-c" : "default",
+			 buf);
+	} else if (!strcmp(n, "lz4")) {
+		snprintf(a->params, sizeof(a->params),
+			 "LZ4_compress_fast acceleration %d (liblz4 %s)",
+			 a->level, LZ4_versionString());
+	} else if (!strcmp(n, "lz4hc-9")) {
+		snprintf(a->params, sizeof(a->params),
+			 "LZ4_compress_HC level %d (liblz4 %s)", a->level,
+			 LZ4_versionString());
+	} else if (!strcmp(n, "lzo1x-1")) {
+		snprintf(a->params, sizeof(a->params),
+			 "lzo1x_1_compress (liblzo2 %s)", lzo_version_string());
+	} else if (!strcmp(n, "lzo-rle")) {
+		snprintf(a->params, sizeof(a->params),
+			 "lzorle1x_1_compress (Linux 6.12 lib/lzo)");
+	} else if (a->init == zstd_init) {
+		snprintf(a->params, sizeof(a->params),
+			 "level %d (libzstd %s)", a->level,
+			 ZSTD_versionString());
+	} else if (a->init == deflate_init) {
+		snprintf(a->params, sizeof(a->params),
+			 "raw deflate, windowBits -%d, memLevel %d, level %d (default 6) (zlib %s)",
+			 DEFLATE_WINBITS, MAX_MEM_LEVEL, a->level,
+			 zlibVersion());
+	} else {
+		snprintf(a->params, sizeof(a->params),
+			 "pages stored as they are");
+	}
+}
+
+/* ---- pages as zram sees them ------------------------------------------- */
+
+struct pageset {
+	unsigned char *data;		/* npages * page bytes */
+	size_t npages, same, dups;	/* kept, dropped same-filled, dups */
+};
+
+/* zram's page_same_filled(): every word equal to the first. */
+static bool same_filled(const unsigned char *p, size_t page)
+{
+	size_t i;
+
+	if (page % sizeof(unsigned long)) {
+		for (i = 1; i < page; i++)
+			if (p[i] != p[0])
+				return false;
+		return true;
+	}
+	for (i = sizeof(unsigned long); i < page; i += sizeof(unsigned long))
+		if (memcmp(p, p + i, sizeof(unsigned long)))
+			return false;
+	return true;
+}
+
+static uint64_t page_hash(const unsigned char *p, size_t n)
+{
+	uint64_t h = 0xcbf29ce484222325ull;	/* FNV-1a */
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		h = (h ^ p[i]) * 0x100000001b3ull;
+	return h;
+}
+
+/*
+ * Cuts @len bytes into pages, the last one zero-padded.  With @drop,
+ * same-filled pages (zram stores them as one word, without compressing)
+ * and repeats of an earlier page of the same input are left out, as the
+ * seed report did before measuring.
+ */
+static int make_pages(const unsigned char *in, size_t len, size_t page,
+		      bool drop, struct pageset *ps)
+{
+	size_t n = (len + page - 1) / page, i, k, slots = 1, *slot = NULL;
+
+	memset(ps, 0, sizeof(*ps));
+	ps->data = calloc(n ? n : 1, page);
+	if (!ps->data)
+		return -1;
+	if (drop) {
+		while (slots < 2 * n)
+			slots <<= 1;
+		slot = malloc(slots * sizeof(*slot));
+		if (!slot)
+			return -1;
+		for (i = 0; i < slots; i++)
+			slot[i] = SIZE_MAX;
+	}
+	for (i = 0; i < n; i++) {
+		unsigned char *dst = ps->data + ps->npages * page;
+
+		memcpy(dst, in + i * page,
+		       len - i * page < page ? len - i * page : page);
+		if (drop && same_filled(dst, page)) {
+			ps->same++;
+			memset(dst, 0, page);
+			continue;
+		}
+		if (drop) {
+			k = page_hash(dst, page) & (slots - 1);
+			while (slot[k] != SIZE_MAX &&
+			       memcmp(ps->data + slot[k] * page, dst, page))
+				k = (k + 1) & (slots - 1);
+			if (slot[k] != SIZE_MAX) {
+				ps->dups++;
+				memset(dst, 0, page);
+				continue;
+			}
+			slot[k] = ps->npages;
+		}
+		ps->npages++;
+	}
+	free(slot);
+	return 0;
+}
+
+/* ---- measuring ------------------------------------------------------------ */
+
+struct result {
+	const char *file;
+	struct algo *algo;
+	size_t pages, same, dups, page, threshold;
+	/* bytes: original, in zram, plain output, compressed part (s_c) */
+	double orig, zram, plain, comp;
+	size_t raw_pages;
+	/* median seconds: compress, decompress (all), decompress of the
+	 * compressed pages only, memcpy of the stored pages only */
+	double tc, td, tdc, tdr;
+	double eff_c, eff_d, backing;	/* the seed's effective speeds */
+	double wmibps, rmibps;		/* backing device speeds */
+	bool roundtrip_ok;
+};
 
 static double now(void)
 {
@@ -103,171 +516,679 @@ static int cmp_double(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-struct figures {
-	double ratio_zram, ratio_plain, incompressible_pct;
-	double comp_mibps, decomp_mibps;
-	bool roundtrip_ok;
-};
+static double median(double *v, int n)
+{
+	qsort(v, n, sizeof(*v), cmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
 
-#define REPS_MAX 15
+static int measure(struct algo *a, const struct pageset *ps, size_t page,
+		   int reps, struct result *res)
+{
+	size_t n = ps->npages, cap = 2 * page + 64, i, pos;
+	unsigned char *store = malloc(n * page + 1), *out = malloc(n * page + 1);
+	unsigned char *tmp = malloc(cap);
+	size_t *clen = calloc(n + 1, sizeof(*clen));
+	size_t *csz = calloc(n + 1, sizeof(*csz));
+	size_t *off = calloc(n + 1, sizeof(*off));
+	double *tc = calloc(reps, sizeof(double) * 4);
+	double *td = tc + reps, *tdc = td + reps, *tdr = tdc + reps, t0, t1;
+	int r, ret = -1;
+
+	res->roundtrip_ok = true;
+	if (!store || !out || !tmp || !clen || !csz || !off || !tc)
+		goto out;
+	if (a->init && a->init(a, page))
+		goto out_fini;
+	for (r = 0; r < reps; r++) {
+		t0 = now();
+		for (i = 0, pos = 0; i < n; i++) {
+			const unsigned char *src = ps->data + i * page;
+			size_t c = a->raw_only ? page :
+				   a->comp(a, src, page, tmp, cap);
+
+			off[i] = pos;
+			csz[i] = c ? c : page;
+			if (a->raw_only || !c || c >= res->threshold) {
+				memcpy(store + pos, src, page);
+				pos += page;
+				clen[i] = 0;
+			} else {
+				memcpy(store + pos, tmp, c);
+				pos += c;
+				clen[i] = c;
+			}
+		}
+		tc[r] = now() - t0;
+	}
+	for (r = 0; r < reps; r++) {
+		/* Poison the output so a decoder that writes nothing fails. */
+		memset(out, r & 1 ? 0x00 : 0xff, n * page);
+		t0 = now();
+		for (i = 0; i < n; i++)
+			if (clen[i] &&
+			    a->decomp(a, store + off[i], clen[i],
+				      out + i * page, page) != page)
+				res->roundtrip_ok = false;
+		t1 = now();
+		for (i = 0; i < n; i++)
+			if (!clen[i])
+				memcpy(out + i * page, store + off[i], page);
+		tdr[r] = now() - t1;
+		tdc[r] = t1 - t0;
+		td[r] = tdc[r] + tdr[r];
+		if (memcmp(out, ps->data, n * page))
+			res->roundtrip_ok = false;
+	}
+	res->orig = (double)n * page;
+	res->zram = res->plain = res->comp = 0;
+	res->raw_pages = 0;
+	for (i = 0; i < n; i++) {
+		res->plain += csz[i];
+		res->zram += clen[i] ? clen[i] : page;
+		res->comp += clen[i];
+		res->raw_pages += !clen[i];
+	}
+	res->tc = median(tc, reps);
+	res->td = median(td, reps);
+	res->tdc = median(tdc, reps);
+	res->tdr = median(tdr, reps);
+	ret = 0;
+out_fini:
+	if (a->fini)
+		a->fini(a);
+out:
+	free(tc);
+	free(off);
+	free(csz);
+	free(clen);
+	free(tmp);
+	free(out);
+	free(store);
+	return ret;
+}
 
 /*
- * Compresses all pages @reps times (median time), keeps the compressed
- * pages of the last repetition, decompresses them @reps times and
- * verifies every page.
+ * The seed report's effective speed (its "⊙" columns, section 4).
+ * Assumptions, per input file: zram's disksize holds all of it; its
+ * mem_limit is exactly what the algorithm with the best ratio (highest
+ * ratio_zram in this run) needs for its compressed pages, s_cmin; every
+ * page stored as it is (incompressible) goes to the backing device; when
+ * an algorithm's compressed pages exceed the limit, the overflow goes to
+ * the backing device too, uncompressed.  With
+ *   s_o  original bytes,            s_u  bytes of incompressible pages,
+ *   s_c  compressed bytes of the other pages,   r = (s_o - s_u) / s_c,
+ *   t_c  compression time,          t_dc decompression time of the
+ *                                        compressed pages,
+ *   W, R backing device write and read speed (--backing-mibps,
+ *        --backing-read-mibps; the seed's HDD: 134.7 and 156.62 MiB/s):
+ *   backing = s_u + max(0, s_c - s_cmin) * r             (seed's formula)
+ *   eff_compress   = s_o / (t_c + backing / W)           (seed's formula)
+ *   eff_decompress = s_o / (t_dc * min(1, s_cmin / s_c) + backing / R)
+ * The read side is the seed's by analogy: pages in memory are decompressed,
+ * the rest are read from the device (the seed's numbers, e.g. 156.62 MiB/s
+ * for random data, fit this).
  */
-static void measure(struct algo *a, const unsigned char *data, size_t len,
-		    size_t page, size_t threshold, int reps,
-		    struct figures *fig)
+static void effective_speeds(struct result *res, size_t nr, double wmibps,
+			     double rmibps)
 {
-	size_t npages = (len + page - 1) / page, cap = 2 * page + 64;
-	unsigned char *comp = malloc(npages * cap), *out = malloc(page);
-	size_t *clen = calloc(npages, sizeof(*clen));
-	unsigned long long zram = 0, plain = 0, incompressible = 0;
-	double tc[REPS_MAX], td[REPS_MAX], t;
-	size_t i;
-	int r;
+	size_t i, best = 0;
+	double s_cmin;
 
-	fig->roundtrip_ok = true;
-	for (r = 0; r < reps; r++) {
-		t = now();
-		for (i = 0; i < npages; i++) {
-			size_t n = len - i * page < page ? len - i * page : page;
+	for (i = 1; i < nr; i++)
+		if (res[i].orig / res[i].zram > res[best].orig / res[best].zram)
+			best = i;
+	s_cmin = res[best].comp;
+	for (i = 0; i < nr; i++) {
+		struct result *x = &res[i];
+		double s_u = (double)x->raw_pages * x->page;
+		double r = x->comp ? (x->orig - s_u) / x->comp : 0;
+		double over = x->comp > s_cmin ? x->comp - s_cmin : 0;
+		double in_mem = x->comp > s_cmin ? s_cmin / x->comp : 1;
 
-			clen[i] = a->comp(a, data + i * page, n, comp + i * cap,
-					  cap);
-		}
-		tc[r] = now() - t;
+		x->backing = s_u + over * r;
+		x->wmibps = wmibps;
+		x->rmibps = rmibps;
+		x->eff_c = x->orig / MIB /
+			   (x->tc + x->backing / MIB / wmibps);
+		x->eff_d = x->orig / MIB /
+			   (x->tdc * in_mem + x->backing / MIB / rmibps);
 	}
-	for (i = 0; i < npages; i++) {
-		size_t n = len - i * page < page ? len - i * page : page;
-		size_t c = clen[i] ? clen[i] : n;
-
-		plain += c;
-		if (!clen[i] || c >= threshold) {
-			zram += page;
-			incompressible++;
-		} else {
-			zram += c;
-		}
-	}
-	for (r = 0; r < reps; r++) {
-		t = now();
-		for (i = 0; i < npages; i++) {
-			size_t n = len - i * page < page ? len - i * page : page;
-
-			if (!clen[i] || !a->decomp)
-				continue;
-			if (a->decomp(a, comp + i * cap, clen[i], out, page) != n ||
-			    memcmp(out, data + i * page, n))
-				fig->roundtrip_ok = false;
-		}
-		td[r] = now() - t;
-	}
-	qsort(tc, reps, sizeof(double), cmp_double);
-	qsort(td, reps, sizeof(double), cmp_double);
-	fig->ratio_zram = (double)npages * page / zram;
-	fig->ratio_plain = (double)len / plain;
-	fig->incompressible_pct = 100.0 * incompressible / npages;
-	fig->comp_mibps = len / tc[reps / 2] / (1 << 20);
-	fig->decomp_mibps = a->decomp ? len / td[reps / 2] / (1 << 20) : 0;
-	free(clen);
-	free(out);
-	free(comp);
 }
+
+/* ---- output ---------------------------------------------------------------- */
+
+static double mibps(double bytes, double s)
+{
+	return s > 0 ? bytes / MIB / s : NAN;
+}
+
+static void put_num(FILE *f, double v, const char *fmt, const char *none)
+{
+	if (isfinite(v))
+		fprintf(f, fmt, v);
+	else
+		fputs(none, f);
+}
+
+static void json_string(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		unsigned char c = *s;
+
+		if (c == '"' || c == '\\')
+			fprintf(f, "\\%c", c);
+		else if (c < 0x20)
+			fprintf(f, "\\u%04x", c);
+		else
+			fputc(c, f);
+	}
+	fputc('"', f);
+}
+
+static void csv_string(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+/* One output field: JSON key / CSV column, and its value. */
+struct field {
+	const char *key;
+	int kind;		/* 0 string, 1 number, 2 integer, 3 bool */
+	const char *s;
+	double v;
+};
+
+static size_t record_fields(const struct result *x, const struct result *lz4,
+			    struct field *f)
+{
+	size_t k = 0;
+
+#define S(n, val)	f[k++] = (struct field){ n, 0, val, 0 }
+#define N(n, val)	f[k++] = (struct field){ n, 1, NULL, val }
+#define I(n, val)	f[k++] = (struct field){ n, 2, NULL, (double)(val) }
+#define B(n, val)	f[k++] = (struct field){ n, 3, NULL, (val) }
+	S("file", x->file);
+	S("algorithm", x->algo->name);
+	I("pages", x->pages);
+	I("same_filled_dropped", x->same);
+	I("duplicates_dropped", x->dups);
+	I("page_size", x->page);
+	I("threshold", x->threshold);
+	N("ratio_zram", x->orig / x->zram);
+	N("ratio_plain", x->orig / x->plain);
+	N("incompressible_pct", 100.0 * x->raw_pages / x->pages);
+	N("compress_mibps", mibps(x->orig, x->tc));
+	N("decompress_mibps", mibps(x->orig, x->td));
+	N("compress_vs_lz4", lz4 ? mibps(x->orig, x->tc) /
+				   mibps(lz4->orig, lz4->tc) : NAN);
+	N("decompress_vs_lz4", lz4 ? mibps(x->orig, x->td) /
+				     mibps(lz4->orig, lz4->td) : NAN);
+	N("eff_compress_mibps", x->eff_c);
+	N("eff_decompress_mibps", x->eff_d);
+	I("bytes", x->orig);
+	I("zram_bytes", x->zram);
+	I("plain_bytes", x->plain);
+	I("backing_bytes", x->backing);
+	N("backing_mibps", x->wmibps);
+	N("backing_read_mibps", x->rmibps);
+	N("compress_s", x->tc);
+	N("decompress_s", x->td);
+	B("roundtrip_ok", x->roundtrip_ok);
+	S("params", x->algo->params);
+#undef S
+#undef N
+#undef I
+#undef B
+	return k;
+}
+
+#define MAX_FIELDS 32
+
+static void write_json(FILE *f, struct result *res, size_t nr,
+		       const int *lz4_of)
+{
+	struct field fl[MAX_FIELDS];
+	size_t i, k, nf;
+
+	fputs("[", f);
+	for (i = 0; i < nr; i++) {
+		nf = record_fields(&res[i], lz4_of[i] >= 0 ? &res[lz4_of[i]] :
+				   NULL, fl);
+		fputs(i ? ",\n  {" : "\n  {", f);
+		for (k = 0; k < nf; k++) {
+			fprintf(f, "%s\"%s\": ", k ? ", " : "", fl[k].key);
+			if (fl[k].kind == 0)
+				json_string(f, fl[k].s);
+			else if (fl[k].kind == 1)
+				put_num(f, fl[k].v, "%.6g", "null");
+			else if (fl[k].kind == 2)
+				fprintf(f, "%.0f", fl[k].v);
+			else
+				fputs(fl[k].v ? "true" : "false", f);
+		}
+		fputs("}", f);
+	}
+	fputs("\n]\n", f);
+}
+
+static void write_csv(FILE *f, struct result *res, size_t nr,
+		      const int *lz4_of)
+{
+	struct field fl[MAX_FIELDS];
+	size_t i, k, nf;
+
+	for (i = 0; i < nr; i++) {
+		nf = record_fields(&res[i], lz4_of[i] >= 0 ? &res[lz4_of[i]] :
+				   NULL, fl);
+		if (!i)
+			for (k = 0; k < nf; k++)
+				fprintf(f, "%s%s", fl[k].key,
+					k + 1 < nf ? "," : "\n");
+		for (k = 0; k < nf; k++) {
+			if (fl[k].kind == 0)
+				csv_string(f, fl[k].s);
+			else if (fl[k].kind == 1)
+				put_num(f, fl[k].v, "%.6g", "");
+			else if (fl[k].kind == 2)
+				fprintf(f, "%.0f", fl[k].v);
+			else
+				fputs(fl[k].v ? "true" : "false", f);
+			fputs(k + 1 < nf ? "," : "\n", f);
+		}
+	}
+}
+
+static void table_header(FILE *f)
+{
+	fprintf(f, "%-16s %7s %7s %7s %10s %10s %6s %6s %9s %9s %s\n",
+		"algorithm", "ratio", "plain", "incomp%", "comp_MiB/s",
+		"dec_MiB/s", "c/lz4", "d/lz4", "eff_comp", "eff_dec",
+		"roundtrip");
+}
+
+static void table_row(FILE *f, const struct result *x,
+		      const struct result *lz4)
+{
+	double c = mibps(x->orig, x->tc), d = mibps(x->orig, x->td);
+
+	fprintf(f, "%-16s %7.3f %7.3f %7.1f ", x->algo->name,
+		x->orig / x->zram, x->orig / x->plain,
+		100.0 * x->raw_pages / x->pages);
+	put_num(f, c, "%10.1f ", "         - ");
+	put_num(f, d, "%10.1f ", "         - ");
+	put_num(f, lz4 ? c / mibps(lz4->orig, lz4->tc) : NAN, "%6.2f ",
+		"     - ");
+	put_num(f, lz4 ? d / mibps(lz4->orig, lz4->td) : NAN, "%6.2f ",
+		"     - ");
+	put_num(f, x->eff_c, "%9.1f ", "        - ");
+	put_num(f, x->eff_d, "%9.1f ", "        - ");
+	fprintf(f, "%s\n", x->roundtrip_ok ? "ok" : "FAILED");
+}
+
+/* Per algorithm over all files: sums of bytes and of times. */
+static void table_summary(FILE *f, struct result *res, size_t nr,
+			  struct algo *algos, size_t nalgos, int lz4_idx,
+			  size_t nfiles)
+{
+	struct result *sum = calloc(nalgos, sizeof(*sum));
+	size_t i, j, pages = 0;
+
+	if (!sum)
+		return;
+	for (j = 0; j < nalgos; j++) {
+		sum[j].algo = &algos[j];
+		sum[j].roundtrip_ok = true;
+	}
+	for (i = 0; i < nr; i++) {
+		struct result *s = &sum[res[i].algo - algos];
+
+		s->pages += res[i].pages;
+		s->orig += res[i].orig;
+		s->zram += res[i].zram;
+		s->plain += res[i].plain;
+		s->raw_pages += res[i].raw_pages;
+		s->tc += res[i].tc;
+		s->td += res[i].td;
+		/* effective: add up the times the figures stand for */
+		s->eff_c += res[i].orig / MIB / res[i].eff_c;
+		s->eff_d += res[i].orig / MIB / res[i].eff_d;
+		s->roundtrip_ok &= res[i].roundtrip_ok;
+	}
+	pages = sum[0].pages;
+	fprintf(f, "\n== all %zu files: %zu pages; sums of bytes and times ==\n",
+		nfiles, pages);
+	table_header(f);
+	for (j = 0; j < nalgos; j++) {
+		sum[j].eff_c = sum[j].orig / MIB / sum[j].eff_c;
+		sum[j].eff_d = sum[j].orig / MIB / sum[j].eff_d;
+		table_row(f, &sum[j], lz4_idx >= 0 ? &sum[lz4_idx] : NULL);
+	}
+	free(sum);
+}
+
+/* ---- plot ---------------------------------------------------------------- */
+
+static int run_plot(const char *json, const char *png)
+{
+	const char *script = getenv("ZBEWALGO_BENCH_PLOT");
+	const char *py = getenv("ZBEWALGO_PYTHON");
+	char *cmd;
+	size_t len;
+	int ret;
+
+	if (!script)
+		script = ZBEWALGO_BENCH_PLOT;
+	/* matplotlib comes from Debian's python3-matplotlib */
+	if (!py)
+		py = access("/usr/bin/python3", X_OK) ? "python3" :
+		     "/usr/bin/python3";
+	len = strlen(py) + strlen(script) + strlen(json) + strlen(png) + 32;
+	cmd = malloc(len);
+	if (!cmd)
+		return -1;
+	/* Paths are quoted for the shell; reject the one unquotable char. */
+	if (strchr(script, '\'') || strchr(json, '\'') || strchr(png, '\'') ||
+	    strchr(py, '\'')) {
+		fprintf(stderr, "zbewalgo: --plot: quote in a path\n");
+		free(cmd);
+		return -1;
+	}
+	snprintf(cmd, len, "'%s' '%s' '%s' '%s'", py, script, json, png);
+	fflush(NULL);
+	ret = system(cmd);
+	free(cmd);
+	if (ret) {
+		fprintf(stderr, "zbewalgo: --plot: %s failed\n", script);
+		return -1;
+	}
+	return 0;
+}
+
+/* ---- command line ---------------------------------------------------------- */
 
 static void bench_usage(FILE *f)
 {
+	size_t i;
+
 	fprintf(f,
-"usage: zbewalgo bench [options] FILE...\n"
-"  -c, --combinations TABLE  zbewalgo combination table\n"
+"usage: zbewalgo bench [options] FILE...      ('-' reads stdin)\n"
+"  -a, --algorithms LIST     comma-separated subset of:\n"
+"                           ");
+	for (i = 0; i < NR_TEMPLATES; i++)
+		fprintf(f, " %s", algo_templates[i].name);
+	fprintf(f, "\n"
+"                            (default: all but zbewalgo-2 when it equals\n"
+"                            the default table, zbewalgo-custom only with -c)\n"
+"  -c, --combinations TABLE  zbewalgo table for zbewalgo-custom\n"
+"  -d, --drop-same           drop same-filled pages (zram stores them\n"
+"                            without compressing) and repeated pages\n"
 "  -r, --reps N              repetitions per measurement (median; default 5)\n"
-"  -t, --threshold N         zram huge-class size: results >= N count as a\n"
-"                            full page (default 3264)\n"
-"  -p, --page-size N         page size (default 4096)\n");
+"  -t, --threshold N         zram's huge-class size: results >= N bytes are\n"
+"                            stored as whole pages (default 3264, 51/64 of\n"
+"                            the page)\n"
+"  -p, --page-size N         page size (default 4096)\n"
+"      --backing-mibps W     backing device write speed for the effective\n"
+"                            speeds (default 134.7, the seed's HDD)\n"
+"      --backing-read-mibps R  its read speed (default 156.62)\n"
+"      --csv[=FILE]          CSV records (to stdout without FILE or with -)\n"
+"      --json[=FILE]         JSON array of records (stdout: no FILE or -)\n"
+"      --plot=FILE           PNG: ratio against compression speed\n"
+"  -v, --verbose             progress on stderr\n"
+"Without --csv/--json to stdout, a table goes to stdout.\n"
+"Figures are defined in tools/testing/zbewalgo/bench/README.md.\n");
+}
+
+enum {
+	OPT_BACKING = 256, OPT_BACKING_READ, OPT_CSV, OPT_JSON, OPT_PLOT,
+};
+
+static int parse_num(const char *s, double lo, double hi, double *v)
+{
+	char *end;
+
+	errno = 0;
+	*v = strtod(s, &end);
+	if (errno || end == s || *end || !(*v >= lo && *v <= hi)) {
+		fprintf(stderr, "zbewalgo: bad number '%s'\n", s);
+		return -1;
+	}
+	return 0;
+}
+
+static FILE *open_out(const char *path, FILE **mine)
+{
+	*mine = NULL;
+	if (!path)
+		return stdout;
+	*mine = tool_open(path, "w");
+	return *mine;
 }
 
 int bench_main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
+		{ "algorithms", required_argument, NULL, 'a' },
 		{ "combinations", required_argument, NULL, 'c' },
+		{ "drop-same", no_argument, NULL, 'd' },
 		{ "reps", required_argument, NULL, 'r' },
 		{ "threshold", required_argument, NULL, 't' },
 		{ "page-size", required_argument, NULL, 'p' },
+		{ "backing-mibps", required_argument, NULL, OPT_BACKING },
+		{ "backing-read-mibps", required_argument, NULL,
+		  OPT_BACKING_READ },
+		{ "csv", optional_argument, NULL, OPT_CSV },
+		{ "json", optional_argument, NULL, OPT_JSON },
+		{ "plot", required_argument, NULL, OPT_PLOT },
+		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ }
 	};
-	struct algo algos[] = {
-		{ .name = "zbewalgo", .comp = zbw_comp, .decomp = zbw_decomp },
-		{ .name = "lz4", .comp = lz4_comp, .decomp = lz4_decomp },
-		{ .name = "zstd-1", .comp = zstd_comp, .decomp = zstd_decomp,
-		  .level = 1 },
-		{ .name = "zstd-3", .comp = zstd_comp, .decomp = zstd_decomp,
-		  .level = 3 },
-		{ .name = "memcpy", .comp = copy_comp },
-	};
-	size_t nalgos = sizeof(algos) / sizeof(algos[0]);
-	size_t page = 4096, threshold = 3264, i;
+	struct algo algos[NR_TEMPLATES];
+	struct result *res = NULL;
+	int *lz4_of = NULL;
+	size_t nalgos = 0, nres = 0, page = 4096, threshold = 0, i;
+	size_t nfiles = 0;
 	struct zbewalgo_table *table = NULL;
-	int reps = 5, c, ret = 0, f;
+	const char *alist = NULL, *csv_path = NULL, *json_path = NULL;
+	const char *plot_path = NULL;
+	bool drop = false, csv = false, json = false, verbose = false;
+	double wmibps = 134.7, rmibps = 156.62, v;
+	FILE *table_out = stdout, *fout, *mine;
+	int reps = 5, c, ret = 0, f, lz4_idx = -1;
+	char json_tmp[] = "/tmp/zbewalgo-bench-XXXXXX";
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "c:r:t:p:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "a:c:dr:t:p:vh", longopts,
+				NULL)) != -1) {
 		switch (c) {
+		case 'a':
+			alist = optarg;
+			break;
 		case 'c':
 			free(table);
 			table = calloc(1, sizeof(*table));
 			if (!table || zbewalgo_table_parse(table, optarg)) {
 				fprintf(stderr, "zbewalgo: bad combination table '%s'\n",
 					optarg);
-				return 2;
+				ret = 2;
+				goto out;
 			}
+			break;
+		case 'd':
+			drop = true;
 			break;
 		case 'r':
-			reps = atoi(optarg);
-			if (reps < 1 || reps > REPS_MAX) {
-				fprintf(stderr, "zbewalgo: reps must be 1..%d\n",
-					REPS_MAX);
-				return 2;
+			if (parse_num(optarg, 1, 1001, &v) || v != (int)v) {
+				fprintf(stderr, "zbewalgo: reps must be 1..1001\n");
+				ret = 2;
+				goto out;
 			}
+			reps = v;
 			break;
 		case 't':
-			threshold = strtoul(optarg, NULL, 0);
+			if (parse_num(optarg, 1, 1 << 20, &v)) {
+				ret = 2;
+				goto out;
+			}
+			threshold = v;
 			break;
 		case 'p':
-			page = strtoul(optarg, NULL, 0);
-			if (!page || page > ZBEWALGO_MAX_INPUT) {
+			if (parse_num(optarg, 1, ZBEWALGO_MAX_INPUT, &v) ||
+			    v != (size_t)v) {
 				fprintf(stderr, "zbewalgo: bad page size\n");
-				return 2;
+				ret = 2;
+				goto out;
 			}
+			page = v;
+			break;
+		case OPT_BACKING:
+		case OPT_BACKING_READ:
+			if (parse_num(optarg, 1e-6, 1e12, &v)) {
+				ret = 2;
+				goto out;
+			}
+			*(c == OPT_BACKING ? &wmibps : &rmibps) = v;
+			break;
+		case OPT_CSV:
+			csv = true;	/* no FILE or '-': stdout */
+			csv_path = optarg && strcmp(optarg, "-") ? optarg :
+				   NULL;
+			break;
+		case OPT_JSON:
+			json = true;
+			json_path = optarg && strcmp(optarg, "-") ? optarg :
+				    NULL;
+			break;
+		case OPT_PLOT:
+			plot_path = optarg;
+			break;
+		case 'v':
+			verbose = true;
 			break;
 		case 'h':
 			bench_usage(stdout);
-			return 0;
+			goto out;
 		default:
 			bench_usage(stderr);
-			return 2;
+			ret = 2;
+			goto out;
 		}
 	}
 	if (optind >= argc) {
 		bench_usage(stderr);
-		return 2;
+		ret = 2;
+		goto out;
 	}
-	for (i = 0; i < nalgos; i++) {
-		algos[i].zctx = zbewalgo_ctx_create(page);
-		algos[i].scratch = malloc(zbewalgo_decompress_scratch_size(page));
-		algos[i].zcctx = ZSTD_createCCtx();
-		algos[i].zdctx = ZSTD_createDCtx();
-		if (table)
-			zbewalgo_ctx_set_table(algos[i].zctx, table);
+	if ((csv && !csv_path) + (json && !json_path) > 1) {
+		fprintf(stderr, "zbewalgo: only one of --csv and --json can use stdout\n");
+		ret = 2;
+		goto out;
 	}
-	printf("%-14s %-9s %6s %10s %10s %8s %10s %10s %6s %6s %s\n",
-	       "file", "algorithm", "pages", "ratio_zram", "ratio_plain",
-	       "incomp%", "comp_MiB/s", "dec_MiB/s", "c/lz4", "d/lz4",
-	       "roundtrip");
+	if ((csv && !csv_path) || (json && !json_path))
+		table_out = NULL;
+	/* zsmalloc's huge-class size, 3264 for 4 KiB pages */
+	if (!threshold)
+		threshold = page - page * 13 / 64;
+	if (threshold > page) {
+		fprintf(stderr, "zbewalgo: the threshold must not exceed the page size\n");
+		ret = 2;
+		goto out;
+	}
+
+	/* The algorithms of this run, in table order. */
+	for (i = 0; i < NR_TEMPLATES; i++) {
+		const struct algo *t = &algo_templates[i];
+		bool want;
+
+		if (alist) {
+			const char *p = alist;
+
+			want = false;
+			while (*p) {
+				size_t len = strcspn(p, ",");
+
+				if (len == strlen(t->name) &&
+				    !strncmp(p, t->name, len))
+					want = true;
+				p += len + !!p[len];
+			}
+		} else if (t->init == zbw_init && t->level == -1) {
+			want = table;
+		} else if (t->init == zbw_init && t->level == 2) {
+			want = memcmp(zbewalgo_preset_table(2),
+				      zbewalgo_table_default(),
+				      sizeof(struct zbewalgo_table));
+		} else {
+			want = true;
+		}
+		if (!want)
+			continue;
+		algos[nalgos] = *t;
+		algos[nalgos].threshold = threshold;
+		if (t->init == zbw_init) {
+			algos[nalgos].table = t->level > 0 ?
+				zbewalgo_preset_table(t->level) :
+				t->level ? table : zbewalgo_table_default();
+			if (!algos[nalgos].table) {
+				fprintf(stderr, "zbewalgo: zbewalgo-custom needs -c TABLE\n");
+				ret = 2;
+				goto out;
+			}
+		}
+		describe(&algos[nalgos]);
+		if (!strcmp(t->name, "lz4"))
+			lz4_idx = nalgos;
+		nalgos++;
+	}
+	if (alist) {		/* every listed name must exist */
+		const char *p = alist;
+
+		while (*p) {
+			size_t len = strcspn(p, ",");
+
+			if (!find_template(p, len)) {
+				fprintf(stderr, "zbewalgo: unknown algorithm '%.*s'\n",
+					(int)len, p);
+				ret = 2;
+				goto out;
+			}
+			p += len + !!p[len];
+		}
+	}
+	if (!nalgos) {
+		fprintf(stderr, "zbewalgo: no algorithm selected\n");
+		ret = 2;
+		goto out;
+	}
+
+	res = calloc((argc - optind) * nalgos, sizeof(*res));
+	lz4_of = calloc((argc - optind) * nalgos, sizeof(*lz4_of));
+	if (!res || !lz4_of) {
+		ret = 1;
+		goto out;
+	}
+	if (table_out) {
+		fprintf(table_out,
+			"# zbewalgo bench: %zu-byte pages, zram threshold %zu, %d reps (median), %s\n"
+			"# ratio: zram's rule (results >= threshold count as a page), plain: sizes as produced\n"
+			"# c/lz4, d/lz4: speed relative to lz4 in this run; eff_*: the seed's effective speed (its ⊙ columns)\n"
+			"#   with a backing device of %.2f MiB/s write, %.2f MiB/s read, mem_limit fitting the best ratio\n",
+			page, threshold, reps,
+			drop ? "same-filled and duplicate pages dropped" :
+			       "all pages", wmibps, rmibps);
+	}
 	for (f = optind; f < argc; f++) {
-		struct figures fig[sizeof(algos) / sizeof(algos[0])];
-		const char *base = strrchr(argv[f], '/');
+		const char *name = strcmp(argv[f], "-") ? argv[f] : "stdin";
+		struct result *fr = &res[nres];
+		struct pageset ps;
 		unsigned char *data;
 		size_t len;
 		FILE *in = tool_open(argv[f], "rb");
@@ -278,30 +1199,130 @@ int bench_main(int argc, char **argv)
 		}
 		if (in != stdin)
 			fclose(in);
-		base = base ? base + 1 : argv[f];
+		if (make_pages(data, len, page, drop, &ps)) {
+			fprintf(stderr, "zbewalgo: out of memory\n");
+			free(data);
+			free(ps.data);
+			ret = 1;
+			continue;
+		}
+		free(data);
+		if (!ps.npages) {
+			fprintf(stderr, "zbewalgo: %s: no pages to measure (%zu same-filled, %zu duplicates dropped)\n",
+				name, ps.same, ps.dups);
+			free(ps.data);
+			continue;
+		}
+		if (verbose)
+			fprintf(stderr, "bench: %s: %zu pages\n", name,
+				ps.npages);
 		for (i = 0; i < nalgos; i++) {
-			measure(&algos[i], data, len, page, threshold, reps,
-				&fig[i]);
-			if (!fig[i].roundtrip_ok)
+			struct result *x = &fr[i];
+
+			x->file = name;
+			x->algo = &algos[i];
+			x->pages = ps.npages;
+			x->same = ps.same;
+			x->dups = ps.dups;
+			x->page = page;
+			x->threshold = threshold;
+			lz4_of[nres + i] = lz4_idx >= 0 ? (int)nres + lz4_idx :
+				-1;
+			if (measure(&algos[i], &ps, page, reps, x)) {
+				fprintf(stderr, "zbewalgo: %s: cannot set up %s\n",
+					name, algos[i].name);
+				free(ps.data);
+				ret = 1;
+				goto out;
+			}
+			if (!x->roundtrip_ok) {
+				fprintf(stderr, "zbewalgo: %s: %s: ROUND TRIP FAILED\n",
+					name, algos[i].name);
+				ret = 1;
+			}
+		}
+		free(ps.data);
+		effective_speeds(fr, nalgos, wmibps, rmibps);
+		if (table_out) {
+			fprintf(table_out, "\n== %s: %zu pages", name,
+				ps.npages);
+			if (drop)
+				fprintf(table_out, " (dropped: %zu same-filled, %zu duplicate)",
+					ps.same, ps.dups);
+			fprintf(table_out, " ==\n");
+			table_header(table_out);
+			for (i = 0; i < nalgos; i++)
+				table_row(table_out, &fr[i], lz4_idx >= 0 ?
+					  &fr[lz4_idx] : NULL);
+			fflush(table_out);
+		}
+		nres += nalgos;
+		nfiles++;
+	}
+	if (table_out && nfiles > 1)
+		table_summary(table_out, res, nres, algos, nalgos, lz4_idx,
+			      nfiles);
+	if (csv) {
+		if (!(fout = open_out(csv_path, &mine))) {
+			ret = 1;
+		} else {
+			write_csv(fout, res, nres, lz4_of);
+			if (mine && fclose(mine))
 				ret = 1;
 		}
-		for (i = 0; i < nalgos; i++)
-			printf("%-14.14s %-9s %6zu %10.3f %10.3f %8.1f %10.1f %10.1f %6.3f %6.3f %s\n",
-			       base, algos[i].name, (len + page - 1) / page,
-			       fig[i].ratio_zram, fig[i].ratio_plain,
-			       fig[i].incompressible_pct, fig[i].comp_mibps,
-			       fig[i].decomp_mibps,
-			       fig[i].comp_mibps / fig[1].comp_mibps,
-			       fig[i].decomp_mibps / fig[1].decomp_mibps,
-			       fig[i].roundtrip_ok ? "ok" : "FAILED");
-		free(data);
 	}
-	for (i = 0; i < nalgos; i++) {
-		zbewalgo_ctx_destroy(algos[i].zctx);
-		free(algos[i].scratch);
-		ZSTD_freeCCtx(algos[i].zcctx);
-		ZSTD_freeDCtx(algos[i].zdctx);
+	if (json || plot_path) {
+		const char *path = json ? json_path : NULL;
+
+		if (!json) {	/* the plot script reads JSON */
+			int fd = mkstemp(json_tmp);
+
+			if (fd < 0) {
+				perror("zbewalgo: mkstemp");
+				ret = 1;
+				goto out;
+			}
+			close(fd);
+			path = json_tmp;
+		}
+		if (!(fout = open_out(path, &mine))) {
+			ret = 1;
+		} else {
+			write_json(fout, res, nres, lz4_of);
+			if (mine && fclose(mine))
+				ret = 1;
+		}
+		if (plot_path) {
+			if (!nres) {
+				fprintf(stderr, "zbewalgo: --plot: nothing measured\n");
+				ret = 1;
+			} else if (!path) {	/* JSON went to stdout */
+				char tmp2[] = "/tmp/zbewalgo-bench-XXXXXX";
+				int fd = mkstemp(tmp2);
+				FILE *t = fd >= 0 ? fdopen(fd, "w") : NULL;
+
+				if (!t) {
+					ret = 1;
+				} else {
+					write_json(t, res, nres, lz4_of);
+					fclose(t);
+					if (run_plot(tmp2, plot_path))
+						ret = 1;
+				}
+				if (fd >= 0)
+					unlink(tmp2);
+			} else if (run_plot(path, plot_path)) {
+				ret = 1;
+			}
+		}
+		if (!json)
+			unlink(json_tmp);
 	}
+	if (fflush(stdout) || ferror(stdout))
+		ret = 1;
+out:
+	free(lz4_of);
+	free(res);
 	free(table);
 	return ret;
 }

@@ -42,7 +42,7 @@ static void usage(FILE *f)
 "       zbewalgo [options] page-compress   < page > compressed\n"
 "       zbewalgo [options] page-decompress < compressed > page\n"
 "       zbewalgo table            print the combination table in use\n"
-"       zbewalgo bench [options] FILE...  compare with lz4 and zstd page by page\n"
+"       zbewalgo bench [options] FILE...  compare with zram's other compressors\n"
 "IN/OUT may be '-' for stdin/stdout.\n"
 "options:\n"
 "  -c, --combinations TABLE  combinations to try, e.g. 'bwt-mtf-huffman\n"

@@ -1,0 +1,61 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# The whole user-space benchmark (`make bench`): generates the data sets,
+# runs `zbewalgo bench` on them and on the public corpora, and writes
+# tables (txt, csv, json) and plots (png) with a note of the machine.
+# See README.md in this directory.
+#
+# usage: run.sh ZBEWALGO_TOOL DATA_DIR CORPUS_DIR OUT_DIR [SIZE_KIB [REPS]]
+
+set -euo pipefail
+tool=$1
+data=$2
+corpus=$3
+out=$4
+size=${5:-4096}
+reps=${6:-5}
+here=$(cd "$(dirname "$0")" && pwd)
+gen=$here/../gen-data.py
+
+mkdir -p "$out"
+echo "bench: generating data sets ($size KiB each) in $data" >&2
+rm -rf "$data"
+python3 "$gen" "$data" "$size"
+
+machine() {
+	local cpu
+	cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)
+	[ -n "$cpu" ] || cpu=$(uname -m)
+	echo "# date:      $(date -u '+%Y-%m-%d %H:%M:%S UTC')"
+	echo "# cpu:       $cpu, $(nproc) online, $(sed -n 's/^cpu MHz[[:space:]]*: //p' /proc/cpuinfo | head -1) MHz"
+	echo "# memory:    $(awk '/MemTotal/ { printf "%.1f GiB", $2 / 1048576 }' /proc/meminfo)"
+	echo "# kernel:    $(uname -srm)"
+	echo "# os:        $(. /etc/os-release 2>/dev/null && echo "$PRETTY_NAME")"
+	echo "# compiler:  $(${CC:-cc} --version | head -1), CFLAGS ${CFLAGS:--O2 -g}"
+	echo "# libraries: $(dpkg-query -W -f='${Package} ${Version}, ' liblz4-1 libzstd1 liblzo2-2 zlib1g 2>/dev/null | sed 's/, $//')"
+	echo "# tree:      $(git -C "$here" describe --always --dirty 2>/dev/null || echo unknown)"
+	echo "# load:      $(cut -d' ' -f1-3 /proc/loadavg) (1, 5, 15 min) when the run $1"
+}
+
+run() {	# run NAME FILE...: one bench run, all outputs under $out/NAME.*
+	local name=$1; shift
+	echo "bench: $name ($# files)" >&2
+	{
+		echo "# zbewalgo bench results: $name"
+		machine started
+	} >"$out/$name.txt.tmp"
+	"$tool" bench --drop-same -r "$reps" -v --csv="$out/$name.csv" \
+		--json="$out/$name.json" --plot="$out/$name.png" "$@" \
+		>>"$out/$name.txt.tmp"
+	echo "# load:      $(cut -d' ' -f1-3 /proc/loadavg) (1, 5, 15 min) when the run ended" \
+		>>"$out/$name.txt.tmp"
+	mv "$out/$name.txt.tmp" "$out/$name.txt"
+}
+
+machine started >"$out/machine.txt"
+mapfile -t sets < <(find "$data" -type f | sort)
+run sets "${sets[@]}"
+mapfile -t files < <(find "$corpus" -type f ! -name '.*' | sort)
+run corpus "${files[@]}"
+echo "bench: results in $out: $(cd "$out" && echo *)" >&2
