@@ -118,6 +118,21 @@ modules:
 modules-clean:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) clean
 
+# ---- Fuzzing (fuzz/README) ------------------------------------------------
+# fuzz-smoke: CI-sized; replays fuzz/corpus through every harness and runs
+# each briefly under libFuzzer, all with ASan+UBSan; fails on any finding.
+# fuzz: an AFL++ campaign, FUZZ_TIME seconds per harness with FUZZ_JOBS
+# instances each (FUZZ_HARNESSES picks harnesses), then corpus minimisation.
+FUZZ_DEPS	:= build-essential clang libclang-rt-14-dev
+SMOKE_JOBS	?= 2
+.PHONY: fuzz fuzz-smoke
+fuzz-smoke:
+	@scripts/install-deps.sh $(FUZZ_DEPS)
+	$(MAKE) -C fuzz -j$(SMOKE_JOBS) smoke
+fuzz:
+	@scripts/install-deps.sh $(FUZZ_DEPS) afl++
+	$(MAKE) -C fuzz fuzz
+
 # ---- User-space benchmark (tools/testing/zbewalgo/bench/README.md) --------
 # bench: every algorithm (zbewalgo and its presets, lz4, lz4hc, lzo, lzo-rle,
 # zstd, deflate, memcpy) page by page on the generated data sets and the

@@ -1,0 +1,277 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * gen-seeds: seed corpora for every harness from real compressed pages.
+ *
+ * usage: gen-seeds OUTDIR CORPUS_DIR
+ *
+ * Pages: the first, a middle and the last (partial) page of every file
+ * below CORPUS_DIR (the unpacked Calgary/Canterbury corpora), and
+ * generated zero, repeated, text, float32, float64, integer and random
+ * pages of several lengths.  Each page is compressed with every step
+ * alone, every combination of the default and preset tables, and every
+ * preset table; the results seed `decompress`, each intermediate stage
+ * seeds the `step-<name>` harness of the step that produced it, and the
+ * raw pages (behind table/params bytes) seed `roundtrip` and
+ * `dst-too-small`.  `table` gets command strings.  cmin.sh minimises.
+ */
+#include <dirent.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "../lib/zbewalgo/zbewalgo_internal.h"
+
+#define PAGE	4096
+
+static const char *outdir;
+static unsigned long nr_out;
+static unsigned long long rng = 0x2545f4914f6cdd1dull;
+
+static unsigned int rnd(void)
+{
+	rng ^= rng << 13;
+	rng ^= rng >> 7;
+	rng ^= rng << 17;
+	return rng >> 11;
+}
+
+static void put(const char *harness, const void *a, size_t alen,
+		const void *b, size_t blen)
+{
+	char path[512];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", outdir, harness);
+	mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/%s/seed%06lu", outdir, harness,
+		 nr_out++);
+	f = fopen(path, "wb");
+	if (!f || fwrite(a, 1, alen, f) != alen ||
+	    (blen && fwrite(b, 1, blen, f) != blen) || fclose(f)) {
+		perror(path);
+		exit(1);
+	}
+}
+
+/* Compress @page with @t (never stored) and write every stage's seed. */
+static void chain_seeds(const struct zbewalgo_combination *comb,
+			const unsigned char *page, size_t len)
+{
+	unsigned int cap = zbewalgo_stage_cap(PAGE);
+	void *scratch = malloc(zbewalgo_steps_scratch_size(cap));
+	unsigned char *buf[2] = { malloc(cap), malloc(cap) };
+	const unsigned char *in = page;
+	unsigned int inlen = len, k;
+
+	for (k = 0; k < comb->nr_steps; k++) {
+		const struct zbewalgo_step *step = zbewalgo_step_get(comb->ids[k]);
+		unsigned char hdr[2] = { inlen & 0xff, inlen >> 8 };
+		char name[64];
+		int n = step->encode(in, inlen, buf[k & 1], cap, scratch);
+
+		if (n < 0)
+			break;
+		snprintf(name, sizeof(name), "step-%s", step->name);
+		put(name, hdr, 2, buf[k & 1], n);
+		in = buf[k & 1];
+		inlen = n;
+	}
+	free(buf[0]);
+	free(buf[1]);
+	free(scratch);
+}
+
+static void compress_seed(const struct zbewalgo_table *t, int never_store,
+			  const unsigned char *page, size_t len)
+{
+	struct zbewalgo_ctx *ctx = zbewalgo_ctx_create(PAGE);
+	struct zbewalgo_params p;
+	unsigned char dst[ZBEWALGO_STORED_SIZE(PAGE)];
+	size_t dlen = sizeof(dst);
+
+	zbewalgo_default_params(&p, PAGE);
+	if (never_store)
+		p.max_output_size = PAGE + 8;
+	zbewalgo_ctx_set_table(ctx, t);
+	zbewalgo_ctx_set_params(ctx, &p);
+	if (!zbewalgo_compress(ctx, page, len, dst, &dlen))
+		put("decompress", dst, dlen, NULL, 0);
+	zbewalgo_ctx_destroy(ctx);
+}
+
+static void page_seeds(const unsigned char *page, size_t len, int small)
+{
+	const struct zbewalgo_table *tabs[3];
+	struct zbewalgo_table one = { .nr = 1 };
+	unsigned char hdr[2];
+	unsigned int id, l, i;
+
+	for (l = 0; l < 3; l++)
+		tabs[l] = zbewalgo_preset_table(l + 1);
+	/* Every step alone. */
+	for (id = 1; id < ZBEWALGO_NR_STEP_IDS; id++) {
+		one.comb[0].nr_steps = 1;
+		one.comb[0].ids[0] = id;
+		compress_seed(&one, 1, page, len);
+		chain_seeds(&one.comb[0], page, len);
+	}
+	/* Every combination of every preset (the default is level 2). */
+	for (l = 0; l < 3; l++) {
+		for (i = 0; i < tabs[l]->nr; i++) {
+			one.comb[0] = tabs[l]->comb[i];
+			compress_seed(&one, 1, page, len);
+			chain_seeds(&one.comb[0], page, len);
+		}
+		compress_seed(tabs[l], 0, page, len);
+	}
+	/* Raw pages: default table, each preset. */
+	hdr[1] = 0;
+	hdr[0] = 0;
+	put("roundtrip", hdr, 2, page, len);
+	hdr[0] = 1 | (rnd() % 3) << 2;
+	put("roundtrip", hdr, 2, page, len);
+	if (small) {
+		hdr[0] = 0;
+		put("dst-too-small", hdr, 2, page, len < 512 ? len : 512);
+	}
+}
+
+static void file_seeds(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	unsigned char page[PAGE];
+	long size, offs[3];
+	unsigned int i;
+	size_t n;
+
+	if (!f)
+		return;
+	fseek(f, 0, SEEK_END);
+	size = ftell(f);
+	offs[0] = 0;
+	offs[1] = size / 2 / PAGE * PAGE;
+	offs[2] = size / PAGE * PAGE;
+	for (i = 0; i < 3; i++) {
+		if (i && offs[i] == offs[i - 1])
+			continue;
+		fseek(f, offs[i], SEEK_SET);
+		n = fread(page, 1, PAGE, f);
+		if (n)
+			page_seeds(page, n, i == 2 || n < 512);
+	}
+	fclose(f);
+}
+
+static void dir_seeds(const char *dir)
+{
+	struct dirent **ents;
+	int i, n = scandir(dir, &ents, NULL, alphasort);
+
+	for (i = 0; i < n; i++) {
+		char path[4096];
+		struct stat st;
+
+		snprintf(path, sizeof(path), "%s/%s", dir, ents[i]->d_name);
+		if (ents[i]->d_name[0] != '.' && !stat(path, &st)) {
+			if (S_ISDIR(st.st_mode))
+				dir_seeds(path);
+			else if (S_ISREG(st.st_mode))
+				file_seeds(path);
+		}
+		free(ents[i]);
+	}
+	if (n >= 0)
+		free(ents);
+}
+
+static void generated_seeds(void)
+{
+	static const size_t sizes[] = { 0, 1, 7, 8, 9, 100, 511, 4095, 4096 };
+	unsigned char p[PAGE];
+	float f[PAGE / 4];
+	double d[PAGE / 8];
+	unsigned int i, s;
+
+	for (s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++) {
+		memset(p, 0, sizeof(p));
+		page_seeds(p, sizes[s], 1);
+		memset(p, 0xa5, sizeof(p));
+		page_seeds(p, sizes[s], 1);
+		for (i = 0; i < PAGE; i++)
+			p[i] = rnd();
+		page_seeds(p, sizes[s], 1);
+	}
+	for (i = 0; i < PAGE / 4; i++)
+		f[i] = sinf(i * 0.01f) * 100.0f;
+	page_seeds((unsigned char *)f, sizeof(f), 0);
+	for (i = 0; i < PAGE / 4; i++)
+		f[i] = (rnd() % 8) ? 0.0f : 1.0f + (rnd() % 1000) / 1000.0f;
+	page_seeds((unsigned char *)f, sizeof(f), 1);
+	for (i = 0; i < PAGE / 8; i++)
+		d[i] = 1.0 + i / 512.0 + 1e-7 * (rnd() % 100);
+	page_seeds((unsigned char *)d, sizeof(d), 1);
+	for (i = 0; i < PAGE / 4; i++)
+		((unsigned int *)p)[i] = rnd() % 50;
+	page_seeds(p, PAGE, 1);
+	for (i = 0; i < PAGE; i++)
+		p[i] = (rnd() % 4) ? rnd() % 16 : rnd() % 64;
+	page_seeds(p, PAGE, 1);
+	for (i = 0; i < PAGE / 8; i++)
+		((unsigned long long *)p)[i] = 0x0123456789abcdefull * (i / 7 + 1);
+	page_seeds(p, PAGE, 1);
+}
+
+static void table_seeds(void)
+{
+	static const char *const cmds[] = {
+		"set bwt-mtf-bewalgo-huffman bitshuffle4-rle-bitshuffle4-rle",
+		"add bitshuffle8-rle-huffman,jbe-huffman;jbe2\n",
+		"remove bitshuffle4-rle-huffman",
+		"reset\n",
+		"bwt-mtf-huffman-jbe-rle-bewalgo-bitshuffle8",
+		"set bewalgo2-bitshuffle4-jbe-rle\tmtf",
+		" add bwt bwt",
+		"remove nosuch-",
+	};
+	char buf[8192];
+	unsigned int mode, i;
+	size_t n;
+
+	for (mode = 0; mode < 16; mode++) {
+		buf[0] = mode;
+		n = 1;
+		for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
+			const char *c = cmds[(i + mode) % 8];
+
+			if (mode >= 4 && !strncmp(c, "set ", 4))
+				c += 4;
+			memcpy(buf + n, c, strlen(c) + 1);
+			n += strlen(c) + 1;
+			if (mode < 8 && i == 2)
+				break;
+		}
+		put("table", buf, n - 1, NULL, 0);
+	}
+	n = zbewalgo_table_format(zbewalgo_preset_table(3), buf + 1,
+				  sizeof(buf) - 1);
+	buf[0] = 4;
+	put("table", buf, n + 1, NULL, 0);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc != 3) {
+		fprintf(stderr, "usage: %s OUTDIR CORPUS_DIR\n", argv[0]);
+		return 2;
+	}
+	outdir = argv[1];
+	mkdir(outdir, 0755);
+	dir_seeds(argv[2]);
+	generated_seeds();
+	table_seeds();
+	printf("%lu seeds in %s\n", nr_out, outdir);
+	return 0;
+}
