@@ -91,9 +91,11 @@ $(CORPUS)/.stamp: $(wildcard $(SHARED)/corpus/*/*.tar.gz)
 		mkdir -p $$d && tar -xzf $$t -C $$d || exit 1; done
 	@touch $@
 
-# Tests always run under the sanitizers: a report is a failure.
+# Tests always run under the sanitizers: a report is a failure.  The fuzz
+# smoke run replays the saved corpora and fuzzes each harness briefly.
 check: deps
 	$(MAKE) SANITIZE=1 test-unit test-cli
+	$(MAKE) fuzz-smoke
 
 test-unit: $(TEST) corpus
 	$(TEST) $(CORPUS)
