@@ -135,6 +135,19 @@ fuzz:
 	@scripts/install-deps.sh $(FUZZ_DEPS) afl++
 	$(MAKE) -C fuzz fuzz
 
+# ---- Booted-kernel tests (tools/testing/kernel/README.md) ------------------
+# check-kernel: builds debug kernels 6.1, 6.12 and 7.2 with zbewalgo (cached
+# under $ZBEWALGO_CACHE, default /var/cache/zbewalgo), boots each under qemu and
+# fails unless every guest check passed; KERNEL_VERSIONS picks a subset.
+# demo: swap on zram with zbewalgo, lz4 and zstd in a booted DEMO_VERSION kernel.
+KERNEL_VERSIONS	?=
+DEMO_VERSION	?= 7.2
+.PHONY: check-kernel demo
+check-kernel:
+	tools/testing/kernel/zbewalgo-tests.sh $(KERNEL_VERSIONS)
+demo:
+	tools/testing/kernel/demo.sh $(DEMO_VERSION)
+
 # ---- User-space benchmark (tools/testing/zbewalgo/bench/README.md) --------
 # bench: every algorithm (zbewalgo and its presets, lz4, lz4hc, lzo, lzo-rle,
 # zstd, deflate, memcpy) page by page on the generated data sets and the

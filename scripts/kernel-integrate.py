@@ -12,7 +12,9 @@ most once, so running it twice changes nothing.  The booted-kernel tests
 and the patch series both use it, so they cannot drift apart.
 """
 import os
+import re
 import shutil
+import struct
 import sys
 
 FILES = [
@@ -100,6 +102,91 @@ def copy(repo, tree, rel):
     shutil.copyfile(os.path.join(repo, rel), dst)
 
 
+# Self-test vectors for crypto/testmgr: 512-byte inputs (testmgr's buffers
+# are 512 bytes) and their zbewalgo form as made by the user-space tool
+# (`zbewalgo -p 512 page-compress`).  Compression is checked by round trip;
+# decompression must give the input back exactly, so a change of the page
+# format fails the self-test.
+def _testvec_inputs():
+    text = (b'zbewalgo compresses memory pages for zram and zswap. ' * 10)[:512]
+    ramp = b''.join(struct.pack('<f', 100.0 + i * 0.25) for i in range(128))
+    sparse = bytearray(512)
+    for i, val in ((3, 1.5), (17, -2.25), (40, 1024.0), (63, 0.125)):
+        sparse[i * 8:i * 8 + 8] = struct.pack('<d', val)
+    return [text, ramp, bytes(sparse)]
+
+
+TESTVEC_COMPRESSED = [
+    # text
+    '41010207068004ea0391ab00340140f9549b85489d437fd1adf421196b50fdac'
+    '9dd5b69cf6dc019e006600d6832f803bc01be0013003586f3e0012c0152002fc'
+    '0044000b4005300054000540073001e8001600010080086000b8004800470003'
+    'c00ba0020819a0004800268006700610019c0000d000040019200088000d402e'
+    '007f00',
+    # float
+    '4109050905800400fe990081801ec8caccced0d2d4d6d8dadcdee0e2e4e6e8ea'
+    'eceef0f2f4f6f8fafcfe000200998081c01ec9cbcdcfd1d3d5d7d9dbdddfe1e3'
+    'e5e7e9ebedeff1f3f5f7f9fbfdff81817f9c001ec8c9cbcdcfd1d3d5d7d9dbdd'
+    'dfe1e3e5e7e9ebedeff1f3f5f7f9fbfdff010399808140216ecaccced0d2d4d6'
+    'd8dadcdee0e2e4e6e8eaeceef0f2f4f6f8fafcfe8181ed428d43',
+    # sparse
+    '4101020706800443e18b204500c036cb5ff26db1349a0a82a9cdb02cf6caa8db'
+    '0a002bb400c00948004c78b5bf3f00',
+]
+
+
+def _c_bytes(data):
+    hexed = ''.join('\\x%02x' % b for b in data)
+    rows = [hexed[i:i + 52] for i in range(0, len(hexed), 52)]
+    return '"' + '"\n\t\t\t  "'.join(rows) + '"'
+
+
+def testmgr_vectors():
+    pairs = [(i, bytes.fromhex(c))
+             for i, c in zip(_testvec_inputs(), TESTVEC_COMPRESSED)]
+    out = ''
+    for name, swap in (('comp', False), ('decomp', True)):
+        out += 'static const struct comp_testvec zbewalgo_%s_tv_template[] = {\n' % name
+        for plain, packed in pairs:
+            src, dst = (packed, plain) if swap else (plain, packed)
+            out += ('\t{\n\t\t.inlen\t= %d,\n\t\t.outlen\t= %d,\n'
+                    '\t\t.input\t= %s,\n\t\t.output\t= %s,\n\t},\n'
+                    % (len(src), len(dst), _c_bytes(src), _c_bytes(dst)))
+        out += '};\n\n'
+    return out
+
+
+TESTMGR_ENTRY = '''\t\t.alg = "zbewalgo",
+\t\t.test = alg_test_comp,
+\t\t.suite = {
+\t\t\t.comp = {
+\t\t\t\t.comp = __VECS(zbewalgo_comp_tv_template),
+\t\t\t\t.decomp = __VECS(zbewalgo_decomp_tv_template)
+\t\t\t}
+\t\t}
+\t}, {
+'''
+
+
+def add_testmgr(tree):
+    """Vectors into testmgr.h, an entry into alg_test_descs[] (sorted)."""
+    tree.insert('crypto/testmgr.h', '#endif\t/* _CRYPTO_TESTMGR_H */',
+                testmgr_vectors(), after=False,
+                marker='zbewalgo_comp_tv_template')
+    s = tree.read('crypto/testmgr.c')
+    if '.alg = "zbewalgo"' in s:
+        return
+    lines = s.splitlines(keepends=True)
+    # The first entry whose name sorts after ours ("zlib-deflate", "zstd").
+    for i, line in enumerate(lines):
+        m = re.match(r'\t\t\.alg = "([^"]*)",$', line.rstrip('\n'))
+        if m and m.group(1) > 'zbewalgo':
+            lines.insert(i, TESTMGR_ENTRY)
+            tree.write('crypto/testmgr.c', ''.join(lines))
+            return
+    sys.exit('crypto/testmgr.c: no alg_test_descs entry after zbewalgo')
+
+
 def main():
     if len(sys.argv) != 3:
         sys.exit(__doc__)
@@ -125,6 +212,7 @@ def main():
         makefile += 'CFLAGS_zbewalgo.o += -DZBEWALGO_SCOMP_STREAMS\n'
     tree.insert('crypto/Makefile', 'obj-$(CONFIG_CRYPTO_LZ4) += lz4.o',
                 makefile, marker='CONFIG_CRYPTO_ZBEWALGO')
+    add_testmgr(tree)
 
     zram = 'drivers/block/zram/'
     if 'config ZRAM_BACKEND_LZ4\n' not in tree.read(zram + 'Kconfig'):

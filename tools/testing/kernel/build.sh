@@ -1,34 +1,51 @@
 #!/bin/bash
-# build.sh VERSION CONFIG_FRAGMENT [OVERLAY_DIR]
+# build.sh VERSION CONFIG_FRAGMENT [OVERLAY_DIR] [REPO]
 # Builds a tinyconfig-based x86_64 kernel out of tree and prints the bzImage path on
-# stdout. OVERLAY_DIR is copied over a hard-link copy of the source (the pristine tree
-# is never written). Builds are cached by version + hash of fragment and overlay.
+# stdout. OVERLAY_DIR ("" for none) is copied over a hard-link copy of the source, and
+# with REPO, REPO/scripts/kernel-integrate.py adds zbewalgo to that copy; the pristine
+# tree is never written. Builds are cached by version + hash of the final fragment and
+# of every file the overlay or the integration wrote, so a change to lib/zbewalgo
+# rebuilds and nothing else does. ccache, when installed, makes such rebuilds short.
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
-V=${1:?usage: build.sh VERSION CONFIG_FRAGMENT [OVERLAY_DIR]}
-FRAG=${2:?usage: build.sh VERSION CONFIG_FRAGMENT [OVERLAY_DIR]}
+V=${1:?usage: build.sh VERSION CONFIG_FRAGMENT [OVERLAY_DIR] [REPO]}
+FRAG=${2:?usage: build.sh VERSION CONFIG_FRAGMENT [OVERLAY_DIR] [REPO]}
 OVL=${3:-}
+REPO=${4:-}
 check_version "$V"
 SRC=$CACHE/src/linux-$V
 [ -f "$SRC.version" ] || die "no source for $V: run fetch.sh $V"
 [ -r "$FRAG" ] || die "cannot read fragment $FRAG"
 [ -z "$OVL" ] || [ -d "$OVL" ] || die "overlay $OVL is not a directory"
+[ -z "$REPO" ] || [ -x "$REPO/scripts/kernel-integrate.py" ] || die "no scripts/kernel-integrate.py in '$REPO'"
 
 # The final fragment: base, zram backends where the tree has them, then the caller's.
+mkdir -p "$CACHE/build"
 frag=$(mktemp)
-trap 'rm -f "$frag"' EXIT
+tree=
+trap 'rm -f "$frag"; [ -z "$tree" ] || rm -rf "$tree"' EXIT
 cat "$HERE/config/base.config" >"$frag"
 if grep -q '^config ZRAM_BACKEND_LZ4$' "$SRC/drivers/block/zram/Kconfig"; then
 	cat "$HERE/config/zram-backends.config" >>"$frag"
 fi
 cat "$FRAG" >>"$frag"
 
-# Cache key: Debian source version, final fragment, overlay paths and contents.
-key=$({
-	cat "$SRC.version" "$frag"
-	[ -z "$OVL" ] || (cd "$OVL" && find . -type f -print0 | LC_ALL=C sort -z | xargs -0r sha256sum)
-} | sha256sum | cut -c1-16)
+# A modified tree is made before the key is known: the key hashes what changed.
+# Overlay and integration replace files instead of writing through the links, so
+# the changed files are exactly those with a single link.
+changed=
+if [ -n "$OVL$REPO" ]; then
+	tree=$(mktemp -d "$CACHE/build/.tree-XXXXXX")
+	say "hard-link copy of $SRC${OVL:+, overlay $OVL}${REPO:+, zbewalgo from $REPO}"
+	cp -al "$SRC/." "$tree/"
+	# --remove-destination unlinks before writing, so shared inodes stay pristine.
+	[ -z "$OVL" ] || cp -r --remove-destination "$OVL/." "$tree/"
+	[ -z "$REPO" ] || python3 "$REPO/scripts/kernel-integrate.py" "$REPO" "$tree" >&2
+	changed=$(cd "$tree" && find . -type f -links 1 -print0 | LC_ALL=C sort -z | xargs -0r sha256sum)
+fi
+
+key=$({ cat "$SRC.version" "$frag"; echo "$changed"; } | sha256sum | cut -c1-16)
 B=$CACHE/build/$V-$key
 BZ=$B/obj/arch/x86/boot/bzImage
 if [ -f "$B/.ok" ] && [ -f "$BZ" ]; then
@@ -38,20 +55,25 @@ if [ -f "$B/.ok" ] && [ -f "$BZ" ]; then
 fi
 mkdir -p "$B/obj"
 cp "$frag" "$B/fragment.config"
+[ -z "$changed" ] || echo "$changed" >"$B/changed.sha256"
 LOG=$B/build.log
 : >"$LOG"
 run() { "$@" >>"$LOG" 2>&1 || { tail -n 30 "$LOG" >&2; die "failed: $* (log: $LOG)"; }; }
 
 TREE=$SRC
-if [ -n "$OVL" ]; then
-	say "overlaying $OVL on a hard-link copy of $SRC"
+if [ -n "$tree" ]; then
 	rm -rf "$B/src"
-	cp -al "$SRC" "$B/src"
-	# --remove-destination unlinks before writing, so shared inodes stay pristine.
-	cp -r --remove-destination "$OVL/." "$B/src/"
+	mv "$tree" "$B/src"
+	tree=
 	TREE=$B/src
 fi
-MAKE=(make -C "$TREE" O="$B/obj" ARCH=x86_64)
+# ccache keys on paths relative to the cache dir, so every build dir shares it.
+CCOPT=()
+if command -v ccache >/dev/null; then
+	export CCACHE_DIR=$CACHE/ccache CCACHE_BASEDIR=$CACHE CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-8G}
+	CCOPT=(CC="ccache gcc")
+fi
+MAKE=(make -C "$TREE" O="$B/obj" ARCH=x86_64 "${CCOPT[@]}")
 
 say "configuring $V ($(cat "$SRC.version")) in $B"
 run "${MAKE[@]}" tinyconfig

@@ -11,3 +11,61 @@ die() { say "ERROR: $*"; exit 1; }
 check_version() {
 	case " $VERSIONS " in *" $1 "*) ;; *) die "unknown version '$1' (one of: $VERSIONS)" ;; esac
 }
+
+# The repository these scripts live in (its kernel files go into the test kernels).
+REPO=$(cd "$HERE/../../.." && pwd)
+
+# test_fragment VERSION: the test kernels' config on top of base.config: debug
+# options, crypto self-tests (named differently before 7.x), and on trees whose
+# zram has backends (6.12+) zbewalgo itself. 6.1 takes out-of-tree modules.
+test_fragment() {
+	cat "$HERE/config/debug.config"
+	if grep -q '^config CRYPTO_SELFTESTS$' "$CACHE/src/linux-$1/crypto/Kconfig"; then
+		cat "$HERE/config/selftests.config"
+	else
+		cat "$HERE/config/selftests-manager.config"
+	fi
+	integrated "$1" && cat "$HERE/config/zbewalgo.config"
+	return 0
+}
+
+# integrated VERSION: true when zbewalgo goes into the tree (zram backends exist).
+integrated() {
+	grep -q '^config ZRAM_BACKEND_LZ4$' "$CACHE/src/linux-$1/drivers/block/zram/Kconfig"
+}
+
+# test_kernel VERSION: builds (cached) the test kernel, prints its build (obj) dir.
+test_kernel() {
+	local frag bz
+	frag=$(mktemp)
+	test_fragment "$1" >"$frag"
+	if integrated "$1"; then
+		bz=$("$HERE/build.sh" "$1" "$frag" "" "$REPO") || { rm -f "$frag"; return 1; }
+	else
+		bz=$("$HERE/build.sh" "$1" "$frag") || { rm -f "$frag"; return 1; }
+	fi
+	rm -f "$frag"
+	echo "${bz%/arch/x86/boot/bzImage}"
+}
+
+# zbw_modules OBJ: builds (cached) libzbewalgo.ko and zbewalgo.ko out of tree
+# against the kernel build OBJ, in a copy of the repo's kernel files (Kbuild
+# would otherwise leave objects in the clone). Prints the directory of the .ko.
+zbw_modules() {
+	local obj=$1 files key dir
+	files=$(cd "$REPO" && find Kbuild include lib/zbewalgo crypto/zbewalgo.c -type f \
+		! -name '*.o' ! -name '*.ko' ! -name '*.cmd' ! -name '*.mod*' | LC_ALL=C sort)
+	key=$({ cat "$obj/include/config/kernel.release" "$obj/.config"
+		(cd "$REPO" && echo "$files" | xargs sha256sum); } | sha256sum | cut -c1-16)
+	dir=$CACHE/modules/$key
+	if [ ! -f "$dir/.ok" ]; then
+		say "building out-of-tree modules in $dir"
+		rm -rf "$dir"
+		mkdir -p "$dir"
+		(cd "$REPO" && echo "$files" | cpio -pdm --quiet "$dir")
+		make -C "$obj" M="$dir" modules >"$dir/build.log" 2>&1 ||
+			{ tail -n 30 "$dir/build.log" >&2; say "module build failed (log: $dir/build.log)"; return 1; }
+		touch "$dir/.ok"
+	fi
+	echo "$dir"
+}

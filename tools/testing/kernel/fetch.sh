@@ -15,7 +15,7 @@ export DEBIAN_FRONTEND=noninteractive
 
 # Host tools. A fresh image may have no package lists: update once on failure.
 deps=(build-essential bc flex bison libelf-dev libssl-dev cpio xz-utils kmod
-      busybox-static qemu-system-x86 debian-archive-keyring)
+      busybox-static qemu-system-x86 debian-archive-keyring ccache python3)
 missing=()
 for p in "${deps[@]}"; do
 	dpkg-query -W -f '${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || missing+=("$p")

@@ -1,0 +1,84 @@
+#!/bin/bash
+# zbewalgo-tests.sh [VERSIONS...]: the booted-kernel tests (default: 6.1 6.12 7.2).
+# For each version: fetch the source, build the debug test kernel (cached; 6.12+
+# with zbewalgo integrated, 6.1 with out-of-tree modules), pack guest/zbewalgo.sh
+# with zbwmem and the modules, boot it and require every expected check line.
+# Console logs: $ZBEWALGO_CACHE/run/VERSION/console.log, copied to build/kernel-logs/.
+set -euo pipefail
+. "$(dirname "$0")/common.sh"
+
+[ $# -gt 0 ] || set -- $VERSIONS
+for v in "$@"; do check_version "$v"; done
+LOGS=$REPO/build/kernel-logs
+mkdir -p "$LOGS" "$CACHE/run"
+summary=$(mktemp)
+trap 'rm -f "$summary" "$summary.t"' EXIT
+
+# Checks every guest must pass; 6.12+ (integrated) adds zram's algorithm_params
+# levels and zswap (6.1 keeps to zram: the suite must fit CI's time budget).
+CHECKS="modules-load crypto-selftest comp-algorithm sysfs-bad-input ext2-zram
+	swap-zram verify-zram sysfs-stress module-reload crypto-selftest-reload
+	kmemleak no-splat"
+CHECKS_INTEGRATED="zram-levels zswap verify-zswap sysfs-stress-zswap"
+
+# The workload is static: the guest has no libc.
+ZBWMEM=$CACHE/run/zbwmem
+gcc -static -O2 -Wall -o "$ZBWMEM" "$HERE/zbwmem.c" -lm
+
+stage() { # NAME START: a timing entry for the summary
+	printf '  %-10s %4ds\n' "$1" $((SECONDS - $2)) >>"$summary.t"
+}
+
+failed=
+for v in "$@"; do
+	RUN=$CACHE/run/$v
+	mkdir -p "$RUN"
+	: >"$summary.t"
+	t=$SECONDS; "$HERE/fetch.sh" "$v"; stage fetch $t
+	t=$SECONDS; OBJ=$(test_kernel "$v"); stage build $t
+	t=$SECONDS
+	if integrated "$v"; then
+		mods=("$OBJ/crypto/zbewalgo.ko")
+		want="$CHECKS $CHECKS_INTEGRATED"
+		integ=1
+	else
+		M=$(zbw_modules "$OBJ")
+		mods=("$M/libzbewalgo.ko" "$M/zbewalgo.ko")
+		want=$CHECKS
+		integ=0
+	fi
+	"$HERE/initramfs.sh" "$RUN/initramfs.cpio.gz" "$HERE/guest/zbewalgo.sh" "$ZBWMEM" "${mods[@]}"
+	stage modules+initramfs $t
+	t=$SECONDS
+	# Progress: the guest's check and workload lines as they come.
+	{ ZBEWALGO_APPEND="ZBW_FILL_MIB=${ZBW_FILL_MIB:-384} ZBW_INTEGRATED=$integ" "$HERE/boot.sh" "$OBJ/arch/x86/boot/bzImage" \
+		"$RUN/initramfs.cpio.gz" "$RUN/console.log" "${ZBEWALGO_TIMEOUT:-1800}" || true; } |
+		grep --line-buffered -E '^(ZBW-|zbwmem:)' | sed -u 's/\r$//' || true
+	stage boot $t
+	cp "$RUN/console.log" "$LOGS/$v-console.log"
+
+	# The console has CRLF line ends; match whole lines so echoed commands don't count.
+	log=$(tr -d '\r' <"$RUN/console.log")
+	missing=
+	for c in $want; do
+		echo "$log" | grep -q "^ZBW-CHECK: $c ok" || missing="$missing $c"
+	done
+	echo "$log" | grep -qx 'ZBW-RESULT: ok' || missing="$missing ZBW-RESULT"
+	{
+		if [ -z "$missing" ]; then echo "== $v: PASS"; else echo "== $v: FAIL (missing or failed:$missing)"; fi
+		echo "$log" | grep -E '^ZBW-CHECK: .* FAIL' | cut -c1-300 || true
+		echo "$log" | grep -E '^ZBW-CHECK: (crypto-selftest|comp-algorithm|swap-zram|verify-zram|zswap|verify-zswap|ext2-zram) ok' |
+			cut -c1-240 || true
+		cat "$summary.t"
+		echo "  log: $LOGS/$v-console.log"
+	} >>"$summary"
+	[ -z "$missing" ] || failed="$failed $v"
+done
+echo
+cat "$summary"
+echo "total ${SECONDS}s"
+if [ -n "$failed" ]; then
+	say "FAIL:$failed"
+	exit 1
+fi
+say "PASS: $*"
