@@ -48,7 +48,7 @@ for v in "$@"; do
 		integ=0
 	fi
 	"$HERE/initramfs.sh" "$RUN/initramfs.cpio.gz" "$HERE/guest/zbewalgo.sh" "$ZBWMEM" "${mods[@]}"
-	stage modules+initramfs $t
+	stage initramfs $t
 	t=$SECONDS
 	# Progress: the guest's check and workload lines as they come.
 	{ ZBEWALGO_APPEND="ZBW_FILL_MIB=${ZBW_FILL_MIB:-384} ZBW_INTEGRATED=$integ" "$HERE/boot.sh" "$OBJ/arch/x86/boot/bzImage" \

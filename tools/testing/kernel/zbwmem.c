@@ -212,9 +212,11 @@ static void child(int id, size_t pages, int rounds, int done_fd, int go_fd,
 			_exit(2);
 		/*
 		 * Once all have filled, push out what reclaim left, so every
-		 * run swaps about the same set; old kernels ignore the advice.
+		 * run swaps about the same set.  Without it (no
+		 * CONFIG_ADVISE_SYSCALLS) memory pressure alone decides.
 		 */
-		madvise(m, pages * PAGE, MADV_PAGEOUT);
+		if (madvise(m, pages * PAGE, MADV_PAGEOUT) && id == 0 && r == 0)
+			printf("zbwmem: MADV_PAGEOUT: %s\n", strerror(errno));
 		if (write(done_fd, "p", 1) != 1 || read(go_fd, &c, 1) != 1)
 			_exit(2);
 		for (i = 0; i < pages; i++)
@@ -226,6 +228,7 @@ static void child(int id, size_t pages, int rounds, int done_fd, int go_fd,
 }
 
 static pid_t pids[64];
+static int gofd[64];		/* one pipe per child: a token is for that child */
 static int nprocs;
 
 /*
@@ -257,12 +260,12 @@ static int collect(int fd)
 	return 0;
 }
 
-static int release(int fd)
+static int release(void)
 {
 	int i;
 
 	for (i = 0; i < nprocs; i++)
-		if (write(fd, "g", 1) != 1)
+		if (pids[i] > 0 && write(gofd[i], "g", 1) != 1)
 			return -1;
 	return 0;
 }
@@ -282,21 +285,25 @@ static int cmd_fill(int argc, char **argv)
 	pages = (mib << 20) / PAGE / nprocs;
 	t = mmap(NULL, sizeof(*t) * nprocs, PROT_READ | PROT_WRITE,
 		 MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	if (t == MAP_FAILED || pipe(done) || pipe(go))
+	if (t == MAP_FAILED || pipe(done))
 		return perror("zbwmem: setup"), 2;
 	memset(t, 0, sizeof(*t) * nprocs);
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	printf("zbwmem: fill %zu MiB in %d processes, %d round(s)\n", mib, nprocs, rounds);
+	signal(SIGPIPE, SIG_IGN);
 	for (i = 0; i < nprocs; i++) {
+		if (pipe(go))
+			return perror("zbwmem: pipe"), 2;
 		pids[i] = fork();
 		if (pids[i] == 0) {
 			close(done[0]);
 			close(go[1]);
 			child(i, pages, rounds, done[1], go[0], &t[i]);
 		}
+		close(go[0]);
+		gofd[i] = go[1];
 	}
 	close(done[1]);
-	close(go[0]);
 	for (r = 0; r < rounds && !bad; r++) {
 		if (collect(done[0])) {
 			bad = 1;
@@ -304,7 +311,7 @@ static int cmd_fill(int argc, char **argv)
 		}
 		t1 = now();
 		printf("zbwmem: round %d filled %zu MiB in %.1fs\n", r, mib, t1 - t0);
-		if (release(go[1]) || collect(done[0])) {
+		if (release() || collect(done[0])) {
 			bad = 1;
 			break;
 		}
@@ -313,13 +320,13 @@ static int cmd_fill(int argc, char **argv)
 		for (k = 5; k < argc; k++)
 			cat_file(argv[k]);
 		t1 = now();
-		if (release(go[1]) || collect(done[0])) {
+		if (release() || collect(done[0])) {
 			bad = 1;
 			break;
 		}
 		t0 = now();
 		printf("zbwmem: round %d verified in %.1fs\n", r, t0 - t1);
-		bad = release(go[1]);
+		bad = release();
 	}
 	/* After a failure the survivors would wait forever for the go byte. */
 	for (i = 0; i < nprocs; i++) {

@@ -38,7 +38,7 @@ for a in zbewalgo lz4 zstd; do
 	echo "ZBW-DEMO: $a: done in ${secs}s, $v"
 done
 
-echo "ZBW-TABLE: what zram held after ${FILL} MiB were swapped out (MiB; pages)"
+echo "ZBW-TABLE: what zram held once ${FILL} MiB were written in $(($(sed -n 's/MemTotal: *\([0-9]*\).*/\1/p' /proc/meminfo) / 1024)) MiB of RAM (MiB; pages)"
 printf 'ZBW-TABLE: %-9s %9s %10s %9s %6s %10s %10s %6s  %s\n' algorithm orig compressed mem_used \
 	ratio huge_pages same_pages time verify
 printf '%s' "$rows" | sed 's/^/ZBW-TABLE: /'
