@@ -38,7 +38,7 @@ LIB_OBJS	:= $(patsubst %.c,$(BUILD)/%.o,$(LIB_SRCS))
 TOOL		:= $(BUILD)/zbewalgo
 TEST		:= $(BUILD)/zbewalgo_test
 
-.PHONY: all check test-unit test-cli corpus clean deps run
+.PHONY: all check check-user test-unit test-cli corpus clean deps run
 
 # Debian packages the user-space build and tests need.
 DEPS		:= build-essential liblz4-dev libzstd-dev liblzo2-dev zlib1g-dev \
@@ -92,8 +92,16 @@ $(CORPUS)/.stamp: $(wildcard $(SHARED)/corpus/*/*.tar.gz)
 	@touch $@
 
 # Tests always run under the sanitizers: a report is a failure.  The fuzz
-# smoke run replays the saved corpora and fuzzes each harness briefly.
-check: deps
+# smoke run replays the saved corpora and fuzzes each harness briefly.  Then
+# the kernel side: KUnit under UML with KASAN, and the booted-kernel suite on
+# 6.1, 6.12 and 7.2 (about an hour from nothing, 20 minutes on a warm cache;
+# see tools/testing/kernel/README.md).  check-user is the quick part alone.
+check:
+	$(MAKE) check-user
+	$(MAKE) check-kunit
+	$(MAKE) check-kernel
+
+check-user: deps
 	$(MAKE) SANITIZE=1 test-unit test-cli
 	$(MAKE) fuzz-smoke
 
@@ -142,7 +150,9 @@ fuzz:
 # demo: swap on zram with zbewalgo, lz4 and zstd in a booted DEMO_VERSION kernel.
 KERNEL_VERSIONS	?=
 DEMO_VERSION	?= 7.2
-.PHONY: check-kernel demo
+.PHONY: check-kernel check-kunit demo
+check-kunit:
+	tools/testing/kernel/kunit.sh
 check-kernel:
 	tools/testing/kernel/zbewalgo-tests.sh $(KERNEL_VERSIONS)
 demo:
