@@ -115,7 +115,8 @@ static inline size_t fuzz_table(const uint8_t *data, size_t size,
 	/*
 	 * byte 1, bits 0-1: early_abort_size default / 0 / page / huge;
 	 * bits 2-3: max_output_size default / page+8 (never store) / page/4 /
-	 * 0; bits 4-5: tolerance_shift 0..3.
+	 * 0; bits 4-5: tolerance_shift 0..3; bit 6: no incompressibility test
+	 * (store_entropy 0), so random-looking inputs reach the chains too.
 	 */
 	zbewalgo_default_params(params, FUZZ_PAGE);
 	switch (b1 & 3) {
@@ -141,6 +142,8 @@ static inline size_t fuzz_table(const uint8_t *data, size_t size,
 		break;
 	}
 	params->tolerance_shift = (b1 >> 4) & 3;
+	if (b1 & 0x40)
+		params->store_entropy = 0;
 	return pos < size ? pos : size;
 }
 

@@ -75,12 +75,23 @@ struct zbewalgo_table {
  * @tolerance_shift: accept the last winner at once when its result is at
  *	most its previous result plus previous >> @tolerance_shift
  *	(0 disables the shortcut)
+ * @store_entropy: store a page at once, without trying any combination,
+ *	when its estimated entropy per byte (sampled, per byte lane) is at
+ *	least @store_entropy / 256 bits (0 disables the test; so does a
+ *	@max_output_size not below the page length)
  */
 struct zbewalgo_params {
 	u32 early_abort_size;
 	u32 max_output_size;
 	u32 tolerance_shift;
+	u32 store_entropy;
 };
+
+/*
+ * Default store_entropy: 7.45 bits per byte.  Random pages measure 7.7 to
+ * 8, the most random-looking compressible pages measured 7.15.
+ */
+#define ZBEWALGO_STORE_ENTROPY		1907
 
 /**
  * struct zbewalgo_result - what the last compression did

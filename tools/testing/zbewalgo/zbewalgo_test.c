@@ -342,11 +342,16 @@ static void test_default_combinations(void)
 {
 	const struct zbewalgo_table *def = zbewalgo_table_default();
 	struct zbewalgo_ctx *ctx = zbewalgo_ctx_create(PAGE);
+	struct zbewalgo_params params;
 	char name[160], comb[100];
 	unsigned long long in = 0;
 	unsigned int i;
 	size_t p;
 
+	/* Every chain sees every page, random ones too. */
+	zbewalgo_default_params(&params, PAGE);
+	params.store_entropy = 0;
+	zbewalgo_ctx_set_params(ctx, &params);
 	for (p = 0; p < nr_pages; p++)
 		in += pages[p].len;
 	for (i = 0; i < def->nr; i++) {
@@ -749,6 +754,8 @@ static void test_short_page_stage_cap(void)
 	begin("pages shorter than max_len respect stage_cap(len)");
 	zbewalgo_default_params(&params, PAGE);
 	params.early_abort_size = 0;
+	/* the page looks random: the chains must run anyway */
+	params.store_entropy = 0;
 	zbewalgo_ctx_set_params(ctx, &params);
 	for (i = 0; i < PAGE; i++)
 		page[i] = i * 37 + (i >> 3);
@@ -820,6 +827,117 @@ static void test_context_adapts(void)
 	zbewalgo_ctx_destroy(fresh);
 }
 
+/*
+ * The incompressibility test stores random pages without trying a chain,
+ * and they round-trip; with store_entropy 0 every chain runs again.
+ */
+static void test_random_stored_at_once(void)
+{
+	struct zbewalgo_ctx *ctx = zbewalgo_ctx_create(PAGE);
+	void *scratch = malloc(zbewalgo_decompress_scratch_size(PAGE));
+	const struct zbewalgo_result *res = zbewalgo_ctx_last_result(ctx);
+	unsigned char page[PAGE], c[ZBEWALGO_STORED_SIZE(PAGE)], o[PAGE];
+	struct zbewalgo_params params;
+	unsigned int n, i, rejected = 0;
+	size_t clen, olen;
+
+	begin("random pages are stored without trying a chain");
+	for (n = 0; n < 64; n++) {
+		for (i = 0; i < PAGE; i++)
+			page[i] = rnd();
+		clen = sizeof(c);
+		olen = PAGE;
+		CHECK(!zbewalgo_compress(ctx, page, PAGE, c, &clen) &&
+		      res->stored && clen == ZBEWALGO_STORED_SIZE(PAGE) - 1,
+		      "random page %u: stored %d, %zu bytes", n, res->stored,
+		      clen);
+		rejected += res->tried == 0;
+		CHECK(!zbewalgo_decompress(c, clen, o, &olen, scratch) &&
+		      olen == PAGE && !memcmp(o, page, PAGE),
+		      "random page %u: round trip", n);
+	}
+	CHECK(rejected == 64, "%u of 64 random pages rejected at once",
+	      rejected);
+	/* Short pages are never rejected: too few samples. */
+	clen = sizeof(c);
+	CHECK(!zbewalgo_compress(ctx, page, 1000, c, &clen) && res->tried,
+	      "1000-byte random page: %u chains tried", res->tried);
+	zbewalgo_default_params(&params, PAGE);
+	params.store_entropy = 0;
+	zbewalgo_ctx_set_params(ctx, &params);
+	clen = sizeof(c);
+	CHECK(!zbewalgo_compress(ctx, page, PAGE, c, &clen) && res->stored &&
+	      res->tried == zbewalgo_table_default()->nr,
+	      "store_entropy 0: %u chains tried", res->tried);
+	end();
+	free(scratch);
+	zbewalgo_ctx_destroy(ctx);
+}
+
+/*
+ * The test never stores a page that a full search would have compressed:
+ * every page (corpus and generated, plus float arrays with random
+ * mantissas, half-random pages and a random block repeated) compresses to
+ * the same size with and without it, in contexts that saw the same pages.
+ */
+static void test_precheck_keeps_compressible(void)
+{
+	struct zbewalgo_ctx *on = zbewalgo_ctx_create(PAGE);
+	struct zbewalgo_ctx *off = zbewalgo_ctx_create(PAGE);
+	unsigned char c1[ZBEWALGO_STORED_SIZE(PAGE)];
+	unsigned char c2[ZBEWALGO_STORED_SIZE(PAGE)];
+	struct zbewalgo_params params;
+	unsigned long long s_on = 0, s_off = 0;
+	unsigned long skipped = 0, n = 0, bad = 0;
+	unsigned char extra[4][PAGE];
+	float *f = (float *)extra[0];
+	size_t i, k;
+
+	for (i = 0; i < PAGE / 4; i++)	/* 1.0 .. 2.0, random mantissa */
+		f[i] = 1.0f + (rnd() & 0xffffff) / 16777216.0f;
+	for (i = 0; i < PAGE; i++)
+		extra[1][i] = i < PAGE / 2 ? rnd() : "page text "[i % 10];
+	for (i = 0; i < PAGE / 2; i++)
+		extra[2][i] = extra[2][i + PAGE / 2] = rnd();
+	for (i = 0; i < PAGE / 8; i++)	/* float64 with a few top bits */
+		((unsigned long long *)extra[3])[i] =
+			0x3ff0000000000000ull |
+			(unsigned long long)(rnd() & 0xfffff) << 32 | rnd();
+
+	begin("the incompressibility test keeps compressible pages");
+	zbewalgo_default_params(&params, PAGE);
+	params.max_output_size = 3264;
+	zbewalgo_ctx_set_params(on, &params);
+	params.store_entropy = 0;
+	zbewalgo_ctx_set_params(off, &params);
+	for (k = 0; k < nr_pages + 4; k++) {
+		const void *data = k < nr_pages ? pages[k].data : extra[k - nr_pages];
+		size_t len = k < nr_pages ? pages[k].len : PAGE;
+		size_t l1 = sizeof(c1), l2 = sizeof(c2);
+
+		if (zbewalgo_compress(on, data, len, c1, &l1) ||
+		    zbewalgo_compress(off, data, len, c2, &l2))
+			abort();
+		n++;
+		s_on += l1;
+		s_off += l2;
+		if (!zbewalgo_ctx_last_result(on)->tried && len)
+			skipped++;
+		if (l1 != l2 && bad++ < 5)
+			fail("%s: %zu bytes with the test, %zu without",
+			     k < nr_pages ? pages[k].name : "extra", l1, l2);
+		checks++;
+	}
+	CHECK(s_on == s_off && skipped,
+	      "%llu bytes with the test, %llu without, %lu of %lu pages skipped",
+	      s_on, s_off, skipped, n);
+	printf("#   %lu of %lu pages stored by the test, %llu bytes either way\n",
+	       skipped, n, s_on);
+	end();
+	zbewalgo_ctx_destroy(off);
+	zbewalgo_ctx_destroy(on);
+}
+
 /* A page stays readable after its combination left the table. */
 static void test_removed_combination(void)
 {
@@ -875,6 +993,8 @@ int main(int argc, char **argv)
 	test_removed_combination();
 	test_short_page_stage_cap();
 	test_context_adapts();
+	test_random_stored_at_once();
+	test_precheck_keeps_compressible();
 	test_corruption();
 	test_random_input();
 	test_step_decoders_hostile();
