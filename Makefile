@@ -175,3 +175,42 @@ bench: deps
 	$(MAKE) $(TOOL) corpus
 	CC='$(CC)' CFLAGS='$(CFLAGS)' tools/testing/zbewalgo/bench/run.sh \
 		$(TOOL) $(BENCH_DATA) $(CORPUS) $(BENCH_OUT) $(BENCH_KIB) $(BENCH_REPS)
+
+# ---- DKMS and admin docs (Documentation/admin-guide/blockdev/zbewalgo.rst) -
+# dkms-src: the module sources and dkms.conf in DKMS_SRCTREE/zbewalgo-VERSION,
+# where dkms looks for them.  dkms-install: that, then dkms add, build and
+# install for DKMS_KERNEL (default: the running one; needs its headers).
+# dkms-remove undoes both.  DKMS_FLAGS goes to every dkms call (check-dkms
+# uses it for private trees).  check-dkms: Debian's own 6.1 kernel, booted
+# under qemu with the modules DKMS built against its headers package, runs
+# swap on zram with zbewalgo, the zramctl/zram-tools/zram-generator examples
+# and zswap (tools/testing/kernel/README.md; 9-10 minutes, not in make check).
+# docs: every .rst under
+# Documentation/ parses without a warning (docutils).
+DKMS_VERSION	:= $(shell sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' dkms.conf)
+DKMS_SRCTREE	?= /usr/src
+DKMS_KERNEL	?= $(shell uname -r)
+DKMS_FLAGS	?=
+DKMS_DIR	= $(DKMS_SRCTREE)/zbewalgo-$(DKMS_VERSION)
+DKMS		= dkms $(DKMS_FLAGS) --sourcetree $(DKMS_SRCTREE) -m zbewalgo -v $(DKMS_VERSION)
+.PHONY: dkms-src dkms-install dkms-remove check-dkms docs
+dkms-src:
+	rm -rf $(DKMS_DIR) && mkdir -p $(DKMS_DIR)
+	find Kbuild dkms.conf include lib/zbewalgo crypto/zbewalgo.c -type f \
+		! -name '*.o' ! -name '*.ko' ! -name '*.cmd' ! -name '*.mod*' \
+		! -name '*.d' | xargs cp -p --parents -t $(DKMS_DIR)
+dkms-install: dkms-src
+	-$(DKMS) remove --all >/dev/null 2>&1
+	$(DKMS) add
+	$(DKMS) build -k $(DKMS_KERNEL)
+	$(DKMS) install -k $(DKMS_KERNEL)
+dkms-remove:
+	-$(DKMS) remove --all
+	rm -rf $(DKMS_DIR)
+check-dkms:
+	tools/testing/kernel/dkms.sh
+docs:
+	@scripts/install-deps.sh python3-docutils
+	@set -e; for f in $$(find Documentation -name '*.rst' | sort); do \
+		/usr/bin/python3 -m docutils --halt=warning --report=warning \
+			--no-file-insertion "$$f" /dev/null; echo "docs: $$f ok"; done

@@ -1,0 +1,220 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# dkms.sh: zbewalgo installed by DKMS into Debian's own 6.1 kernel (make check-dkms).
+# Takes the installed linux-headers-6.1.0-N-amd64 (installs linux-headers-amd64 if
+# there is none), downloads the matching linux-image package (never installed),
+# builds and installs our modules with `make dkms-install` into private dkms,
+# source and module trees, packs the stock vmlinuz with the modules zram needs and
+# the DKMS output into an initramfs, boots it under qemu and requires every check
+# of guest/dkms.sh: module autoload through zram, swap on zram with every page
+# verified, the zramctl, zram-tools and zram-generator configuration examples, and
+# zswap with compressor=zbewalgo.
+# Cache: $ZBEWALGO_CACHE/dkms/; console log also in the repo's build/kernel-logs/.
+set -euo pipefail
+. "$(dirname "$0")/common.sh"
+
+D=$CACHE/dkms
+RUN=$CACHE/run/dkms
+LOGS=$REPO/build/kernel-logs
+export DEBIAN_FRONTEND=noninteractive
+mkdir -p "$D" "$RUN" "$LOGS"
+stage() { printf '  %-10s %4ds\n' "$1" $((SECONDS - $2)) >>"$RUN/times"; }
+: >"$RUN/times"
+
+# --- host packages ------------------------------------------------------------------
+t=$SECONDS
+grep -q '^12' /etc/debian_version 2>/dev/null || say "warning: not Debian 12; the 6.1 packages may not exist"
+pkgs=(dkms make gcc libc6-dev cpio kmod openssl busybox-static qemu-system-x86 util-linux)
+installed() { dpkg-query -W -f '${Status}' "$1" 2>/dev/null | grep -q 'ok installed'; }
+hdr=$(dpkg-query -W -f '${db:Status-Abbrev} ${Package}\n' 'linux-headers-6.1.0-*-amd64' 2>/dev/null |
+	awk '$1 == "ii" { print $2 }' | sort -V | tail -n 1)
+[ -n "$hdr" ] || pkgs+=(linux-headers-amd64)
+absent=()
+for p in "${pkgs[@]}"; do installed "$p" || absent+=("$p"); done
+if [ ${#absent[@]} -gt 0 ]; then
+	say "installing ${absent[*]}"
+	apt-get install -y -q --no-install-recommends "${absent[@]}" >&2 ||
+		{ apt-get update -q >&2 && apt-get install -y -q --no-install-recommends "${absent[@]}" >&2; }
+	hdr=$(dpkg-query -W -f '${db:Status-Abbrev} ${Package}\n' 'linux-headers-6.1.0-*-amd64' |
+		awk '$1 == "ii" { print $2 }' | sort -V | tail -n 1)
+fi
+[ -n "$hdr" ] || die "no linux-headers-6.1.0-*-amd64 package installed"
+KVER=${hdr#linux-headers-}
+DEBVER=$(dpkg-query -W -f '${Version}' "$hdr")
+HDRS=/usr/src/linux-headers-$KVER
+[ -f "$HDRS/.config" ] || die "$HDRS has no .config"
+say "target: $KVER (Debian $DEBVER), headers $HDRS"
+stage packages $t
+
+# --- the stock kernel: vmlinuz and the modules zram needs, from linux-image ---------
+# Closure over modules.dep of zram, the compressors zram offers, and whatever our
+# modules depend on (modinfo -F depends, read after the DKMS build below).
+IMG=$D/image-$KVER-$DEBVER
+closure() { # MODULE...: relative paths of the modules and all their dependencies
+	awk -v want=" $* " -F': *' '
+		{ n = $1; sub(/.*\//, "", n); sub(/\.ko.*$/, "", n); gsub(/-/, "_", n)
+		  dep[n] = $2; path[n] = $1 }
+		END { split(want, q, " "); for (i in q) { m = q[i]; gsub(/-/, "_", m); todo[m] = 1 }
+		      do { more = 0
+		           for (m in todo) if (!(m in done)) { done[m] = 1; more = 1
+		               if (!(m in path)) continue
+		               print path[m]; k = split(dep[m], d, " ")
+		               for (j = 1; j <= k; j++) { x = d[j]; sub(/.*\//, "", x)
+		                   sub(/\.ko.*$/, "", x); gsub(/-/, "_", x); todo[x] = 1 } }
+		      } while (more) }' "$IMG/lib/modules/$KVER/modules.dep" | sort -u
+}
+t=$SECONDS
+if [ ! -f "$IMG/.ok" ]; then
+	deb=$D/debs/linux-image-${KVER}_${DEBVER}_amd64.deb
+	if [ ! -f "$deb" ]; then
+		mkdir -p "$D/debs"
+		dl=$(mktemp -d "$D/debs/.dl-XXXXXX")
+		chown _apt "$dl"   # apt downloads as user _apt
+		say "downloading linux-image-$KVER $DEBVER (never installed)"
+		(cd "$dl" && apt-get download -q "linux-image-$KVER=$DEBVER" >&2) ||
+			{ apt-get update -q >&2 && (cd "$dl" && apt-get download -q "linux-image-$KVER=$DEBVER" >&2); } ||
+			{ rm -rf "$dl"; die "cannot download linux-image-$KVER=$DEBVER"; }
+		mv "$dl"/*.deb "$deb"
+		rm -rf "$dl"
+	fi
+	rm -rf "$IMG"
+	mkdir -p "$IMG"
+	say "extracting vmlinuz and the zram, mm, lib and crypto modules from $(basename "$deb")"
+	# drivers/block/zram, mm, lib and crypto are small: all of them, so a change
+	# to our dependencies needs no new extraction.
+	dpkg-deb --fsys-tarfile "$deb" | tar -x -C "$IMG" --wildcards \
+		"./boot/vmlinuz-$KVER" "./boot/System.map-$KVER" "./boot/config-$KVER" \
+		"./lib/modules/$KVER/modules.*" "./lib/modules/$KVER/kernel/drivers/block/zram" \
+		"./lib/modules/$KVER/kernel/mm" "./lib/modules/$KVER/kernel/lib" \
+		"./lib/modules/$KVER/kernel/crypto" "./lib/modules/$KVER/kernel/arch/x86/crypto"
+	# The package leaves modules.dep to its postinst: depmod the part we took.
+	depmod -b "$IMG" "$KVER"
+	touch "$IMG/.ok"
+fi
+VMLINUZ=$IMG/boot/vmlinuz-$KVER
+grep -q '^CONFIG_MODULE_SIG_FORCE=y' "$IMG/boot/config-$KVER" &&
+	die "$KVER enforces module signatures: the DKMS-signed module would not load"
+stage image $t
+
+# --- DKMS: make dkms-install with private trees (the host's are never touched) -----
+# T/src holds the sources (DKMS_SRCTREE), T/dkms the dkms tree, T/root/lib/modules
+# the install tree: the stock modules we need plus updates/dkms after install.
+t=$SECONDS
+T=$D/tree
+rm -rf "$T"
+mkdir -p "$T/src" "$T/dkms" "$T/root/lib/modules/$KVER"
+ln -s "$HDRS" "$T/root/lib/modules/$KVER/build"
+# A private signing key too: dkms on Debian would create /var/lib/dkms/mok.key.
+export mok_signing_key=$T/mok.key mok_certificate=$T/mok.pub
+FLAGS="--dkmstree $T/dkms --installtree $T/root/lib/modules --no-depmod"
+say "make dkms-install for $KVER (log $RUN/dkms.log)"
+if ! nice -n 10 make -C "$REPO" --no-print-directory dkms-install DKMS_SRCTREE="$T/src" \
+	DKMS_KERNEL="$KVER" DKMS_FLAGS="$FLAGS" >"$RUN/dkms.log" 2>&1; then
+	tail -n 40 "$RUN/dkms.log" >&2
+	cat "$T/dkms/zbewalgo"/*/build/make.log 2>/dev/null | tail -n 40 >&2 || true
+	die "dkms-install failed"
+fi
+status=$(dkms status --dkmstree "$T/dkms" --installtree "$T/root/lib/modules" -m zbewalgo -k "$KVER")
+say "dkms status: $status"
+case $status in *installed*) ;; *) die "dkms status does not say installed" ;; esac
+MODDIR=$T/root/lib/modules/$KVER
+ours=$(find "$MODDIR/updates" -name '*.ko*' | sort)
+[ "$(echo "$ours" | grep -c -E '/(lib)?zbewalgo\.ko')" = 2 ] || die "dkms installed: ${ours:-nothing}"
+vermagic=$(modinfo -F vermagic "$MODDIR/updates/dkms/zbewalgo.ko")
+case $vermagic in "$KVER "*) ;; *) die "vermagic '$vermagic' is not $KVER" ;; esac
+sig=$(modinfo -F signer "$MODDIR/updates/dkms/zbewalgo.ko" || true)
+say "built: $(echo "$ours" | sed "s|$MODDIR/||" | tr '\n' ' ')vermagic '$vermagic', signer '${sig:-none}'"
+stage dkms $t
+
+# The stock modules: zram, the compressors zram lists, and our dependencies.
+t=$SECONDS
+deps=$(for m in $ours; do modinfo -F depends "$m"; done | tr ',' ' ')
+# shellcheck disable=SC2086  # one module name per word
+need=$(closure zram zsmalloc lz4 lz4hc zstd $deps)
+for p in $need; do
+	[ -f "$IMG/lib/modules/$KVER/$p" ] || die "$p missing from the extracted image"
+	mkdir -p "$MODDIR/$(dirname "$p")"
+	cp "$IMG/lib/modules/$KVER/$p" "$MODDIR/$p"
+done
+cp "$IMG/lib/modules/$KVER/modules.builtin" "$IMG/lib/modules/$KVER/modules.builtin.modinfo" \
+	"$IMG/lib/modules/$KVER/modules.order" "$MODDIR/"
+# Debian's System.map is a stub: check symbols (and their CRCs) against the
+# headers' Module.symvers, the kernel's exports.
+depmod -b "$T/root" -E "$HDRS/Module.symvers" -e "$KVER" 2>"$RUN/depmod.log" ||
+	{ cat "$RUN/depmod.log" >&2; die "depmod failed"; }
+! grep -q 'unknown symbol\|disagrees about version' "$RUN/depmod.log" ||
+	{ cat "$RUN/depmod.log" >&2; die "depmod: unresolved symbols or CRC mismatch"; }
+grep -q 'crypto-zbewalgo' "$MODDIR/modules.alias" || die "modules.alias lacks crypto-zbewalgo"
+say "stock modules: $(echo "$need" | sed 's|.*/||' | tr '\n' ' ')"
+
+# --- guest tools: zbwmem, zramctl and zram-generator with their libraries, zramswap --
+ZBWMEM=$RUN/zbwmem
+gcc -static -O2 -Wall -o "$ZBWMEM" "$HERE/zbwmem.c" -lm
+extras=("$ZBWMEM" "$MODDIR=/lib/modules/$KVER")
+libs_of() { # the ELF interpreter and shared libraries of BINARY
+	ldd "$1" | awk '$2 == "=>" && $3 ~ /^\// { print $3 } $1 ~ /^\// { print $1 }'
+}
+add_bin() { # BINARY DEST: BINARY at DEST, its libraries at their own paths
+	local l
+	extras+=("$1=$2")
+	for l in $(libs_of "$1"); do extras+=("$(readlink -f "$l")=$l"); done
+}
+# Debian's own zramctl, swapon (priorities: busybox's has no -p), mkswap, and bash
+# for zram-tools' zramswap (busybox's sh would run its own swapon applet).
+for b in zramctl swapon swapoff mkswap; do
+	p=$(PATH=/usr/sbin:/sbin:$PATH command -v $b) || die "$b not found"
+	add_bin "$p" /usr/sbin/$b
+done
+add_bin /bin/bash /bin/bash
+# zram-tools and systemd-zram-generator: downloaded like the image, unpacked only.
+PK=$D/pkgs
+if [ ! -f "$PK/.ok" ]; then
+	rm -rf "$PK"
+	mkdir -p "$PK/deb" "$PK/root"
+	chown _apt "$PK/deb"
+	(cd "$PK/deb" && apt-get download -q zram-tools systemd-zram-generator >&2) ||
+		{ apt-get update -q >&2 && (cd "$PK/deb" && apt-get download -q zram-tools systemd-zram-generator >&2); }
+	for f in "$PK"/deb/*.deb; do dpkg-deb -x "$f" "$PK/root"; done
+	touch "$PK/.ok"
+fi
+ZG=$PK/root/lib/systemd/system-generators/zram-generator
+if [ ! -x "$ZG" ] || [ ! -f "$PK/root/usr/sbin/zramswap" ]; then
+	die "zram-tools/zram-generator not unpacked in $PK"
+fi
+add_bin "$ZG" /lib/systemd/system-generators/zram-generator
+extras+=("$PK/root/usr/sbin/zramswap=/usr/sbin/zramswap"
+	 "$HERE/guest/systemd-makefs=/lib/systemd/systemd-makefs")
+PKGVERS="zram-tools $(dpkg-deb -f "$PK"/deb/zram-tools_*.deb Version), systemd-zram-generator $(dpkg-deb -f "$PK"/deb/systemd-zram-generator_*.deb Version), util-linux $(dpkg-query -W -f '${Version}' util-linux)"
+"$HERE/initramfs.sh" "$RUN/initramfs.cpio.gz" "$HERE/guest/dkms.sh" "${extras[@]}"
+stage initramfs $t
+
+# --- boot the stock kernel ------------------------------------------------------------
+t=$SECONDS
+{ ZBEWALGO_APPEND="ZBW_KVER=$KVER ZBW_FILL_MIB=${ZBW_FILL_MIB:-320} ZBW_EXAMPLE_MIB=${ZBW_EXAMPLE_MIB:-64}" \
+	nice -n 10 "$HERE/boot.sh" "$VMLINUZ" "$RUN/initramfs.cpio.gz" "$RUN/console.log" \
+	"${ZBEWALGO_TIMEOUT:-1800}" || true; } |
+	grep --line-buffered -E '^(ZBW-|zbwmem:)' | sed -u 's/\r$//' || true
+stage boot $t
+cp "$RUN/console.log" "$LOGS/dkms-$KVER-console.log"
+
+CHECKS="stock-kernel modprobe-zram autoload modules-signature crypto comp-algorithm
+	swap-zram verify-zram zramctl verify-zramctl zramswap verify-zramswap
+	zram-generator-units zram-generator-setup verify-zram-generator zswap verify-zswap
+	no-splat"
+log=$(tr -d '\r' <"$RUN/console.log")
+missing=
+for c in $CHECKS; do
+	echo "$log" | grep -q "^ZBW-CHECK: $c ok" || missing="$missing $c"
+done
+echo "$log" | grep -qx 'ZBW-RESULT: ok' || missing="$missing ZBW-RESULT"
+echo
+if [ -z "$missing" ]; then echo "== dkms on Debian's $KVER ($DEBVER): PASS"
+else echo "== dkms on Debian's $KVER ($DEBVER): FAIL (missing or failed:$missing)"; fi
+echo "$log" | grep -E '^ZBW-CHECK: ' | cut -c1-240 || true
+echo "  host: $status; $PKGVERS"
+cat "$RUN/times"
+echo "  total     ${SECONDS}s"
+echo "  log: $LOGS/dkms-$KVER-console.log"
+[ -z "$missing" ] || die "FAIL"
+say "PASS"
