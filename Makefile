@@ -57,7 +57,8 @@ $(BUILD)/%.o: %.c $(LIB_HDRS)
 $(BUILD)/libzbewalgo.a: $(LIB_OBJS)
 	$(AR) rcs $@ $^
 
-TOOL_OBJS	:= $(BUILD)/tools/zbewalgo/zbewalgo.o $(BUILD)/tools/zbewalgo/bench.o
+TOOL_OBJS	:= $(BUILD)/tools/zbewalgo/zbewalgo.o $(BUILD)/tools/zbewalgo/bench.o \
+		   $(BUILD)/tools/zbewalgo/tune.o
 $(TOOL_OBJS): tools/zbewalgo/zbewalgo_tool.h
 # bench's lzo-rle: the kernel's lib/lzo, vendored (tools/zbewalgo/lzo-rle/
 # README), built against its own stand-in headers and renamed so it does
@@ -75,6 +76,8 @@ $(BUILD)/tools/zbewalgo/lzo-rle/%.o: tools/zbewalgo/lzo-rle/%.c \
 		$(CFLAGS) -fno-strict-aliasing $(WARN) -c -o $@ $<
 $(BUILD)/tools/zbewalgo/bench.o: \
 	CPPFLAGS += -DZBEWALGO_BENCH_PLOT='"$(CURDIR)/tools/zbewalgo/bench-plot.py"'
+$(BUILD)/tools/zbewalgo/tune.o: \
+	CPPFLAGS += -DZBEWALGO_TUNE_PLOT='"$(CURDIR)/tools/zbewalgo/tune-plot.py"'
 $(TOOL): $(TOOL_OBJS) $(LZORLE_OBJS) $(BUILD)/libzbewalgo.a
 	$(CC) $(LDFLAGS) -o $@ $^ -llz4 -lzstd -llzo2 -lz -lm
 

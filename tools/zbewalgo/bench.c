@@ -71,6 +71,7 @@ struct algo {
 	bool raw_only;			/* memcpy: every page stored as is */
 	const struct zbewalgo_table *table;
 	size_t threshold;
+	long early_abort;		/* -1: the default */
 	char params[2048];		/* settings, as reported in JSON */
 	/* per-algorithm state, set up by init() for each measurement */
 	void *cstate, *dstate;
@@ -90,6 +91,8 @@ static int zbw_init(struct algo *a, size_t page)
 	zbewalgo_default_params(&p, page);
 	/* zram drops results at or above the threshold; so does zbewalgo. */
 	p.max_output_size = a->threshold;
+	if (a->early_abort >= 0)
+		p.early_abort_size = a->early_abort;
 	zbewalgo_ctx_set_params(a->cstate, &p);
 	zbewalgo_ctx_set_table(a->cstate, a->table);
 	return 0;
@@ -360,15 +363,18 @@ static void describe(struct algo *a)
 	const char *n = a->name;
 
 	if (a->init == zbw_init) {
-		char buf[sizeof(a->params) - 32], *p;
+		char buf[sizeof(a->params) - 80], ea[48] = "", *p;
 
 		zbewalgo_table_format(a->table, buf, sizeof(buf));
 		for (p = buf; *p; p++)
 			if (*p == '\n')
 				*p = p[1] ? ';' : '\0';
-		snprintf(a->params, sizeof(a->params), "%s table: %s",
+		if (a->early_abort >= 0)
+			snprintf(ea, sizeof(ea), "; early_abort_size %ld",
+				 a->early_abort);
+		snprintf(a->params, sizeof(a->params), "%s table: %s%s",
 			 a->level > 0 ? "preset" : a->level ? "-c" : "default",
-			 buf);
+			 buf, ea);
 	} else if (!strcmp(n, "lz4")) {
 		snprintf(a->params, sizeof(a->params),
 			 "LZ4_compress_fast acceleration %d (liblz4 %s)",
@@ -928,6 +934,8 @@ static void bench_usage(FILE *f)
 "                            (default: all but zbewalgo-2 when it equals\n"
 "                            the default table, zbewalgo-custom only with -c)\n"
 "  -c, --combinations TABLE  zbewalgo table for zbewalgo-custom\n"
+"  -e, --early-abort N       early_abort_size of zbewalgo-custom (default:\n"
+"                            an eighth of the page, as for the others)\n"
 "  -d, --drop-same           drop same-filled pages (zram stores them\n"
 "                            without compressing) and repeated pages\n"
 "  -r, --reps N              repetitions per measurement (median; default 5)\n"
@@ -977,6 +985,7 @@ int bench_main(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "algorithms", required_argument, NULL, 'a' },
 		{ "combinations", required_argument, NULL, 'c' },
+		{ "early-abort", required_argument, NULL, 'e' },
 		{ "drop-same", no_argument, NULL, 'd' },
 		{ "reps", required_argument, NULL, 'r' },
 		{ "threshold", required_argument, NULL, 't' },
@@ -1003,10 +1012,11 @@ int bench_main(int argc, char **argv)
 	double wmibps = 134.7, rmibps = 156.62, v;
 	FILE *table_out = stdout, *fout, *mine;
 	int reps = 5, c, ret = 0, f, lz4_idx = -1;
+	long early_abort = -1;
 	char json_tmp[] = "/tmp/zbewalgo-bench-XXXXXX";
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "a:c:dr:t:p:vh", longopts,
+	while ((c = getopt_long(argc, argv, "a:c:e:dr:t:p:vh", longopts,
 				NULL)) != -1) {
 		switch (c) {
 		case 'a':
@@ -1021,6 +1031,14 @@ int bench_main(int argc, char **argv)
 				ret = 2;
 				goto out;
 			}
+			break;
+		case 'e':
+			if (parse_num(optarg, 0, ZBEWALGO_STORED_SIZE(ZBEWALGO_MAX_INPUT),
+				      &v) || v != (long)v) {
+				ret = 2;
+				goto out;
+			}
+			early_abort = v;
 			break;
 		case 'd':
 			drop = true;
@@ -1133,6 +1151,8 @@ int bench_main(int argc, char **argv)
 			continue;
 		algos[nalgos] = *t;
 		algos[nalgos].threshold = threshold;
+		algos[nalgos].early_abort = t->init == zbw_init &&
+			t->level == -1 ? early_abort : -1;
 		if (t->init == zbw_init) {
 			algos[nalgos].table = t->level > 0 ?
 				zbewalgo_preset_table(t->level) :

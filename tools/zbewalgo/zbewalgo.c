@@ -43,6 +43,8 @@ static void usage(FILE *f)
 "       zbewalgo [options] page-decompress < compressed > page\n"
 "       zbewalgo table            print the combination table in use\n"
 "       zbewalgo bench [options] FILE...  compare with zram's other compressors\n"
+"       zbewalgo tune [options] INPUT...  recommend a table for a workload\n"
+"                 (files, block devices, --pid PID; see zbewalgo tune -h)\n"
 "IN/OUT may be '-' for stdin/stdout.\n"
 "options:\n"
 "  -c, --combinations TABLE  combinations to try, e.g. 'bwt-mtf-huffman\n"
@@ -373,6 +375,8 @@ int main(int argc, char **argv)
 	/* Subcommands with options of their own come first. */
 	if (argc > 1 && !strcmp(argv[1], "bench"))
 		return bench_main(argc - 1, argv + 1);
+	if (argc > 1 && !strcmp(argv[1], "tune"))
+		return tune_main(argc - 1, argv + 1);
 
 	while ((c = getopt_long(argc, argv, "c:e:m:p:sh", longopts, NULL)) != -1) {
 		switch (c) {

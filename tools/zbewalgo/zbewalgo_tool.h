@@ -9,5 +9,6 @@
 FILE *tool_open(const char *path, const char *mode);
 int tool_read_all(FILE *f, unsigned char **data, size_t *len);
 int bench_main(int argc, char **argv);
+int tune_main(int argc, char **argv);
 
 #endif

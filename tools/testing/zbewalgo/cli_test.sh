@@ -183,5 +183,126 @@ else
 	echo "# skip bench --plot: no matplotlib (make bench installs it)"
 fi
 
+
+# tune: a small search on generated data (deterministic generators) plus a
+# corpus file, quick enough under the sanitizers.  Only figures that do not
+# depend on timing are asserted: the sample, the replay's sizes against the
+# engine's, the recommended table (it parses, round-trips, and its ratio
+# on the sample is at least the default table's: the default budget, "as
+# fast as the default table", always admits the default table).
+mkdir "$tmp/tune"
+python3 "$(dirname "$0")/gen-data.py" "$tmp/tune" 256 float32-smooth csr-cg >/dev/null
+tune_in=("$tmp/tune/float32-smooth" "$tmp/tune/csr-cg" "$first")
+tune_opts=(-n 64 --screen 32 --holdout 32 -L 3 -b 4 -k 4 -r 1)
+check_tune() {	# check_tune JSON_FILE PAGES SAMPLE HOLDOUT [BUDGET_KIND]
+	python3 - "$@" <<'PYEOF'
+import json, sys
+path, pages, sample, hold = sys.argv[1], *map(int, sys.argv[2:5])
+kind = sys.argv[5] if len(sys.argv) > 5 else 'as fast as the default table'
+d = json.load(open(path))
+assert (d['pages'], d['sample_pages'], d['holdout_pages']) == (pages, sample, hold), \
+    (d['pages'], d['sample_pages'], d['holdout_pages'])
+assert d['budget']['kind'] == kind and d['budget']['met'] is True, d['budget']
+names = [r['name'] for r in d['results']]
+assert names == ['lz4', 'recommended', 'default', 'level=1', 'level=3',
+                 'zstd-3'], names
+by = {r['name']: r for r in d['results']}
+for r in d['results']:
+    for part in ('sample', 'holdout'):
+        if part == 'holdout' and not hold:
+            assert r[part] is None
+            continue
+        m = r[part]
+        assert m['roundtrip_ok'] is True and m['ratio'] >= 1.0, r
+        assert m['compress_mibps'] > 0 and m['decompress_mibps'] > 0, r
+    if 'model' in r:	# the replay predicts the engine's sizes exactly
+        assert abs(r['model']['ratio'] - r['sample']['ratio']) <= \
+            1e-5 * r['sample']['ratio'], r
+rec, dfl = by['recommended'], by['default']
+assert rec['sample']['ratio'] >= dfl['sample']['ratio'] * (1 - 1e-5), (rec, dfl)
+assert rec['model']['within_budget'] is True
+assert by['lz4']['sample']['compress_vs_lz4'] == 1
+want = d['recommendation']
+assert want['table'] == rec['table'] and 1 <= rec['chains'] <= 4
+assert want['commands'] == [
+    "echo 'set %s' > /sys/kernel/zbewalgo/combinations" % rec['table'],
+    'echo %d > /sys/kernel/zbewalgo/early_abort_size' % rec['early_abort_size'],
+    'echo %d > /sys/kernel/zbewalgo/max_output_size' % rec['max_output_size']]
+assert d['candidates'] and d['tables'] and d['thresholds']
+print(rec['table'])
+print(rec['early_abort_size'], rec['max_output_size'])
+PYEOF
+}
+tune_pages=0
+for f in "${tune_in[@]}"; do
+	tune_pages=$((tune_pages + ($(stat -c %s "$f") + 4095) / 4096))
+done
+expect "tune" "$tool" tune "${tune_opts[@]}" --json="$tmp/t.json" "${tune_in[@]}"
+cp "$tmp/out" "$tmp/t.txt"
+if check_tune "$tmp/t.json" "$tune_pages" 64 32 >"$tmp/rec" 2>"$tmp/err"; then
+	ok "tune: sample, replay, results, commands"
+	tab=$(sed -n 1p "$tmp/rec")
+	read -r ea mo < <(sed -n 2p "$tmp/rec")
+	expect "tune: recommended table parses" "$tool" -c "$tab" table
+	if [ "$(tr '\n' ' ' <"$tmp/out")" = "$tab " ]; then
+		ok "tune: table prints as recommended"; else
+		not_ok "tune: table prints as recommended"; fi
+	for f in "${tune_in[@]}"; do
+		expect "tune: round trip $(basename "$f") with the recommendation" \
+			roundtrip "$f" -c "$tab" -e "$ea" -m "$mo"
+	done
+	# bench checks the recommendation with its early_abort_size
+	expect "tune: bench -c -e" "$tool" bench -r 1 -a zbewalgo-custom -c "$tab" \
+		-e "$ea" --json=- "$tmp/tune/csr-cg"
+	if grep -qF "\"params\": \"-c table: ${tab// /;}; early_abort_size $ea\"" "$tmp/out"; then
+		ok "tune: bench -e applied"; else not_ok "tune: bench -e applied"; cat "$tmp/out"; fi
+	if grep -qF "echo 'set $tab' > /sys/kernel/zbewalgo/combinations" "$tmp/t.txt" &&
+	   grep -q "^recommended " "$tmp/t.txt" && grep -q "^default " "$tmp/t.txt"; then
+		ok "tune: text report"; else not_ok "tune: text report"; cat "$tmp/t.txt"; fi
+else
+	not_ok "tune: sample, replay, results, commands"; sed 's/^/#   /' "$tmp/err"
+fi
+# -d on the bench input: 3 same-filled and 1 repeated page of 7; stdin; no budget
+expect "tune -d, stdin, --min-speed 0" bash -c "'$tool' tune ${tune_opts[*]} -d \
+	--min-speed 0 --json - <'$tmp/bench.in' >'$tmp/t.json'"
+if check_tune "$tmp/t.json" 7 3 0 none >/dev/null 2>"$tmp/err" &&
+   python3 -c 'import json,sys; d = json.load(open(sys.argv[1]))
+assert d["same_filled_dropped"] == 3 and d["duplicates_dropped"] == 1
+assert d["inputs"] == ["stdin"]' "$tmp/t.json" 2>>"$tmp/err"; then
+	ok "tune -d: same-filled and duplicates dropped"; else
+	not_ok "tune -d: same-filled and duplicates dropped"; sed 's/^/#   /' "$tmp/err"; fi
+# --pid: a process of our own; needs ptrace access to it
+sleep 300 &
+sleeper=$!
+if "$tool" tune -n 16 --screen 16 --holdout 0 -L 2 -b 2 -k 2 -r 1 \
+	--pid "$sleeper" --json="$tmp/t.json" >"$tmp/out" 2>"$tmp/err"; then
+	if python3 -c 'import json,sys; d = json.load(open(sys.argv[1]))
+assert d["inputs"] == ["pid " + sys.argv[2]] and d["sample_pages"] > 0
+assert all(r["sample"]["roundtrip_ok"] for r in d["results"])' \
+		"$tmp/t.json" "$sleeper"; then
+		ok "tune --pid"; else not_ok "tune --pid"; fi
+elif grep -q "Permission denied\|Operation not permitted" "$tmp/err"; then
+	echo "# skip tune --pid: no ptrace access"
+else
+	not_ok "tune --pid"; sed 's/^/#   /' "$tmp/err"
+fi
+kill "$sleeper" 2>/dev/null
+wait "$sleeper" 2>/dev/null
+if /usr/bin/python3 -c 'import matplotlib' 2>/dev/null; then
+	expect "tune --plot" "$tool" tune -n 16 --screen 16 --holdout 16 -L 2 \
+		-b 2 -k 2 -r 1 --plot="$tmp/t.png" "$first"
+	if [ "$(head -c 4 "$tmp/t.png" | od -An -c | tr -d ' ')" = '211PNG' ]; then
+		ok "tune --plot: a PNG"; else not_ok "tune --plot: a PNG"; fi
+else
+	echo "# skip tune --plot: no matplotlib (make bench installs it)"
+fi
+expect_fail "tune without input" "$tool" tune -n 16
+expect_fail "tune missing file" "$tool" tune "$tmp/nonexistent"
+expect_fail "tune bad number" "$tool" tune --min-speed fast "$first"
+expect_fail "tune two budgets" "$tool" tune --min-speed 1 --max-us-per-page 5 "$first"
+expect_fail "tune bad pid" "$tool" tune --pid 0 "$first"
+expect_fail "tune no such process" "$tool" tune --pid 2147483646
+expect_fail "tune only zero pages" bash -c "head -c 8192 /dev/zero | '$tool' tune -d -"
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
