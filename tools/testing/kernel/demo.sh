@@ -1,32 +1,94 @@
 #!/bin/bash
-# demo.sh [VERSION]: zbewalgo in a real kernel, from nothing (default 7.2; 6.12 works
-# too). Fetches the source, builds the kernel with zbewalgo (cached, the same kernel
-# as zbewalgo-tests.sh), boots it, and puts swap on zram with zbewalgo, lz4 and zstd
-# in turn under the same memory-hungry workload; prints what zram stored for each.
-# ZBW_FILL_MIB sets the workload (default 384 MiB in a 256 MiB guest).
+# demo.sh [VERSION]: the in-kernel benchmark, from nothing (default 7.2; 6.1 and
+# 6.12 work too). Fetches the source, builds the kernel with zbewalgo (cached,
+# the same kernel as zbewalgo-tests.sh), boots it and compares zram with
+# zbewalgo, lz4, lzo-rle and zstd in the same boot: every data set written to
+# and read back from a fresh zram block device (checksums must match), then
+# swap on zram under a memory-hungry workload (every page verified). One zram
+# device per data set and algorithm (reset in between), so mm_stat needs no
+# deltas, plus one with all sets for the pool as a whole. Prints
+# one side-by-side table and writes it to build/kernel-bench/VERSION.{txt,csv}.
+# ZBW_SET_KIB: size of each generated data set (2048); ZBW_CORPUS: corpus
+# directory (the repo's build/corpus, from "make corpus"); ZBW_FILL_MIB: swap
+# workload (384 MiB in a 256 MiB guest); ZBW_REPS: reads per set (median, 3);
+# ZBW_ALGS: algorithms; ZBW_SWAP=0 skips the swap part.
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
 V=${1:-7.2}
 check_version "$V"
 RUN=$CACHE/run/demo-$V
-mkdir -p "$RUN"
-progress() { say "[$1/5] $2"; }
+OUT=$REPO/build/kernel-bench
+ALGS=${ZBW_ALGS:-zbewalgo lz4 lzo-rle zstd}
+FILL=${ZBW_FILL_MIB:-384}
+REPS=${ZBW_REPS:-3}
+SWAP=${ZBW_SWAP:-1}
+CORPUS=${ZBW_CORPUS:-$REPO/build/corpus}
+# A few corpus files that differ from the generated sets: English text, seismic
+# data, an executable, a fax bitmap, a spreadsheet.
+CORPUS_FILES="calgary/book1 calgary/geo calgary/obj2 calgary/pic canterbury/kennedy.xls"
+mkdir -p "$RUN" "$OUT"
+progress() { say "[$1/6] $2"; }
 
 progress 1 "fetching linux-source-$V (cached)"
 "$HERE/fetch.sh" "$V"
 progress 2 "building the $V kernel with zbewalgo (cached; about 10 minutes when not)"
 OBJ=$(test_kernel "$V")
-progress 3 "building the workload and the initramfs"
-gcc -static -O2 -Wall -o "$RUN/zbwmem" "$HERE/zbwmem.c" -lm
-if integrated "$V"; then mods=(); else M=$(zbw_modules "$OBJ"); mods=("$M/libzbewalgo.ko" "$M/zbewalgo.ko"); fi
-"$HERE/initramfs.sh" "$RUN/initramfs.cpio.gz" "$HERE/guest/demo.sh" "$RUN/zbwmem" "${mods[@]}"
-progress 4 "booting $V under qemu (TCG, 256 MiB) and running the workload three times"
-{ ZBEWALGO_APPEND="ZBW_FILL_MIB=${ZBW_FILL_MIB:-384}" "$HERE/boot.sh" "$OBJ/arch/x86/boot/bzImage" \
-	"$RUN/initramfs.cpio.gz" "$RUN/console.log" "${ZBEWALGO_TIMEOUT:-1800}" || true; } |
-	grep --line-buffered '^ZBW-DEMO: ' | sed -u 's/\r$//; s/^ZBW-DEMO: /  guest: /' >&2 || true
-progress 5 "results (console log: $RUN/console.log)"
 
-log=$(tr -d '\r' <"$RUN/console.log")
-echo "$log" | grep '^ZBW-TABLE: ' | sed 's/^ZBW-TABLE: //'
-echo "$log" | grep -qx 'ZBW-RESULT: ok' || die "the demo did not complete (see $RUN/console.log)"
+progress 3 "generating the data sets (${ZBW_SET_KIB:-2048} KiB each) and taking corpus files"
+data=$RUN/data
+rm -rf "$data"
+mkdir -p "$data"
+python3 "$REPO/tools/testing/zbewalgo/gen-data.py" "$data" "${ZBW_SET_KIB:-2048}" >&2
+python3 "$REPO/tools/testing/zbewalgo/gen-data.py" --list >"$data/sets.txt"
+for f in $CORPUS_FILES; do
+	if [ -f "$CORPUS/$f" ]; then
+		cp "$CORPUS/$f" "$data/${f/\//-}"
+		echo "${f/\//-}" >>"$data/sets.txt"
+	else
+		say "no $CORPUS/$f (make corpus): left out"
+	fi
+done
+# Direct I/O and zram's disksize want whole pages: pad the last one with zeros.
+while read -r s; do
+	[ -f "$data/$s" ] || die "gen-data.py did not write $s"
+	sz=$(stat -c %s "$data/$s")
+	truncate -s $(((sz + 4095) / 4096 * 4096)) "$data/$s"
+done <"$data/sets.txt"
+kib=$(du -sk "$data" | cut -f1)
+# The sets stay in the guest's memory (initramfs) during the block part.
+[ "$kib" -le 49152 ] || die "data sets take ${kib} KiB; the 256 MiB guest wants < 48 MiB (ZBW_SET_KIB)"
+
+progress 4 "building the workload and the initramfs"
+gcc -static -O2 -Wall -o "$RUN/zbwmem" "$HERE/zbwmem.c" -lm
+gcc -static -O2 -Wall -o "$RUN/zbwblk" "$HERE/zbwblk.c"
+if integrated "$V"; then mods=(); else M=$(zbw_modules "$OBJ"); mods=("$M/libzbewalgo.ko" "$M/zbewalgo.ko"); fi
+"$HERE/initramfs.sh" "$RUN/initramfs.cpio.gz" "$HERE/guest/demo.sh" "$RUN/zbwmem" "$RUN/zbwblk" "${mods[@]}" \
+	"$data=/data"
+
+load=$(cut -d' ' -f1-3 /proc/loadavg)
+progress 5 "booting $V under qemu (TCG, 256 MiB): $(wc -l <"$data/sets.txt") sets x 4 algorithms, then swap"
+{ ZBEWALGO_APPEND="ZBW_FILL_MIB=$FILL ZBW_REPS=$REPS ZBW_SWAP=$SWAP ZBW_ALGS=${ALGS// /,} ${ZBEWALGO_APPEND:-}" \
+	"$HERE/boot.sh" "$OBJ/arch/x86/boot/bzImage" "$RUN/initramfs.cpio.gz" \
+	"$RUN/console.log" "${ZBEWALGO_TIMEOUT:-5400}" || true; } |
+	grep --line-buffered -E '^ZBW-(DEMO|REC): ' |
+	sed -u 's/\r$//; s/^ZBW-DEMO: /  guest: /; s/^ZBW-REC: /  guest: done /' >&2 || true
+
+progress 6 "results (console log: $RUN/console.log)"
+cp "$RUN/console.log" "$OUT/$V-console.log"
+host=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)
+rc=0
+python3 "$HERE/demo-table.py" "$RUN/console.log" "$OUT/$V" "$V" "$ALGS" "$data/sets.txt" "$SWAP" \
+	"qemu TCG, 2 vCPUs, 256 MiB, debug test kernel (lockdep, kmemleak); host: $host," \
+	"  load average $load at the boot; $(date -u +%Y-%m-%d)" \
+	"block: each set (and then all of them, one after the other) written $REPS times with O_DIRECT to" \
+	"  a fresh zram0 of its size, read back $REPS times with O_DIRECT (times: medians of the time in" \
+	"  pwrite/pread only), then read with dd after drop_caches: sha256 must match. mm_stat after the" \
+	"  last write; default levels. mem_used of a small device includes zsmalloc's partly filled" \
+	"  zspages; 'all sets, one zram' is one pool of it all." \
+	"swap: zbwmem fills $FILL MiB in the guest (swap on zram0, 1 GiB), every page verified;" \
+	"  mm_stat once all is written (orig is what zram held then, so compare ratios)." \
+	"Under TCG the CPU is emulated: times are only comparable with each other, within this run." || rc=$?
+say "table: $OUT/$V.txt and $OUT/$V.csv"
+[ "$rc" = 0 ] || die "records missing or failed (see $RUN/console.log)"
+tr -d '\r' <"$RUN/console.log" | grep -qx 'ZBW-RESULT: ok' || die "the demo did not complete (see $RUN/console.log)"

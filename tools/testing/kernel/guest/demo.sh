@@ -1,45 +1,128 @@
-# Guest side of demo.sh (busybox sh as /guest.sh): swap on zram with zbewalgo, lz4
-# and zstd in turn under the same memory-hungry workload (zbwmem, ZBW_FILL_MIB MiB
-# in a guest with less memory), then one table of what zram stored for each.
-# Lines for the host: "ZBW-DEMO: progress", "ZBW-TABLE: row", "ZBW-RESULT: ok".
+# Guest side of demo.sh (busybox sh as /guest.sh): the in-kernel benchmark.
+# For each algorithm in ZBW_ALGS (zbewalgo lz4 lzo-rle zstd):
+#  - block device: every data set in /data/sets.txt, and then all of them in
+#    one go, is written ZBW_REPS times to a fresh zram0 sized to it (zbwblk,
+#    O_DIRECT, so the write time is the compression), read back ZBW_REPS
+#    times (O_DIRECT: every read decompresses) and once more with dd after
+#    drop_caches for its sha256, which must match;
+#  - swap (unless ZBW_SWAP=0): swap on zram0, zbwmem fills ZBW_FILL_MIB MiB in a
+#    guest with less memory and verifies every page. The data sets are deleted
+#    first so that this part runs in the same memory as without them.
+# Lines for the host: "ZBW-DEMO: progress", "ZBW-REC: record", "ZBW-RESULT: ok".
+# ZBW-REC: KIND SET ALG ORIG COMPR MEM_USED HUGE SAME WRITE_MS READ_MS CHECK
+# (bytes and pages from mm_stat; ms; CHECK is ok or FAIL).
 set -u
 FILL=${ZBW_FILL_MIB:-384}
+# The kernel command line has no spaces in values: the host separates with commas.
+ALGS=$(echo "${ZBW_ALGS:-zbewalgo lz4 lzo-rle zstd}" | tr , ' ')
+REPS=${ZBW_REPS:-3}
 Z=/sys/block/zram0
-rows=
+D=/data
 result=ok
-echo "ZBW-DEMO: kernel $(uname -r), $(grep MemTotal /proc/meminfo | tr -s ' '), workload ${FILL} MiB"
+echo "ZBW-DEMO: kernel $(uname -r), $(grep MemTotal /proc/meminfo | tr -s ' ')," \
+	"$(wc -l <$D/sets.txt) data sets ($(du -sk $D | cut -f1) KiB), swap workload ${FILL} MiB"
 # 6.1 takes zbewalgo from the out-of-tree modules; 6.12+ has it built in.
 for m in libzbewalgo zbewalgo; do [ ! -e /extra/$m.ko ] || insmod /extra/$m.ko; done
+echo "ZBW-DEMO: comp_algorithm offers: $(cat $Z/comp_algorithm)"
+# Kernel messages (zram's capacity changes) would land inside the records.
+echo 1 >/proc/sys/kernel/printk
 
-mib() { echo $((($1 + 524288) / 1048576)); }
+# Median of the arguments.
+median() { printf '%s\n' "$@" | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 
-for a in zbewalgo lz4 zstd; do
+# zram_setup ALG SIZE: a fresh zram0 of SIZE bytes compressing with ALG.
+zram_setup() {
+	echo 1 >$Z/reset && echo "$1" >$Z/comp_algorithm && echo "$2" >$Z/disksize
+}
+
+# blk ALG SET FILE...: FILEs, one after the other, through a fresh zram0 of
+# their size, written REPS times (a reset before each) and read REPS times;
+# prints the record with the medians and mm_stat after the last write. zbwblk
+# times only its pwrite()/pread() calls; dd does the checksum read.
+blk() {
+	local a=$1 s=$2 size w r ws rs i sum back check=ok files
+	shift 2
+	files=$*
+	size=$(cat "$@" | wc -c)
+	ws=
+	rs=
+	for i in $(seq "$REPS"); do
+		if ! zram_setup "$a" "$size"; then
+			echo "ZBW-DEMO: $a: zram setup failed for $s"
+			return 1
+		fi
+		ws="$ws $(zbwblk write /dev/zram0 "$@" | sed -n 's/.* in \([0-9.]*\) ms$/\1/p')"
+	done
+	for i in $(seq "$REPS"); do
+		rs="$rs $(zbwblk read /dev/zram0 "$size" | sed -n 's/.* in \([0-9.]*\) ms$/\1/p')"
+	done
+	set -- $ws
+	[ $# = "$REPS" ] || check=FAIL
+	w=$(median $ws)
+	set -- $rs
+	[ $# = "$REPS" ] || check=FAIL
+	r=$(median $rs)
+	set -- $(cat $Z/mm_stat)
+	local orig=$1 compr=$2 mem=$3 same=$6 huge=$8
+	sync
+	echo 3 >/proc/sys/vm/drop_caches
+	sum=$(cat $files | sha256sum | cut -d' ' -f1)
+	back=$(dd if=/dev/zram0 bs=1M iflag=direct 2>/dev/null | sha256sum | cut -d' ' -f1)
+	if [ "$sum" != "$back" ]; then
+		echo "ZBW-DEMO: $a: $s read back differs ($back, written $sum)"
+		check=FAIL
+	fi
+	echo "ZBW-REC: blk $s $a $orig $compr $mem $huge $same ${w:-0} ${r:-0} $check"
+	[ $check = ok ]
+}
+
+# Block device first, every algorithm, while the data sets are in memory.
+for a in $ALGS; do
+	echo "ZBW-DEMO: $a: block device, $(wc -l <$D/sets.txt) data sets, $REPS writes and reads each"
+	n=0
+	bad=0
+	while read -r s; do
+		blk "$a" "$s" "$D/$s" || { bad=$((bad + 1)); result=FAIL; }
+		n=$((n + 1))
+	done <$D/sets.txt
+	# All sets in one pool: mem_used without the partly filled zspages of
+	# the size classes of many small pools.
+	blk "$a" all-sets $(sed "s|^|$D/|" $D/sets.txt) || { bad=$((bad + 1)); result=FAIL; }
+	echo 1 >$Z/reset
+	echo "ZBW-DEMO: $a: block device done, $n sets + all-sets, $bad failed"
+done
+rm -rf $D
+
+[ "${ZBW_SWAP:-1}" = 1 ] || ALGS=
+for a in $ALGS; do
 	echo "ZBW-DEMO: $a: swap on zram, filling and verifying ${FILL} MiB"
-	if ! { echo $a >$Z/comp_algorithm && echo 1G >$Z/disksize &&
-		mkswap /dev/zram0 >/dev/null && swapon /dev/zram0; }; then
+	if ! { zram_setup $a 1G && mkswap /dev/zram0 >/dev/null && swapon /dev/zram0; }; then
 		echo "ZBW-DEMO: $a: zram setup failed"; result=FAIL; continue
 	fi
-	start=$(cut -d' ' -f1 /proc/uptime)
-	zbwmem fill "$FILL" 2 1 $Z/mm_stat >/tmp/$a.log 2>&1 || result=FAIL
-	end=$(cut -d' ' -f1 /proc/uptime)
+	check=ok
+	zbwmem fill "$FILL" 2 1 $Z/mm_stat >/tmp/$a.log 2>&1 || check=FAIL
 	swapoff /dev/zram0
 	echo 1 >$Z/reset
 	v=$(grep '^zbwmem: verified=' /tmp/$a.log | cut -d' ' -f2-3)
+	# Compression is in the fill and page-out, decompression in the verify.
+	w=$(awk '/^zbwmem: round 0 (filled|paged out) / { sub(/s$/, "", $NF); s += $NF; n++ }
+		END { if (n == 2) printf "%.1f", s * 1000 }' /tmp/$a.log)
+	r=$(awk '/^zbwmem: round 0 verified in / { sub(/s$/, "", $NF); printf "%.1f", $NF * 1000 }' /tmp/$a.log)
 	# mm_stat once everything is out: orig compr mem_used limit max same compacted huge
 	set -- $(grep "stat $Z/mm_stat" /tmp/$a.log | sed 's/.*: //')
-	if [ $# -lt 8 ]; then
-		echo "ZBW-DEMO: $a: no mm_stat ($(tail -n 1 /tmp/$a.log))"; result=FAIL; continue
+	if [ $# -lt 8 ] || [ -z "$w" ] || [ -z "$r" ]; then
+		echo "ZBW-DEMO: $a: no mm_stat or timing ($(tail -n 1 /tmp/$a.log))"; result=FAIL; continue
 	fi
-	ratio=$(awk -v o="$1" -v m="$3" 'BEGIN { printf "%.2f", m ? o / m : 0 }')
-	secs=$(awk -v s="$start" -v e="$end" 'BEGIN { printf "%.0f", e - s }')
-	rows="$rows$(printf '%-9s %9s %10s %9s %6s %10s %10s %6s  %s' $a "$(mib $1)" "$(mib $2)" \
-		"$(mib $3)" "$ratio" "$8" "$6" "$secs" "$v")
-"
-	echo "ZBW-DEMO: $a: done in ${secs}s, $v"
+	case "$v" in "verified="*" mismatched=0") ;; *) check=FAIL ;; esac
+	[ $check = ok ] || result=FAIL
+	echo "ZBW-REC: swap zbwmem-${FILL}MiB $a $1 $2 $3 $8 $6 $w $r $check"
+	echo "ZBW-DEMO: $a: swap done, $v"
 done
-
-echo "ZBW-TABLE: what zram held once ${FILL} MiB were written in $(($(sed -n 's/MemTotal: *\([0-9]*\).*/\1/p' /proc/meminfo) / 1024)) MiB of RAM (MiB; pages)"
-printf 'ZBW-TABLE: %-9s %9s %10s %9s %6s %10s %10s %6s  %s\n' algorithm orig compressed mem_used \
-	ratio huge_pages same_pages time verify
-printf '%s' "$rows" | sed 's/^/ZBW-TABLE: /'
+# "BUG:", not BUG: kmemleak's "out of memory" names CONFIG_DEBUG_KMEMLEAK_*.
+splat=$(dmesg | grep -cE 'BUG:|BUG at|WARNING:|Oops|Call Trace')
+if [ "$splat" != 0 ]; then
+	echo "ZBW-DEMO: $splat kernel warning lines:"
+	dmesg | grep -E -A5 'BUG:|BUG at|WARNING:|Oops' | sed 's/^/ZBW-DEMO: /' | head -n 40
+	result=FAIL
+fi
 echo "ZBW-RESULT: $result"
