@@ -402,16 +402,27 @@ int zbewalgo_compress(struct zbewalgo_ctx *ctx, const void *src, size_t slen,
 			const struct zbewalgo_step *step =
 				zbewalgo_step_get(comb->ids[k]);
 			unsigned int ob = zbw_free_buf(in_buf, best_buf);
-			size_t total;
+			unsigned int dcap = cap;
+			size_t total, over = 1 + (k + 1) + len_bytes;
 			int ret;
 
 			if (!step)
 				break;
-			ret = step->encode(in, inlen, ctx->buf[ob], cap,
+			/*
+			 * The last step's result only counts below best_total:
+			 * with no room for more, it stops as soon as it knows
+			 * (Huffman from its exact size, before coding).
+			 */
+			if (k + 1 == comb->nr_steps) {
+				if (best_total <= over)
+					break;
+				dcap = min_t(size_t, cap, best_total - over - 1);
+			}
+			ret = step->encode(in, inlen, ctx->buf[ob], dcap,
 					   ctx->step_scratch);
 			if (ret < 0)
 				break;
-			total = 1 + (k + 1) + len_bytes + ret;
+			total = over + ret;
 			if (total < best_total) {
 				best_total = total;
 				best_buf = ob;

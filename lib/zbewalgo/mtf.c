@@ -18,11 +18,11 @@
 #define MTF_ONES	0x0101010101010101ULL
 
 /*
- * The list is kept in 32 u64 values: entry p is bits 8 * (p % 8) to
- * 8 * (p % 8) + 7 of word p / 8.  Working on values rather than on memory
- * bytes keeps the shifts below independent of the byte order.  Word 0,
- * where most hits are after a BWT, stays in a register (@head); @list
- * holds words 1..31 at list[1..31].
+ * Decoder: the list is kept in 32 u64 values: entry p is bits 8 * (p % 8)
+ * to 8 * (p % 8) + 7 of word p / 8.  Working on values rather than on
+ * memory bytes keeps the shifts below independent of the byte order.
+ * Word 0, where most hits are after a BWT, stays in a register (@head);
+ * @list holds words 1..31 at list[1..31].
  */
 static u64 mtf_init(u64 *list)
 {
@@ -61,32 +61,66 @@ static __always_inline u64 mtf_to_front(u64 head, u64 *list, unsigned int w,
 	return head;
 }
 
+/*
+ * Encoder: the position of byte c is the number of byte values used more
+ * recently than c.  So it keeps the time of the last use of each value
+ * (the initial list 0, 1, ..., 255 counts as uses at times 255, ..., 0;
+ * input byte i is time 256 + i), a bitmap of these times in blocks of 64
+ * bits and the number of bits set in each block.  The position is a
+ * popcount plus the counts of the later blocks, summed eight at a time:
+ * a few operations wherever c is in the list, where moving through the
+ * list costs one step per 8 entries.  After a BWT of float data most
+ * bytes come from far back in the list.
+ */
+#define MTF_BLOCKS(n)	(((n) + 256 + 63) / 64)
+
+struct mtf_enc {
+	u32 time[256];
+	u64 bits[];	/* MTF_BLOCKS(n) bitmap words, then as many counts + 8 */
+};
+
 static int mtf_encode(const u8 *src, unsigned int slen, u8 *dst,
 		      unsigned int dcap, void *scratch)
 {
-	u64 *list = scratch, head, pat, x, m;
-	unsigned int i, w;
+	struct mtf_enc *sc = scratch;
+	unsigned int i, c, nb = MTF_BLOCKS(slen), front = 0;
+	u64 *bits = sc->bits;
+	u8 *cnt = (u8 *)(bits + nb);
+	u32 t, o, b, p;
 
 	if (slen > dcap)
 		return -ENOSPC;
-	head = mtf_init(list);
+	memset(bits, 0, nb * sizeof(*bits));
+	memset(cnt, 0, nb + 8);
+	for (c = 0; c < 256; c++) {
+		sc->time[c] = 255 - c;
+		bits[c / 64] = ~0ULL;
+		cnt[c / 64] = 64;
+	}
 	for (i = 0; i < slen; i++) {
+		c = src[i];
 		/* the front entry again: nothing moves (most common case) */
-		if ((u8)head == src[i]) {
+		if (c == front) {
 			dst[i] = 0;
 			continue;
 		}
-		pat = src[i] * MTF_ONES;
-		/* Exact zero-byte test; src[i] is in the list, so this stops. */
-		x = head ^ pat;
-		m = ~(((x & MTF_LOW7) + MTF_LOW7) | x) & MTF_HIGHS;
-		for (w = 0; !m; ) {
-			x = list[++w] ^ pat;
-			m = ~(((x & MTF_LOW7) + MTF_LOW7) | x) & MTF_HIGHS;
-		}
-		m &= -m;
-		dst[i] = 8 * w + (fls64(m) - 1) / 8;
-		head = mtf_to_front(head, list, w, (m << 1) - 1, src[i]);
+		o = sc->time[c];
+		t = 256 + i;
+		p = hweight64(bits[o / 64] & (~1ULL << (o % 64)));
+		/*
+		 * Eight counts at a time; later blocks count 0.  They add up
+		 * to less than 256 (c's bit is not among them), so a
+		 * multiplication adds them without overflowing a byte.
+		 */
+		for (b = o / 64 + 1; b <= t / 64; b += 8)
+			p += (zbw_load64(cnt + b) * MTF_ONES) >> 56;
+		dst[i] = p;
+		bits[o / 64] &= ~(1ULL << (o % 64));
+		cnt[o / 64]--;
+		bits[t / 64] |= 1ULL << (t % 64);
+		cnt[t / 64]++;
+		sc->time[c] = t;
+		front = c;
 	}
 	return slen;
 }
@@ -116,7 +150,8 @@ static int mtf_decode(const u8 *src, unsigned int slen, u8 *dst,
 
 static size_t mtf_scratch_size(unsigned int max_len)
 {
-	return 32 * sizeof(u64);
+	return max(sizeof(struct mtf_enc) + MTF_BLOCKS((size_t)max_len) * 9 + 8,
+		   32 * sizeof(u64));
 }
 
 const struct zbewalgo_step zbewalgo_step_mtf = {

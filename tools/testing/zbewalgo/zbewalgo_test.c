@@ -248,6 +248,189 @@ static void test_steps(void)
 	free(scratch);
 }
 
+/* Reference BWT: rotations sorted by qsort on a doubled copy. */
+static const unsigned char *ref_text;
+static size_t ref_n;
+
+static int ref_rot_cmp(const void *a, const void *b)
+{
+	return memcmp(ref_text + *(const unsigned int *)a,
+		      ref_text + *(const unsigned int *)b, ref_n);
+}
+
+/* Writes p (as a varint) and L like the bwt step; returns the length. */
+static size_t ref_bwt(const unsigned char *s, size_t n, unsigned char *out)
+{
+	unsigned char *t = malloc(2 * n);
+	unsigned int *rot = malloc(n * sizeof(*rot));
+	size_t i, p = 0, h;
+
+	memcpy(t, s, n);
+	memcpy(t + n, s, n);
+	ref_text = t;
+	ref_n = n;
+	for (i = 0; i < n; i++)
+		rot[i] = i;
+	qsort(rot, n, sizeof(*rot), ref_rot_cmp);
+	/* p: rotations smaller than rotation 0 */
+	for (i = 1; i < n; i++)
+		p += memcmp(t + i, t, n) < 0;
+	h = zbw_put_len(out, out + 3, p);
+	for (i = 0; i < n; i++)
+		out[h + i] = s[(rot[i] + n - 1) % n];
+	free(rot);
+	free(t);
+	return h + n;
+}
+
+static void check_bwt(const struct zbewalgo_step *bwt, void *scratch,
+		      const unsigned char *s, size_t n, const char *what)
+{
+	unsigned char *want = malloc(n + 3), *got = malloc(n + 3);
+	size_t wl = ref_bwt(s, n, want);
+	int gl = bwt->encode(s, n, got, n + 3, scratch);
+
+	CHECK(gl == (int)wl && !memcmp(got, want, wl),
+	      "%s/%zu: bwt output differs from the reference (%d, %zu)",
+	      what, n, gl, wl);
+	free(got);
+	free(want);
+}
+
+/*
+ * The bwt step against a plain sort of the rotations, on the inputs that
+ * stress its sort: periodic and nearly periodic ones, runs, repeated
+ * blocks (which take the prefix-doubling path), inputs of 1 to 8 bytes
+ * and the largest stage of a page.
+ */
+static void test_bwt_reference(void)
+{
+	static const size_t sizes[] = { 1, 2, 3, 4, 5, 7, 8, 9, 16, 100, 1000,
+					4096, 6208 };
+	static const unsigned int periods[] = { 1, 2, 3, 4, 7, 8, 9, 64, 129,
+						1000 };
+	const struct zbewalgo_step *bwt = zbewalgo_step_get(ZBEWALGO_STEP_BWT);
+	unsigned int cap = zbewalgo_stage_cap(PAGE);
+	void *scratch = malloc(zbewalgo_steps_scratch_size(cap));
+	unsigned char *s = malloc(cap), blk[4][200];
+	unsigned int si, k, j, per, nb, bl;
+	size_t n, i;
+	char what[64];
+
+	begin("bwt against a reference sort");
+	for (si = 0; si < ARRAY_SIZE(sizes); si++) {
+		n = sizes[si];
+		for (k = 0; k < ARRAY_SIZE(periods); k++) {
+			per = periods[k];
+			for (i = 0; i < n; i++)
+				s[i] = (i % per) * 37 % 5;
+			snprintf(what, sizeof(what), "period %u", per);
+			check_bwt(bwt, scratch, s, n, what);
+			s[n / 2] ^= 0x80;
+			snprintf(what, sizeof(what), "period %u, one off", per);
+			check_bwt(bwt, scratch, s, n, what);
+		}
+		memset(s, 0, n);
+		s[n - 1] = 1;
+		check_bwt(bwt, scratch, s, n, "zeros, one");
+		for (i = 0; i < n; i++)
+			s[i] = __builtin_popcount(i) & 1;
+		check_bwt(bwt, scratch, s, n, "thue-morse");
+		/* runs of random length of three values */
+		for (i = 0; i < n; ) {
+			unsigned int len = 1 + rnd() % 300, c = rnd() % 3;
+
+			for (j = 0; j < len && i < n; j++)
+				s[i++] = c;
+		}
+		check_bwt(bwt, scratch, s, n, "runs");
+		/* repeated blocks with runs and noise in between */
+		for (k = 0; k < 8; k++) {
+			nb = 1 + rnd() % 4;
+			bl = 1 + rnd() % 200;
+			for (j = 0; j < nb * bl; j++)
+				blk[j / bl][j % bl] = rnd() % (k & 1 ? 3 : 256);
+			for (i = 0; i < n; ) {
+				unsigned int r = rnd() % 10, c = rnd() % 3;
+
+				for (j = 0; r < 7 && j < bl && i < n; j++)
+					s[i++] = blk[r % nb][j];
+				for (j = 0; r >= 7 && r < 9 && j < 150 && i < n;
+				     j++)
+					s[i++] = c;
+				if (r == 9 && i < n)
+					s[i++] = rnd();
+			}
+			check_bwt(bwt, scratch, s, n, "blocks");
+		}
+		/*
+		 * Units "?b" Y "kk" "bba" ... with Y 140 bytes of c..f: the
+		 * rows of "b" Y agree on too many bytes for the quicksort,
+		 * and the rows of "bb" Y come from them as a group.  The
+		 * smallest row of "b" Y (the unit with "AA") follows an 'a',
+		 * so the scan that places the "bb" Y rows stops before it.
+		 */
+		for (j = 0; j < 140; j++)
+			blk[0][j] = 'c' + rnd() % 4;
+		for (i = 0, k = 0; i + 160 <= n; k++) {
+			s[i++] = k ? 'b' : 'a';
+			s[i++] = 'b';
+			memcpy(s + i, blk[0], 140);
+			i += 140;
+			s[i++] = 'A' + k % 26;
+			s[i++] = 'A' + k / 26;
+			memcpy(s + i, "bba", 3);
+			i += 3;
+			for (j = 0; j < 3; j++)
+				s[i++] = 'c' + rnd() % 20;
+		}
+		while (i < n)
+			s[i++] = 'z';
+		check_bwt(bwt, scratch, s, n, "repeats after runs");
+		for (i = 0; i < n; i++)
+			s[i] = rnd();
+		check_bwt(bwt, scratch, s, n, "random");
+	}
+	free(s);
+	free(scratch);
+	end();
+}
+
+/* The mtf step against a plain list, on every page. */
+static void test_mtf_reference(void)
+{
+	const struct zbewalgo_step *mtf = zbewalgo_step_get(ZBEWALGO_STEP_MTF);
+	unsigned int cap = zbewalgo_stage_cap(PAGE);
+	void *scratch = malloc(zbewalgo_steps_scratch_size(cap));
+	unsigned char list[256], *got, *want;
+	size_t i, j, k;
+	int n;
+
+	begin("mtf against a reference list");
+	for (i = 0; i < nr_pages; i++) {
+		const struct page *pg = &pages[i];
+
+		want = malloc(pg->len + 1);
+		got = malloc(pg->len + 1);
+		for (k = 0; k < 256; k++)
+			list[k] = k;
+		for (k = 0; k < pg->len; k++) {
+			for (j = 0; list[j] != pg->data[k]; j++)
+				;
+			want[k] = j;
+			memmove(list + 1, list, j);
+			list[0] = pg->data[k];
+		}
+		n = mtf->encode(pg->data, pg->len, got, pg->len, scratch);
+		CHECK(n == (int)pg->len && !memcmp(got, want, pg->len),
+		      "%s: mtf output differs from the reference", pg->name);
+		free(got);
+		free(want);
+	}
+	free(scratch);
+	end();
+}
+
 /* Encoding into every capacity below the needed one fails cleanly. */
 static void test_steps_enospc(void)
 {
@@ -985,6 +1168,8 @@ int main(int argc, char **argv)
 	gen_pages();
 
 	test_steps();
+	test_bwt_reference();
+	test_mtf_reference();
 	test_steps_enospc();
 	test_tables();
 	test_api_errors();
