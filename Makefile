@@ -58,7 +58,7 @@ $(BUILD)/libzbewalgo.a: $(LIB_OBJS)
 	$(AR) rcs $@ $^
 
 TOOL_OBJS	:= $(BUILD)/tools/zbewalgo/zbewalgo.o $(BUILD)/tools/zbewalgo/bench.o \
-		   $(BUILD)/tools/zbewalgo/tune.o
+		   $(BUILD)/tools/zbewalgo/tune.o $(BUILD)/tools/zbewalgo/common.o
 $(TOOL_OBJS): tools/zbewalgo/zbewalgo_tool.h
 # bench's lzo-rle: the kernel's lib/lzo, vendored (tools/zbewalgo/lzo-rle/
 # README), built against its own stand-in headers and renamed so it does

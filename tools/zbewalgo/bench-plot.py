@@ -11,13 +11,13 @@ its effective speed with the backing device (the seed report's ⊙ column),
 joined by a dotted line; the backing device's own write speed is the
 dashed vertical line.  Needs matplotlib (Debian: python3-matplotlib).
 """
-import argparse
-import json
 import math
 import os
 import sys
 
-MIB = 1024.0 * 1024.0
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.dirname(os.path.realpath(__file__)))
+from plotlib import MIB, load, parse_args, pyplot  # noqa: E402
 
 # Colour families: zbewalgo red, lz4 blue, lzo green, zstd purple.
 STYLE = {
@@ -52,26 +52,14 @@ def aggregate(recs):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
-    ap.add_argument('--group', choices=('auto', 'file', 'dir'),
-                    default='auto')
-    ap.add_argument('--title', default='')
-    ap.add_argument('json')
-    ap.add_argument('png')
-    args = ap.parse_args()
-
-    try:
-        import matplotlib
-        matplotlib.use('Agg')
-        import matplotlib.pyplot as plt
-        from matplotlib.lines import Line2D
-    except ImportError:
-        print('bench-plot: matplotlib missing (Debian: apt-get install '
-              'python3-matplotlib)', file=sys.stderr)
+    args = parse_args(__doc__, lambda ap: ap.add_argument(
+        '--group', choices=('auto', 'file', 'dir'), default='auto'))
+    plt = pyplot('bench-plot')
+    if not plt:
         return 1
+    from matplotlib.lines import Line2D
 
-    with open(args.json) as f:
-        recs = json.load(f)
+    recs = load(args.json)
     if not recs:
         print('bench-plot: no records', file=sys.stderr)
         return 1

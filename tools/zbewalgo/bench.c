@@ -15,15 +15,12 @@
  * store.  Decompression is zram's read path: decompress stored results,
  * memcpy pages that were stored as they are.
  */
-#include <errno.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <unistd.h>
 
 #include <lz4.h>
 #include <lz4hc.h>
@@ -46,8 +43,6 @@ int kernel_lzo1x_decompress_safe(const unsigned char *src, size_t src_len,
 #ifndef ZBEWALGO_BENCH_PLOT
 #define ZBEWALGO_BENCH_PLOT "tools/zbewalgo/bench-plot.py"
 #endif
-
-#define MIB		(1024.0 * 1024.0)
 
 struct algo;
 
@@ -139,10 +134,7 @@ static void free_states(struct algo *a)
 static size_t lz4_comp(struct algo *a, const void *src, size_t slen,
 		       void *dst, size_t cap)
 {
-	int n = LZ4_compress_fast_extState(a->cstate, src, dst, slen, cap,
-					   a->level);
-
-	return n > 0 ? n : 0;
+	return tool_lz4_compress(a->cstate, src, slen, dst, cap, a->level);
 }
 
 static size_t lz4hc_comp(struct algo *a, const void *src, size_t slen,
@@ -157,9 +149,7 @@ static size_t lz4hc_comp(struct algo *a, const void *src, size_t slen,
 static size_t lz4_decomp(struct algo *a, const void *src, size_t slen,
 			 void *dst, size_t cap)
 {
-	int n = LZ4_decompress_safe(src, dst, slen, cap);
-
-	return n < 0 ? 0 : n;
+	return tool_lz4_decompress(src, slen, dst, cap);
 }
 
 /* ---- lzo1x-1 (liblzo2) and lzo-rle (the kernel's lib/lzo) --------------- */
@@ -238,17 +228,13 @@ static void zstd_fini(struct algo *a)
 static size_t zstd_comp(struct algo *a, const void *src, size_t slen,
 			void *dst, size_t cap)
 {
-	size_t n = ZSTD_compressCCtx(a->cstate, dst, cap, src, slen, a->level);
-
-	return ZSTD_isError(n) ? 0 : n;
+	return tool_zstd_compress(a->cstate, src, slen, dst, cap, a->level);
 }
 
 static size_t zstd_decomp(struct algo *a, const void *src, size_t slen,
 			  void *dst, size_t cap)
 {
-	size_t n = ZSTD_decompressDCtx(a->dstate, dst, cap, src, slen);
-
-	return ZSTD_isError(n) ? 0 : n;
+	return tool_zstd_decompress(a->dstate, src, slen, dst, cap);
 }
 
 /*
@@ -428,16 +414,6 @@ static bool same_filled(const unsigned char *p, size_t page)
 	return true;
 }
 
-static uint64_t page_hash(const unsigned char *p, size_t n)
-{
-	uint64_t h = 0xcbf29ce484222325ull;	/* FNV-1a */
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		h = (h ^ p[i]) * 0x100000001b3ull;
-	return h;
-}
-
 /*
  * Cuts @len bytes into pages, the last one zero-padded.  With @drop,
  * same-filled pages (zram stores them as one word, without compressing)
@@ -473,7 +449,7 @@ static int make_pages(const unsigned char *in, size_t len, size_t page,
 			continue;
 		}
 		if (drop) {
-			k = page_hash(dst, page) & (slots - 1);
+			k = tool_page_hash(dst, page) & (slots - 1);
 			while (slot[k] != SIZE_MAX &&
 			       memcmp(ps->data + slot[k] * page, dst, page))
 				k = (k + 1) & (slots - 1);
@@ -507,27 +483,6 @@ struct result {
 	bool roundtrip_ok;
 };
 
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-static double median(double *v, int n)
-{
-	qsort(v, n, sizeof(*v), cmp_double);
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
 static int measure(struct algo *a, const struct pageset *ps, size_t page,
 		   int reps, struct result *res)
 {
@@ -547,7 +502,7 @@ static int measure(struct algo *a, const struct pageset *ps, size_t page,
 	if (a->init && a->init(a, page))
 		goto out_fini;
 	for (r = 0; r < reps; r++) {
-		t0 = now();
+		t0 = tool_now();
 		for (i = 0, pos = 0; i < n; i++) {
 			const unsigned char *src = ps->data + i * page;
 			size_t c = a->raw_only ? page :
@@ -555,32 +510,26 @@ static int measure(struct algo *a, const struct pageset *ps, size_t page,
 
 			off[i] = pos;
 			csz[i] = c ? c : page;
-			if (a->raw_only || !c || c >= res->threshold) {
-				memcpy(store + pos, src, page);
-				pos += page;
-				clen[i] = 0;
-			} else {
-				memcpy(store + pos, tmp, c);
-				pos += c;
-				clen[i] = c;
-			}
+			clen[i] = tool_zram_store(store, &pos, src, tmp,
+						  a->raw_only ? 0 : c, page,
+						  res->threshold);
 		}
-		tc[r] = now() - t0;
+		tc[r] = tool_now() - t0;
 	}
 	for (r = 0; r < reps; r++) {
 		/* Poison the output so a decoder that writes nothing fails. */
 		memset(out, r & 1 ? 0x00 : 0xff, n * page);
-		t0 = now();
+		t0 = tool_now();
 		for (i = 0; i < n; i++)
 			if (clen[i] &&
 			    a->decomp(a, store + off[i], clen[i],
 				      out + i * page, page) != page)
 				res->roundtrip_ok = false;
-		t1 = now();
+		t1 = tool_now();
 		for (i = 0; i < n; i++)
 			if (!clen[i])
 				memcpy(out + i * page, store + off[i], page);
-		tdr[r] = now() - t1;
+		tdr[r] = tool_now() - t1;
 		tdc[r] = t1 - t0;
 		td[r] = tdc[r] + tdr[r];
 		if (memcmp(out, ps->data, n * page))
@@ -595,10 +544,10 @@ static int measure(struct algo *a, const struct pageset *ps, size_t page,
 		res->comp += clen[i];
 		res->raw_pages += !clen[i];
 	}
-	res->tc = median(tc, reps);
-	res->td = median(td, reps);
-	res->tdc = median(tdc, reps);
-	res->tdr = median(tdr, reps);
+	res->tc = tool_median(tc, reps);
+	res->td = tool_median(td, reps);
+	res->tdc = tool_median(tdc, reps);
+	res->tdr = tool_median(tdr, reps);
 	ret = 0;
 out_fini:
 	if (a->fini)
@@ -664,35 +613,6 @@ static void effective_speeds(struct result *res, size_t nr, double wmibps,
 
 /* ---- output ---------------------------------------------------------------- */
 
-static double mibps(double bytes, double s)
-{
-	return s > 0 ? bytes / MIB / s : NAN;
-}
-
-static void put_num(FILE *f, double v, const char *fmt, const char *none)
-{
-	if (isfinite(v))
-		fprintf(f, fmt, v);
-	else
-		fputs(none, f);
-}
-
-static void json_string(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char c = *s;
-
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(f, "\\u%04x", c);
-		else
-			fputc(c, f);
-	}
-	fputc('"', f);
-}
-
 static void csv_string(FILE *f, const char *s)
 {
 	fputc('"', f);
@@ -731,12 +651,12 @@ static size_t record_fields(const struct result *x, const struct result *lz4,
 	N("ratio_zram", x->orig / x->zram);
 	N("ratio_plain", x->orig / x->plain);
 	N("incompressible_pct", 100.0 * x->raw_pages / x->pages);
-	N("compress_mibps", mibps(x->orig, x->tc));
-	N("decompress_mibps", mibps(x->orig, x->td));
-	N("compress_vs_lz4", lz4 ? mibps(x->orig, x->tc) /
-				   mibps(lz4->orig, lz4->tc) : NAN);
-	N("decompress_vs_lz4", lz4 ? mibps(x->orig, x->td) /
-				     mibps(lz4->orig, lz4->td) : NAN);
+	N("compress_mibps", tool_mibps(x->orig, x->tc));
+	N("decompress_mibps", tool_mibps(x->orig, x->td));
+	N("compress_vs_lz4", lz4 ? tool_mibps(x->orig, x->tc) /
+				   tool_mibps(lz4->orig, lz4->tc) : NAN);
+	N("decompress_vs_lz4", lz4 ? tool_mibps(x->orig, x->td) /
+				     tool_mibps(lz4->orig, lz4->td) : NAN);
 	N("eff_compress_mibps", x->eff_c);
 	N("eff_decompress_mibps", x->eff_d);
 	I("bytes", x->orig);
@@ -758,23 +678,31 @@ static size_t record_fields(const struct result *x, const struct result *lz4,
 
 #define MAX_FIELDS 32
 
-static void write_json(FILE *f, struct result *res, size_t nr,
-		       const int *lz4_of)
+/* The records of a run; with each its file's lz4 record, or -1. */
+struct records {
+	struct result *res;
+	size_t nr;
+	const int *lz4_of;
+};
+
+static void write_json(FILE *f, const void *arg)
 {
+	const struct records *rs = arg;
+	const struct result *res = rs->res;
 	struct field fl[MAX_FIELDS];
 	size_t i, k, nf;
 
 	fputs("[", f);
-	for (i = 0; i < nr; i++) {
-		nf = record_fields(&res[i], lz4_of[i] >= 0 ? &res[lz4_of[i]] :
-				   NULL, fl);
+	for (i = 0; i < rs->nr; i++) {
+		nf = record_fields(&res[i], rs->lz4_of[i] >= 0 ?
+				   &res[rs->lz4_of[i]] : NULL, fl);
 		fputs(i ? ",\n  {" : "\n  {", f);
 		for (k = 0; k < nf; k++) {
 			fprintf(f, "%s\"%s\": ", k ? ", " : "", fl[k].key);
 			if (fl[k].kind == 0)
-				json_string(f, fl[k].s);
+				tool_json_string(f, fl[k].s);
 			else if (fl[k].kind == 1)
-				put_num(f, fl[k].v, "%.6g", "null");
+				tool_put_num(f, fl[k].v, "%.6g", "null");
 			else if (fl[k].kind == 2)
 				fprintf(f, "%.0f", fl[k].v);
 			else
@@ -802,7 +730,7 @@ static void write_csv(FILE *f, struct result *res, size_t nr,
 			if (fl[k].kind == 0)
 				csv_string(f, fl[k].s);
 			else if (fl[k].kind == 1)
-				put_num(f, fl[k].v, "%.6g", "");
+				tool_put_num(f, fl[k].v, "%.6g", "");
 			else if (fl[k].kind == 2)
 				fprintf(f, "%.0f", fl[k].v);
 			else
@@ -823,19 +751,19 @@ static void table_header(FILE *f)
 static void table_row(FILE *f, const struct result *x,
 		      const struct result *lz4)
 {
-	double c = mibps(x->orig, x->tc), d = mibps(x->orig, x->td);
+	double c = tool_mibps(x->orig, x->tc), d = tool_mibps(x->orig, x->td);
 
 	fprintf(f, "%-16s %7.3f %7.3f %7.1f ", x->algo->name,
 		x->orig / x->zram, x->orig / x->plain,
 		100.0 * x->raw_pages / x->pages);
-	put_num(f, c, "%10.1f ", "         - ");
-	put_num(f, d, "%10.1f ", "         - ");
-	put_num(f, lz4 ? c / mibps(lz4->orig, lz4->tc) : NAN, "%6.2f ",
-		"     - ");
-	put_num(f, lz4 ? d / mibps(lz4->orig, lz4->td) : NAN, "%6.2f ",
-		"     - ");
-	put_num(f, x->eff_c, "%9.1f ", "        - ");
-	put_num(f, x->eff_d, "%9.1f ", "        - ");
+	tool_put_num(f, c, "%10.1f ", "         - ");
+	tool_put_num(f, d, "%10.1f ", "         - ");
+	tool_put_num(f, lz4 ? c / tool_mibps(lz4->orig, lz4->tc) : NAN,
+		     "%6.2f ", "     - ");
+	tool_put_num(f, lz4 ? d / tool_mibps(lz4->orig, lz4->td) : NAN,
+		     "%6.2f ", "     - ");
+	tool_put_num(f, x->eff_c, "%9.1f ", "        - ");
+	tool_put_num(f, x->eff_d, "%9.1f ", "        - ");
 	fprintf(f, "%s\n", x->roundtrip_ok ? "ok" : "FAILED");
 }
 
@@ -880,44 +808,6 @@ static void table_summary(FILE *f, struct result *res, size_t nr,
 	free(sum);
 }
 
-/* ---- plot ---------------------------------------------------------------- */
-
-static int run_plot(const char *json, const char *png)
-{
-	const char *script = getenv("ZBEWALGO_BENCH_PLOT");
-	const char *py = getenv("ZBEWALGO_PYTHON");
-	char *cmd;
-	size_t len;
-	int ret;
-
-	if (!script)
-		script = ZBEWALGO_BENCH_PLOT;
-	/* matplotlib comes from Debian's python3-matplotlib */
-	if (!py)
-		py = access("/usr/bin/python3", X_OK) ? "python3" :
-		     "/usr/bin/python3";
-	len = strlen(py) + strlen(script) + strlen(json) + strlen(png) + 32;
-	cmd = malloc(len);
-	if (!cmd)
-		return -1;
-	/* Paths are quoted for the shell; reject the one unquotable char. */
-	if (strchr(script, '\'') || strchr(json, '\'') || strchr(png, '\'') ||
-	    strchr(py, '\'')) {
-		fprintf(stderr, "zbewalgo: --plot: quote in a path\n");
-		free(cmd);
-		return -1;
-	}
-	snprintf(cmd, len, "'%s' '%s' '%s' '%s'", py, script, json, png);
-	fflush(NULL);
-	ret = system(cmd);
-	free(cmd);
-	if (ret) {
-		fprintf(stderr, "zbewalgo: --plot: %s failed\n", script);
-		return -1;
-	}
-	return 0;
-}
-
 /* ---- command line ---------------------------------------------------------- */
 
 static void bench_usage(FILE *f)
@@ -958,19 +848,6 @@ enum {
 	OPT_BACKING = 256, OPT_BACKING_READ, OPT_CSV, OPT_JSON, OPT_PLOT,
 };
 
-static int parse_num(const char *s, double lo, double hi, double *v)
-{
-	char *end;
-
-	errno = 0;
-	*v = strtod(s, &end);
-	if (errno || end == s || *end || !(*v >= lo && *v <= hi)) {
-		fprintf(stderr, "zbewalgo: bad number '%s'\n", s);
-		return -1;
-	}
-	return 0;
-}
-
 static FILE *open_out(const char *path, FILE **mine)
 {
 	*mine = NULL;
@@ -1006,14 +883,16 @@ int bench_main(int argc, char **argv)
 	size_t nalgos = 0, nres = 0, page = 4096, threshold = 0, i;
 	size_t nfiles = 0;
 	struct zbewalgo_table *table = NULL;
-	const char *alist = NULL, *csv_path = NULL, *json_path = NULL;
-	const char *plot_path = NULL;
-	bool drop = false, csv = false, json = false, verbose = false;
+	const char *alist = NULL, *csv_path = NULL;
+	struct tool_output o = {
+		.name = "bench", .plot_env = "ZBEWALGO_BENCH_PLOT",
+		.plot_script = ZBEWALGO_BENCH_PLOT,
+	};
+	bool drop = false, csv = false, verbose = false;
 	double wmibps = 134.7, rmibps = 156.62, v;
 	FILE *table_out = stdout, *fout, *mine;
 	int reps = 5, c, ret = 0, f, lz4_idx = -1;
 	long early_abort = -1;
-	char json_tmp[] = "/tmp/zbewalgo-bench-XXXXXX";
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "a:c:e:dr:t:p:vh", longopts,
@@ -1033,8 +912,9 @@ int bench_main(int argc, char **argv)
 			}
 			break;
 		case 'e':
-			if (parse_num(optarg, 0, ZBEWALGO_STORED_SIZE(ZBEWALGO_MAX_INPUT),
-				      &v) || v != (long)v) {
+			if (tool_parse_num(optarg, 0,
+					ZBEWALGO_STORED_SIZE(ZBEWALGO_MAX_INPUT),
+					&v) || v != (long)v) {
 				ret = 2;
 				goto out;
 			}
@@ -1044,7 +924,8 @@ int bench_main(int argc, char **argv)
 			drop = true;
 			break;
 		case 'r':
-			if (parse_num(optarg, 1, 1001, &v) || v != (int)v) {
+			if (tool_parse_num(optarg, 1, 1001, &v) ||
+			    v != (int)v) {
 				fprintf(stderr, "zbewalgo: reps must be 1..1001\n");
 				ret = 2;
 				goto out;
@@ -1052,14 +933,14 @@ int bench_main(int argc, char **argv)
 			reps = v;
 			break;
 		case 't':
-			if (parse_num(optarg, 1, 1 << 20, &v)) {
+			if (tool_parse_num(optarg, 1, 1 << 20, &v)) {
 				ret = 2;
 				goto out;
 			}
 			threshold = v;
 			break;
 		case 'p':
-			if (parse_num(optarg, 1, ZBEWALGO_MAX_INPUT, &v) ||
+			if (tool_parse_num(optarg, 1, ZBEWALGO_MAX_INPUT, &v) ||
 			    v != (size_t)v) {
 				fprintf(stderr, "zbewalgo: bad page size\n");
 				ret = 2;
@@ -1069,7 +950,7 @@ int bench_main(int argc, char **argv)
 			break;
 		case OPT_BACKING:
 		case OPT_BACKING_READ:
-			if (parse_num(optarg, 1e-6, 1e12, &v)) {
+			if (tool_parse_num(optarg, 1e-6, 1e12, &v)) {
 				ret = 2;
 				goto out;
 			}
@@ -1077,16 +958,14 @@ int bench_main(int argc, char **argv)
 			break;
 		case OPT_CSV:
 			csv = true;	/* no FILE or '-': stdout */
-			csv_path = optarg && strcmp(optarg, "-") ? optarg :
-				   NULL;
+			csv_path = tool_out_path(optarg);
 			break;
 		case OPT_JSON:
-			json = true;
-			json_path = optarg && strcmp(optarg, "-") ? optarg :
-				    NULL;
+			o.json = true;
+			o.json_path = tool_out_path(optarg);
 			break;
 		case OPT_PLOT:
-			plot_path = optarg;
+			o.plot_path = optarg;
 			break;
 		case 'v':
 			verbose = true;
@@ -1105,12 +984,12 @@ int bench_main(int argc, char **argv)
 		ret = 2;
 		goto out;
 	}
-	if ((csv && !csv_path) + (json && !json_path) > 1) {
+	if ((csv && !csv_path) + (o.json && !o.json_path) > 1) {
 		fprintf(stderr, "zbewalgo: only one of --csv and --json can use stdout\n");
 		ret = 2;
 		goto out;
 	}
-	if ((csv && !csv_path) || (json && !json_path))
+	if ((csv && !csv_path) || (o.json && !o.json_path))
 		table_out = NULL;
 	/* zsmalloc's huge-class size, 3264 for 4 KiB pages */
 	if (!threshold)
@@ -1291,52 +1170,16 @@ int bench_main(int argc, char **argv)
 				ret = 1;
 		}
 	}
-	if (json || plot_path) {
-		const char *path = json ? json_path : NULL;
+	if (o.plot_path && !nres) {
+		fprintf(stderr, "zbewalgo: --plot: nothing measured\n");
+		o.plot_path = NULL;
+		ret = 1;
+	}
+	{
+		struct records rs = { res, nres, lz4_of };
 
-		if (!json) {	/* the plot script reads JSON */
-			int fd = mkstemp(json_tmp);
-
-			if (fd < 0) {
-				perror("zbewalgo: mkstemp");
-				ret = 1;
-				goto out;
-			}
-			close(fd);
-			path = json_tmp;
-		}
-		if (!(fout = open_out(path, &mine))) {
+		if (tool_write_json(&o, write_json, &rs))
 			ret = 1;
-		} else {
-			write_json(fout, res, nres, lz4_of);
-			if (mine && fclose(mine))
-				ret = 1;
-		}
-		if (plot_path) {
-			if (!nres) {
-				fprintf(stderr, "zbewalgo: --plot: nothing measured\n");
-				ret = 1;
-			} else if (!path) {	/* JSON went to stdout */
-				char tmp2[] = "/tmp/zbewalgo-bench-XXXXXX";
-				int fd = mkstemp(tmp2);
-				FILE *t = fd >= 0 ? fdopen(fd, "w") : NULL;
-
-				if (!t) {
-					ret = 1;
-				} else {
-					write_json(t, res, nres, lz4_of);
-					fclose(t);
-					if (run_plot(tmp2, plot_path))
-						ret = 1;
-				}
-				if (fd >= 0)
-					unlink(tmp2);
-			} else if (run_plot(path, plot_path)) {
-				ret = 1;
-			}
-		}
-		if (!json)
-			unlink(json_tmp);
 	}
 	if (fflush(stdout) || ferror(stdout))
 		ret = 1;

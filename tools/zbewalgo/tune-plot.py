@@ -11,12 +11,13 @@ built; the named markers (recommendation, default table, presets, lz4,
 zstd-3) are real measurements.  The dashed line is the speed budget.
 Needs matplotlib (Debian: python3-matplotlib).
 """
-import argparse
-import json
 import math
+import os
 import sys
 
-MIB = 1024.0 * 1024.0
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.dirname(os.path.realpath(__file__)))
+from plotlib import MIB, load, parse_args, pyplot  # noqa: E402
 
 # name: (colour, marker, size)
 NAMED = {
@@ -34,23 +35,12 @@ def finite(*vals):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
-    ap.add_argument('--title', default='')
-    ap.add_argument('json')
-    ap.add_argument('png')
-    args = ap.parse_args()
-
-    try:
-        import matplotlib
-        matplotlib.use('Agg')
-        import matplotlib.pyplot as plt
-    except ImportError:
-        print('tune-plot: matplotlib missing (Debian: apt-get install '
-              'python3-matplotlib)', file=sys.stderr)
+    args = parse_args(__doc__)
+    plt = pyplot('tune-plot')
+    if not plt:
         return 1
 
-    with open(args.json) as f:
-        d = json.load(f)
+    d = load(args.json)
     fig, ax = plt.subplots(figsize=(9, 6))
 
     for sets, colour, label in ((('screen',), '#d5d8dc', 'chain (screening)'),

@@ -52,7 +52,6 @@
 #define ZBEWALGO_TUNE_PLOT "tools/zbewalgo/tune-plot.py"
 #endif
 
-#define MIB		(1024.0 * 1024.0)
 /*
  * The sample is taken in runs of consecutive pages so that the engine's
  * memory of the last winner sees neighbours as it would in zram.
@@ -175,14 +174,6 @@ struct tuner {
 	uint32_t eas[NR_EAS];
 };
 
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
 /*
  * Compression times are CPU time of this thread: on a busy machine the
  * time the tool waits for a CPU would otherwise land on whichever page
@@ -205,19 +196,6 @@ static double cpu_now_cost(void)
 	for (i = 0; i < 1000; i++)
 		t1 = cpu_now();
 	return (t1 - t0) / 1000;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-static double median(double *v, int n)
-{
-	qsort(v, n, sizeof(*v), cmp_double);
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
 static void *xgrow(void *p, size_t *cap, size_t need, size_t elem)
@@ -470,16 +448,6 @@ static bool same_filled(const unsigned char *p, size_t page)
 	return true;
 }
 
-static uint64_t page_hash(const unsigned char *p, size_t n)
-{
-	uint64_t h = 0xcbf29ce484222325ull;	/* FNV-1a */
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		h = (h ^ p[i]) * 0x100000001b3ull;
-	return h;
-}
-
 struct sampler {
 	struct source *src;
 	size_t nsrc, *start, total, page;
@@ -529,7 +497,7 @@ static int take_page(struct sampler *sp, size_t g, struct pageset *ps)
 		sp->same_kept++;
 	}
 	if (sp->drop) {
-		k = page_hash(dst, page) & (sp->nslots - 1);
+		k = tool_page_hash(dst, page) & (sp->nslots - 1);
 		while (sp->slot[k] &&
 		       memcmp(slot_page(sp, sp->slot[k]), dst, page))
 			k = (k + 1) & (sp->nslots - 1);
@@ -962,7 +930,7 @@ static int cover_select(const struct tuner *t, const int *list, size_t n,
 			size_t k, int *out)
 {
 	double *cur = malloc(np * sizeof(*cur));
-	bool *taken = calloc(n + 1, 1);
+	bool *taken = calloc(n + 1, 1), gain = true;
 	size_t i, p, got = 0;
 
 	if (!cur || !taken) {
@@ -973,53 +941,39 @@ static int cover_select(const struct tuner *t, const int *list, size_t n,
 	for (p = 0; p < np; p++)
 		cur[p] = t->page;
 	while (got < k) {
-		double bestgain = 0;
+		/* the most bytes saved; with no gain left, the lowest total */
+		double best = gain ? 0 : -INFINITY;
 		size_t bi = n;
 
 		for (i = 0; i < n; i++) {
-			double gain = 0;
+			double score = 0;
 
 			if (taken[i] || skip[i])
 				continue;
 			for (p = 0; p < np; p++) {
 				double z = zsize(t, val[i * np + p]);
 
-				if (z < cur[p])
-					gain += cur[p] - z;
+				if (!gain)
+					score -= z;
+				else if (z < cur[p])
+					score += cur[p] - z;
 			}
-			if (gain > bestgain) {
-				bestgain = gain;
+			if (score > best) {
+				best = score;
 				bi = i;
 			}
+		}
+		if (bi == n && gain) {
+			gain = false;
+			continue;
 		}
 		if (bi == n)
 			break;
 		taken[bi] = true;
 		out[got++] = list[bi];
-		for (p = 0; p < np; p++)
+		for (p = 0; p < np && gain; p++)
 			if (zsize(t, val[bi * np + p]) < cur[p])
 				cur[p] = zsize(t, val[bi * np + p]);
-	}
-	while (got < k) {		/* no gain left: lowest totals */
-		double besttot = INFINITY;
-		size_t bi = n;
-
-		for (i = 0; i < n; i++) {
-			double tot = 0;
-
-			if (taken[i] || skip[i])
-				continue;
-			for (p = 0; p < np; p++)
-				tot += zsize(t, val[i * np + p]);
-			if (tot < besttot) {
-				besttot = tot;
-				bi = i;
-			}
-		}
-		if (bi == n)
-			break;
-		taken[bi] = true;
-		out[got++] = list[bi];
 	}
 	free(taken);
 	free(cur);
@@ -1236,6 +1190,24 @@ static int tsel_of(struct tuner *t, const struct zbewalgo_table *tab, int set,
 	return tab->nr <= MAX_TABLE ? 0 : -1;
 }
 
+/*
+ * A default or preset table with the default early_abort_size and zram's
+ * threshold, replayed on the sample.
+ */
+static int replay_seed(struct tuner *t, const struct zbewalgo_table *tab,
+		       struct tsel *s)
+{
+	struct zbewalgo_params dp;
+
+	if (tsel_of(t, tab, TRAIN, s))
+		return -1;
+	zbewalgo_default_params(&dp, t->page);
+	s->ea = dp.early_abort_size;
+	s->maxout = t->threshold;
+	run_sim(t, s);
+	return 0;
+}
+
 static void table_of(const struct tuner *t, const struct tsel *s,
 		     struct zbewalgo_table *tab)
 {
@@ -1283,37 +1255,20 @@ static int measure(struct tuner *t, const struct pageset *ps, struct entry *e,
 		for (i = 0, pos = 0; i < n; i++) {
 			const unsigned char *src = ps->data + i * page;
 			size_t c = cap;
-			int k;
 
-			switch (e->kind) {
-			case K_ZBW:
+			if (e->kind == K_ZBW) {
 				if (zbewalgo_compress(ctx, src, page, tmp, &c))
 					c = 0;
-				break;
-			case K_LZ4:
-				k = LZ4_compress_fast_extState(lz4,
-					(const char *)src, (char *)tmp, page,
-					cap, 1);
-				c = k > 0 ? k : 0;
-				break;
-			default:
-				c = ZSTD_compressCCtx(zc, tmp, cap, src, page,
-						      3);
-				if (ZSTD_isError(c))
-					c = 0;
-				break;
+			} else if (e->kind == K_LZ4) {
+				c = tool_lz4_compress(lz4, src, page, tmp,
+						      cap, 1);
+			} else {
+				c = tool_zstd_compress(zc, src, page, tmp,
+						       cap, 3);
 			}
 			off[i] = pos;
-			/* zram: results not below the threshold: the page */
-			if (!c || c >= t->threshold) {
-				memcpy(store + pos, src, page);
-				pos += page;
-				clen[i] = 0;
-			} else {
-				memcpy(store + pos, tmp, c);
-				pos += c;
-				clen[i] = c;
-			}
+			clen[i] = tool_zram_store(store, &pos, src, tmp, c,
+						  page, t->threshold);
 		}
 		tc[r] = cpu_now() - t0;
 	}
@@ -1323,31 +1278,21 @@ static int measure(struct tuner *t, const struct pageset *ps, struct entry *e,
 		for (i = 0; i < n; i++) {
 			unsigned char *d = out + i * page;
 			size_t got = page;
-			int k;
 
 			if (!clen[i]) {
 				memcpy(d, store + off[i], page);
 				continue;
 			}
-			switch (e->kind) {
-			case K_ZBW:
+			if (e->kind == K_ZBW) {
 				if (zbewalgo_decompress(store + off[i], clen[i],
 							d, &got, t->dscratch))
 					got = 0;
-				break;
-			case K_LZ4:
-				k = LZ4_decompress_safe((const char *)store +
-							off[i], (char *)d,
-							clen[i], page);
-				got = k < 0 ? 0 : k;
-				break;
-			default:
-				got = ZSTD_decompressDCtx(zd, d, page,
-							  store + off[i],
-							  clen[i]);
-				if (ZSTD_isError(got))
-					got = 0;
-				break;
+			} else if (e->kind == K_LZ4) {
+				got = tool_lz4_decompress(store + off[i],
+							  clen[i], d, page);
+			} else {
+				got = tool_zstd_decompress(zd, store + off[i],
+							   clen[i], d, page);
 			}
 			if (got != page)
 				m->ok = false;
@@ -1361,8 +1306,8 @@ static int measure(struct tuner *t, const struct pageset *ps, struct entry *e,
 		m->zram += clen[i] ? clen[i] : page;
 		m->stored += !clen[i];
 	}
-	m->tc = median(tc, t->reps);
-	m->td = median(td, t->reps);
+	m->tc = tool_median(tc, t->reps);
+	m->td = tool_median(td, t->reps);
 	ret = 0;
 out:
 	zbewalgo_ctx_destroy(ctx);
@@ -1385,19 +1330,6 @@ static double ratio(const struct meas *m)
 	return m->zram ? m->orig / m->zram : NAN;
 }
 
-static double mibps(double bytes, double s)
-{
-	return s > 0 ? bytes / MIB / s : NAN;
-}
-
-static void put_num(FILE *f, double v, const char *fmt, const char *none)
-{
-	if (isfinite(v))
-		fprintf(f, fmt, v);
-	else
-		fputs(none, f);
-}
-
 /* The table as one line, combinations separated by spaces. */
 static void table_line(const struct zbewalgo_table *tab, char *buf,
 		       size_t size)
@@ -1410,26 +1342,10 @@ static void table_line(const struct zbewalgo_table *tab, char *buf,
 			*p = p[1] ? ' ' : '\0';
 }
 
-static void json_string(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char c = *s;
-
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(f, "\\u%04x", c);
-		else
-			fputc(c, f);
-	}
-	fputc('"', f);
-}
-
 static void json_num(FILE *f, const char *key, double v, bool comma)
 {
 	fprintf(f, "\"%s\": ", key);
-	put_num(f, v, "%.6g", "null");
+	tool_put_num(f, v, "%.6g", "null");
 	if (comma)
 		fputs(", ", f);
 }
@@ -1443,8 +1359,8 @@ static void json_meas(FILE *f, const char *key, const struct meas *m,
 	} else {
 		fputs("{", f);
 		json_num(f, "ratio", ratio(m), true);
-		json_num(f, "compress_mibps", mibps(m->orig, m->tc), true);
-		json_num(f, "decompress_mibps", mibps(m->orig, m->td), true);
+		json_num(f, "compress_mibps", tool_mibps(m->orig, m->tc), true);
+		json_num(f, "decompress_mibps", tool_mibps(m->orig, m->td), true);
 		json_num(f, "compress_vs_lz4", lz4->tc / m->tc, true);
 		json_num(f, "decompress_vs_lz4", lz4->td / m->td, true);
 		json_num(f, "stored_pages", m->stored, true);
@@ -1471,6 +1387,7 @@ static void json_model(FILE *f, const struct tuner *t, const struct tsel *s,
 }
 
 struct report {
+	const struct tuner *t;
 	struct source *src;
 	size_t nsrc, total;
 	struct sampler *sp;
@@ -1505,15 +1422,17 @@ static void write_commands(FILE *f, const struct report *rp, bool json)
 	for (i = 0; i < 3; i++) {
 		if (json) {
 			fputs(i ? ", " : "", f);
-			json_string(f, cmd[i]);
+			tool_json_string(f, cmd[i]);
 		} else {
 			fprintf(f, "  %s\n", cmd[i]);
 		}
 	}
 }
 
-static void write_json(FILE *f, const struct tuner *t, const struct report *rp)
+static void write_json(FILE *f, const void *arg)
 {
+	const struct report *rp = arg;
+	const struct tuner *t = rp->t;
 	const struct meas *lz4 = &rp->ent[rp->lz4].m[0];
 	const struct meas *lz4h = &rp->ent[rp->lz4].m[1];
 	const struct entry *rec = &rp->ent[rp->rec];
@@ -1524,7 +1443,7 @@ static void write_json(FILE *f, const struct tuner *t, const struct report *rp)
 	fputs("{\n  \"inputs\": [", f);
 	for (i = 0; i < rp->nsrc; i++) {
 		fputs(i ? ", " : "", f);
-		json_string(f, rp->src[i].name);
+		tool_json_string(f, rp->src[i].name);
 	}
 	fprintf(f, "],\n  \"page_size\": %zu, \"threshold\": %zu, \"pages\": %zu,\n",
 		t->page, t->threshold, rp->total);
@@ -1533,7 +1452,7 @@ static void write_json(FILE *f, const struct tuner *t, const struct report *rp)
 	fprintf(f, "  \"same_filled_dropped\": %zu, \"duplicates_dropped\": %zu, \"same_filled_kept\": %zu, \"unreadable\": %zu,\n",
 		rp->sp->same, rp->sp->dups, rp->sp->same_kept, rp->sp->unreadable);
 	fputs("  \"budget\": {\"kind\": ", f);
-	json_string(f, rp->budget_kind);
+	tool_json_string(f, rp->budget_kind);
 	fputs(", ", f);
 	json_num(f, "value", rp->budget_value, true);
 	json_num(f, "us_per_page", t->budget * 1e6, true);
@@ -1548,12 +1467,12 @@ static void write_json(FILE *f, const struct tuner *t, const struct report *rp)
 
 		fputs(k ? ",\n    {" : "\n    {", f);
 		fputs("\"name\": ", f);
-		json_string(f, e->name);
+		tool_json_string(f, e->name);
 		fputs(", ", f);
 		if (e->kind == K_ZBW) {
 			table_line(e->table, line, sizeof(line));
 			fputs("\"table\": ", f);
-			json_string(f, line);
+			tool_json_string(f, line);
 			fprintf(f, ", \"chains\": %u, \"early_abort_size\": %u, \"max_output_size\": %u, ",
 				e->table->nr, e->params.early_abort_size,
 				e->params.max_output_size);
@@ -1581,7 +1500,7 @@ static void write_json(FILE *f, const struct tuner *t, const struct report *rp)
 		zbewalgo_combination_format(&c->comb, line, sizeof(line));
 		fputs(k++ ? ",\n    {" : "\n    {", f);
 		fputs("\"chain\": ", f);
-		json_string(f, line);
+		tool_json_string(f, line);
 		fprintf(f, ", \"set\": \"%s\", ",
 			set == TRAIN ? "sample" : "screen");
 		json_num(f, "ratio", n * (double)t->page / r->zb, true);
@@ -1599,7 +1518,7 @@ static void write_json(FILE *f, const struct tuner *t, const struct report *rp)
 		table_line(&tab, line, sizeof(line));
 		fputs(i ? ",\n    {" : "\n    {", f);
 		fputs("\"table\": ", f);
-		json_string(f, line);
+		tool_json_string(f, line);
 		fputs(", \"model\": ", f);
 		json_model(f, t, &t->hist[i], lz4);
 		fputs("}", f);
@@ -1611,7 +1530,7 @@ static void write_json(FILE *f, const struct tuner *t, const struct report *rp)
 	}
 	table_line(rec->table, line, sizeof(line));
 	fputs("\n  ],\n  \"recommendation\": {\"table\": ", f);
-	json_string(f, line);
+	tool_json_string(f, line);
 	fprintf(f, ", \"early_abort_size\": %u, \"max_output_size\": %u, ",
 		rec->params.early_abort_size, rec->params.max_output_size);
 	if (rp->preset_match)
@@ -1633,9 +1552,9 @@ static void text_row(FILE *f, const struct entry *e, const struct entry *lz4)
 	else
 		fprintf(f, "%6s ", "-");
 	fprintf(f, "%7.3f ", ratio(m));
-	put_num(f, mibps(m->orig, m->tc), "%9.1f ", "        - ");
+	tool_put_num(f, tool_mibps(m->orig, m->tc), "%9.1f ", "        - ");
 	fprintf(f, "%6.3f ", lz4->m[0].tc / m->tc);
-	put_num(f, mibps(m->orig, m->td), "%9.1f ", "        - ");
+	tool_put_num(f, tool_mibps(m->orig, m->td), "%9.1f ", "        - ");
 	fprintf(f, "%6.3f ", lz4->m[0].td / m->td);
 	if (h->orig) {
 		fprintf(f, "%7.3f %6.3f %6.3f ", ratio(h),
@@ -1751,40 +1670,6 @@ static void write_text(FILE *f, const struct tuner *t, const struct report *rp)
 	fputs(" FILE...\n", f);
 }
 
-static int run_plot(const char *json, const char *png)
-{
-	const char *script = getenv("ZBEWALGO_TUNE_PLOT");
-	const char *py = getenv("ZBEWALGO_PYTHON");
-	char *cmd;
-	size_t len;
-	int ret;
-
-	if (!script)
-		script = ZBEWALGO_TUNE_PLOT;
-	/* matplotlib comes from Debian's python3-matplotlib */
-	if (!py)
-		py = access("/usr/bin/python3", X_OK) ? "python3" :
-		     "/usr/bin/python3";
-	if (strchr(script, '\'') || strchr(json, '\'') || strchr(png, '\'') ||
-	    strchr(py, '\'')) {
-		fprintf(stderr, "zbewalgo: --plot: quote in a path\n");
-		return -1;
-	}
-	len = strlen(py) + strlen(script) + strlen(json) + strlen(png) + 32;
-	cmd = malloc(len);
-	if (!cmd)
-		return -1;
-	snprintf(cmd, len, "'%s' '%s' '%s' '%s'", py, script, json, png);
-	fflush(NULL);
-	ret = system(cmd);
-	free(cmd);
-	if (ret) {
-		fprintf(stderr, "zbewalgo: --plot: %s failed\n", script);
-		return -1;
-	}
-	return 0;
-}
-
 /* ---- command line -------------------------------------------------------------- */
 
 static void tune_usage(FILE *f)
@@ -1837,30 +1722,49 @@ enum {
 	OPT_MIN_DSPEED, OPT_JSON, OPT_PLOT,
 };
 
-static int parse_num(const char *s, double lo, double hi, double *v)
-{
-	char *end;
-
-	errno = 0;
-	*v = strtod(s, &end);
-	if (errno || end == s || *end || !(*v >= lo && *v <= hi)) {
-		fprintf(stderr, "zbewalgo: bad number '%s'\n", s);
-		return -1;
-	}
-	return 0;
-}
-
 static int parse_int(const char *s, double lo, double hi, size_t *out)
 {
 	double v;
 
-	if (parse_num(s, lo, hi, &v))
+	if (tool_parse_num(s, lo, hi, &v))
 		return -1;
 	if (v != (size_t)v) {
 		fprintf(stderr, "zbewalgo: '%s' is not a whole number\n", s);
 		return -1;
 	}
 	*out = v;
+	return 0;
+}
+
+/* An option that takes a number: its limits and where the value goes. */
+struct num_opt {
+	int opt;
+	double lo, hi;
+	double *real;		/* any number in [lo, hi], or */
+	size_t *size;		/* a whole one, or */
+	int *num;		/* a whole one that fits an int */
+};
+
+/*
+ * Sets option @c from @arg, looked up in @o (ended by opt 0): 0 done, -1 a
+ * bad value, 1 not such an option.
+ */
+static int set_num_opt(const struct num_opt *o, int c, const char *arg)
+{
+	size_t v;
+
+	while (o->opt && o->opt != c)
+		o++;
+	if (!o->opt)
+		return 1;
+	if (o->real)
+		return tool_parse_num(arg, o->lo, o->hi, o->real);
+	if (parse_int(arg, o->lo, o->hi, &v))
+		return -1;
+	if (o->size)
+		*o->size = v;
+	else
+		*o->num = v;
 	return 0;
 }
 
@@ -1943,9 +1847,13 @@ int tune_main(int argc, char **argv)
 		.page = 4096, .max_table = 6, .max_steps = 4, .beam = 8,
 		.reps = 3, .huffman = -1, .rle = -1,
 	}, *t = &tt;
-	size_t want_t = 2048, want_h = (size_t)-1, want_s = 256, v, i;
+	size_t want_t = 2048, want_h = (size_t)-1, want_s = 256, i;
 	double min_speed = NAN, max_us = NAN, min_dspeed = NAN;
-	const char **pids = NULL, *json_path = NULL, *plot_path = NULL;
+	const char **pids = NULL;
+	struct tool_output o = {
+		.name = "tune", .plot_env = "ZBEWALGO_TUNE_PLOT",
+		.plot_script = ZBEWALGO_TUNE_PLOT,
+	};
 	size_t npids = 0, cappids = 0, nsrc = 0;
 	struct source *src = NULL;
 	struct sampler sp = { 0 };
@@ -1953,10 +1861,23 @@ int tune_main(int argc, char **argv)
 	struct report rp = { 0 };
 	struct tsel best = { 0 }, start, res, sweep[NR_EAS * 3];
 	const struct zbewalgo_table *seeds[3];
-	bool json = false;
 	int c, ret = 2, nent = 0, k, e, retry;
 	double t_search;
-	char json_tmp[] = "/tmp/zbewalgo-tune-XXXXXX";
+	const struct num_opt nums[] = {
+		{ 'n', 1, 1 << 24, .size = &want_t },
+		{ OPT_HOLDOUT, 0, 1 << 24, .size = &want_h },
+		{ OPT_SCREEN, 1, 1 << 24, .size = &want_s },
+		{ OPT_MIN_SPEED, 0, 1e6, .real = &min_speed },
+		{ OPT_MAX_US, 1e-3, 1e12, .real = &max_us },
+		{ OPT_MIN_DSPEED, 0, 1e6, .real = &min_dspeed },
+		{ 'k', 1, MAX_TABLE, .num = &t->max_table },
+		{ 'L', 1, ZBEWALGO_MAX_STEPS, .num = &t->max_steps },
+		{ 'b', 1, 256, .num = &t->beam },
+		{ 't', 1, ZBEWALGO_MAX_INPUT, .size = &t->threshold },
+		{ 'p', 64, ZBEWALGO_MAX_INPUT, .size = &t->page },
+		{ 'r', 1, 1001, .num = &t->reps },
+		{ }
+	};
 
 	memset(ent, 0, sizeof(ent));
 	optind = 1;
@@ -1980,70 +1901,15 @@ int tune_main(int argc, char **argv)
 			pids[npids++] = optarg;
 			break;
 		}
-		case 'n':
-			if (parse_int(optarg, 1, 1 << 24, &want_t))
-				goto out;
-			break;
-		case OPT_HOLDOUT:
-			if (parse_int(optarg, 0, 1 << 24, &want_h))
-				goto out;
-			break;
-		case OPT_SCREEN:
-			if (parse_int(optarg, 1, 1 << 24, &want_s))
-				goto out;
-			break;
 		case 'd':
 			sp.drop = true;
 			break;
-		case OPT_MIN_SPEED:
-			if (parse_num(optarg, 0, 1e6, &min_speed))
-				goto out;
-			break;
-		case OPT_MAX_US:
-			if (parse_num(optarg, 1e-3, 1e12, &max_us))
-				goto out;
-			break;
-		case OPT_MIN_DSPEED:
-			if (parse_num(optarg, 0, 1e6, &min_dspeed))
-				goto out;
-			break;
-		case 'k':
-			if (parse_int(optarg, 1, MAX_TABLE, &v))
-				goto out;
-			t->max_table = v;
-			break;
-		case 'L':
-			if (parse_int(optarg, 1, ZBEWALGO_MAX_STEPS, &v))
-				goto out;
-			t->max_steps = v;
-			break;
-		case 'b':
-			if (parse_int(optarg, 1, 256, &v))
-				goto out;
-			t->beam = v;
-			break;
-		case 't':
-			if (parse_int(optarg, 1, ZBEWALGO_MAX_INPUT, &v))
-				goto out;
-			t->threshold = v;
-			break;
-		case 'p':
-			if (parse_int(optarg, 64, ZBEWALGO_MAX_INPUT, &v))
-				goto out;
-			t->page = v;
-			break;
-		case 'r':
-			if (parse_int(optarg, 1, 1001, &v))
-				goto out;
-			t->reps = v;
-			break;
 		case OPT_JSON:
-			json = true;
-			json_path = optarg && strcmp(optarg, "-") ? optarg :
-				    NULL;
+			o.json = true;
+			o.json_path = tool_out_path(optarg);
 			break;
 		case OPT_PLOT:
-			plot_path = optarg;
+			o.plot_path = optarg;
 			break;
 		case 'v':
 			t->verbose = true;
@@ -2053,8 +1919,14 @@ int tune_main(int argc, char **argv)
 			ret = 0;
 			goto out;
 		default:
-			tune_usage(stderr);
-			goto out;
+			k = set_num_opt(nums, c, optarg);
+			if (k < 0)
+				goto out;
+			if (k > 0) {
+				tune_usage(stderr);
+				goto out;
+			}
+			break;
 		}
 	}
 	if (optind >= argc && !npids) {
@@ -2159,7 +2031,7 @@ int tune_main(int argc, char **argv)
 	if (isfinite(min_dspeed) && min_dspeed > 0)
 		t->dbudget = ent[rp.lz4].m[0].td / t->set[TRAIN].n /
 			     min_dspeed;
-	t_search = now();
+	t_search = tool_now();
 	/*
 	 * The default budget is the default table's own replayed time on
 	 * the sample, so the comparison with it is model against model.
@@ -2186,11 +2058,8 @@ int tune_main(int argc, char **argv)
 		} else {
 			struct tsel d;
 
-			if (tsel_of(t, seeds[0], TRAIN, &d))
+			if (replay_seed(t, seeds[0], &d))
 				goto out;
-			d.ea = dp.early_abort_size;
-			d.maxout = t->threshold;
-			sim(t, TRAIN, d.idx, d.n, d.ea, d.maxout, &d.r);
 			rp.budget_kind = "as fast as the default table";
 			rp.budget_value = 1;
 			t->budget = d.r.tc / t->set[TRAIN].n;
@@ -2234,11 +2103,8 @@ int tune_main(int argc, char **argv)
 		{
 			struct tsel d;
 
-			if (tsel_of(t, seeds[0], TRAIN, &d))
+			if (replay_seed(t, seeds[0], &d))
 				goto out;
-			d.ea = dp.early_abort_size;
-			d.maxout = t->threshold;
-			run_sim(t, &d);
 			cap = d.ok && d.n <= t->max_table ? d.r.zb : INFINITY;
 		}
 		for (e = 0; e < NR_EAS; e++) {
@@ -2305,17 +2171,14 @@ int tune_main(int argc, char **argv)
 		{
 			struct tsel d;
 
-			if (tsel_of(t, seeds[0], TRAIN, &d))
+			if (replay_seed(t, seeds[0], &d))
 				goto out;
-			d.ea = dp.early_abort_size;
-			d.maxout = t->threshold;
-			run_sim(t, &d);
 			if (d.ok && d.n <= t->max_table &&
 			    best.r.zb > d.r.zb * (1 - MIN_GAIN) &&
 			    best.r.tc > d.r.tc * 0.9)
 				best = d;
 		}
-		rp.search_s = now() - t_search;
+		rp.search_s = tool_now() - t_search;
 
 		/* real measurements */
 		for (k = 1; k < nent; k++)
@@ -2350,12 +2213,7 @@ int tune_main(int argc, char **argv)
 			d->level = k == 0 ? 2 : k == 1 ? 1 : 3;
 			zbewalgo_default_params(&d->params, t->page);
 			d->params.max_output_size = t->threshold;
-			if (!tsel_of(t, seeds[k], TRAIN, &d->model)) {
-				d->model.ea = d->params.early_abort_size;
-				d->model.maxout = d->params.max_output_size;
-				run_sim(t, &d->model);
-				d->have_model = true;
-			}
+			d->have_model = !replay_seed(t, seeds[k], &d->model);
 		}
 		add_entry(ent, &nent, "zstd-3", K_ZSTD);
 		for (k = 1; k < nent; k++) {
@@ -2403,6 +2261,7 @@ int tune_main(int argc, char **argv)
 		    (!rp.preset_match || d->level == 2))
 			rp.preset_match = d->level;
 	}
+	rp.t = t;
 	rp.src = src;
 	rp.nsrc = nsrc;
 	rp.total = sp.total;
@@ -2412,42 +2271,10 @@ int tune_main(int argc, char **argv)
 	rp.sweep = sweep;
 
 	ret = 0;
-	if (!json || json_path)
+	if (!o.json || o.json_path)
 		write_text(stdout, t, &rp);
-	if (json || plot_path) {
-		const char *path = json ? json_path : NULL;
-		FILE *mine;
-		int fd = -1;
-
-		/* the plot script reads a file: a temporary one if need be */
-		if (!path && plot_path) {
-			fd = mkstemp(json_tmp);
-			if (fd < 0) {
-				perror("zbewalgo: mkstemp");
-				ret = 1;
-				goto out;
-			}
-			path = json_tmp;
-		}
-		if (path) {
-			mine = fd >= 0 ? fdopen(fd, "w") : tool_open(path, "w");
-			if (mine) {
-				write_json(mine, t, &rp);
-				if (fclose(mine))
-					ret = 1;
-			} else {
-				if (fd >= 0)
-					close(fd);
-				ret = 1;
-			}
-		}
-		if (json && !json_path)
-			write_json(stdout, t, &rp);
-		if (!ret && plot_path && run_plot(path, plot_path))
-			ret = 1;
-		if (fd >= 0)
-			unlink(json_tmp);
-	}
+	if (tool_write_json(&o, write_json, &rp))
+		ret = 1;
 	if (fflush(stdout) || ferror(stdout))
 		ret = 1;
 out:

@@ -3,11 +3,68 @@
 #ifndef ZBEWALGO_TOOL_H
 #define ZBEWALGO_TOOL_H
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
+#define MIB		(1024.0 * 1024.0)
+
+/* zbewalgo.c */
 FILE *tool_open(const char *path, const char *mode);
 int tool_read_all(FILE *f, unsigned char **data, size_t *len);
+
+/* common.c: for bench and tune */
+double tool_now(void);
+double tool_median(double *v, int n);
+int tool_parse_num(const char *s, double lo, double hi, double *v);
+uint64_t tool_page_hash(const unsigned char *p, size_t n);
+size_t tool_lz4_compress(void *state, const void *src, size_t slen,
+			 void *dst, size_t cap, int accel);
+size_t tool_lz4_decompress(const void *src, size_t slen, void *dst,
+			   size_t cap);
+size_t tool_zstd_compress(void *cctx, const void *src, size_t slen,
+			  void *dst, size_t cap, int level);
+size_t tool_zstd_decompress(void *dctx, const void *src, size_t slen,
+			    void *dst, size_t cap);
+double tool_mibps(double bytes, double s);
+void tool_put_num(FILE *f, double v, const char *fmt, const char *none);
+void tool_json_string(FILE *f, const char *s);
+const char *tool_out_path(const char *arg);
+
+/* --json[=FILE] and --plot=FILE of bench and tune */
+struct tool_output {
+	const char *name;		/* "bench", "tune" */
+	const char *plot_env;		/* the plot script: $plot_env, */
+	const char *plot_script;	/* else this one */
+	bool json;
+	const char *json_path;		/* NULL: stdout */
+	const char *plot_path;		/* NULL: no plot */
+};
+
+int tool_write_json(const struct tool_output *o,
+		    void (*write)(FILE *f, const void *arg), const void *arg);
+
+/*
+ * zram's write path: the result @res of @c bytes is copied to @store at
+ * *@pos, or the page @src itself when there is none (@c 0) or it is not
+ * below @threshold.  Returns the compressed length kept, 0 for the page.
+ */
+static inline size_t tool_zram_store(unsigned char *store, size_t *pos,
+				     const void *src, const void *res,
+				     size_t c, size_t page, size_t threshold)
+{
+	if (!c || c >= threshold) {
+		memcpy(store + *pos, src, page);
+		*pos += page;
+		return 0;
+	}
+	memcpy(store + *pos, res, c);
+	*pos += c;
+	return c;
+}
+
 int bench_main(int argc, char **argv);
 int tune_main(int argc, char **argv);
 

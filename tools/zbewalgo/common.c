@@ -1,0 +1,214 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Helpers shared by zbewalgo bench and zbewalgo tune: clocks and medians,
+ * number options, lz4 and zstd with one error convention, output
+ * formatting and the plot script runner.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <lz4.h>
+#include <zstd.h>
+
+#include "zbewalgo_tool.h"
+
+double tool_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Sorts @v. */
+double tool_median(double *v, int n)
+{
+	qsort(v, n, sizeof(*v), cmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+int tool_parse_num(const char *s, double lo, double hi, double *v)
+{
+	char *end;
+
+	errno = 0;
+	*v = strtod(s, &end);
+	if (errno || end == s || *end || !(*v >= lo && *v <= hi)) {
+		fprintf(stderr, "zbewalgo: bad number '%s'\n", s);
+		return -1;
+	}
+	return 0;
+}
+
+uint64_t tool_page_hash(const unsigned char *p, size_t n)
+{
+	uint64_t h = 0xcbf29ce484222325ull;	/* FNV-1a */
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		h = (h ^ p[i]) * 0x100000001b3ull;
+	return h;
+}
+
+/* ---- lz4 and zstd: 0 for no result or an error ------------------------- */
+
+size_t tool_lz4_compress(void *state, const void *src, size_t slen,
+			 void *dst, size_t cap, int accel)
+{
+	int n = LZ4_compress_fast_extState(state, src, dst, slen, cap, accel);
+
+	return n > 0 ? n : 0;
+}
+
+size_t tool_lz4_decompress(const void *src, size_t slen, void *dst,
+			   size_t cap)
+{
+	int n = LZ4_decompress_safe(src, dst, slen, cap);
+
+	return n < 0 ? 0 : n;
+}
+
+size_t tool_zstd_compress(void *cctx, const void *src, size_t slen,
+			  void *dst, size_t cap, int level)
+{
+	size_t n = ZSTD_compressCCtx(cctx, dst, cap, src, slen, level);
+
+	return ZSTD_isError(n) ? 0 : n;
+}
+
+size_t tool_zstd_decompress(void *dctx, const void *src, size_t slen,
+			    void *dst, size_t cap)
+{
+	size_t n = ZSTD_decompressDCtx(dctx, dst, cap, src, slen);
+
+	return ZSTD_isError(n) ? 0 : n;
+}
+
+/* ---- output ---------------------------------------------------------------- */
+
+double tool_mibps(double bytes, double s)
+{
+	return s > 0 ? bytes / MIB / s : NAN;
+}
+
+/* @fmt for a finite @v, @none otherwise. */
+void tool_put_num(FILE *f, double v, const char *fmt, const char *none)
+{
+	if (isfinite(v))
+		fprintf(f, fmt, v);
+	else
+		fputs(none, f);
+}
+
+void tool_json_string(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		unsigned char c = *s;
+
+		if (c == '"' || c == '\\')
+			fprintf(f, "\\%c", c);
+		else if (c < 0x20)
+			fprintf(f, "\\u%04x", c);
+		else
+			fputc(c, f);
+	}
+	fputc('"', f);
+}
+
+/* An option's FILE: none or '-' means stdout (NULL). */
+const char *tool_out_path(const char *arg)
+{
+	return arg && strcmp(arg, "-") ? arg : NULL;
+}
+
+/* Runs the plot script on the JSON file @json. */
+static int run_plot(const struct tool_output *o, const char *json)
+{
+	const char *script = getenv(o->plot_env);
+	const char *py = getenv("ZBEWALGO_PYTHON");
+	const char *png = o->plot_path;
+	char *cmd;
+	size_t len;
+	int ret;
+
+	if (!script)
+		script = o->plot_script;
+	/* matplotlib comes from Debian's python3-matplotlib */
+	if (!py)
+		py = access("/usr/bin/python3", X_OK) ? "python3" :
+		     "/usr/bin/python3";
+	/* Paths are quoted for the shell; reject the one unquotable char. */
+	if (strchr(script, '\'') || strchr(json, '\'') || strchr(png, '\'') ||
+	    strchr(py, '\'')) {
+		fprintf(stderr, "zbewalgo: --plot: quote in a path\n");
+		return -1;
+	}
+	len = strlen(py) + strlen(script) + strlen(json) + strlen(png) + 32;
+	cmd = malloc(len);
+	if (!cmd)
+		return -1;
+	snprintf(cmd, len, "'%s' '%s' '%s' '%s'", py, script, json, png);
+	fflush(NULL);
+	ret = system(cmd);
+	free(cmd);
+	if (ret) {
+		fprintf(stderr, "zbewalgo: --plot: %s failed\n", script);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * --json and --plot: @write(f, @arg) prints the JSON, with --json to its
+ * file or stdout.  The plot script reads a file: the JSON's own, or a
+ * temporary one.
+ */
+int tool_write_json(const struct tool_output *o,
+		    void (*write)(FILE *f, const void *arg), const void *arg)
+{
+	const char *path = o->json ? o->json_path : NULL;
+	char tmp[64];
+	FILE *f;
+	int fd = -1, ret = 0;
+
+	if (!path && o->plot_path) {
+		snprintf(tmp, sizeof(tmp), "/tmp/zbewalgo-%s-XXXXXX", o->name);
+		fd = mkstemp(tmp);
+		if (fd < 0) {
+			perror("zbewalgo: mkstemp");
+			return -1;
+		}
+		path = tmp;
+	}
+	if (path) {
+		f = fd >= 0 ? fdopen(fd, "w") : tool_open(path, "w");
+		if (f) {
+			write(f, arg);
+			if (fclose(f))
+				ret = -1;
+		} else {
+			if (fd >= 0)
+				close(fd);
+			ret = -1;
+		}
+	}
+	if (o->json && !o->json_path)
+		write(stdout, arg);
+	if (!ret && o->plot_path && run_plot(o, path))
+		ret = -1;
+	if (fd >= 0)
+		unlink(tmp);
+	return ret;
+}
