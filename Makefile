@@ -220,3 +220,16 @@ docs:
 	@set -e; for f in $$(find Documentation -name '*.rst' | sort); do \
 		/usr/bin/python3 -m docutils --halt=warning --report=warning \
 			--no-file-insertion "$$f" /dev/null; echo "docs: $$f ok"; done
+
+# ---- Upstream patch series (scripts/patches/) -------------------------------
+# patches: the series against Debian's linux-source-7.2, made from this
+# repository by scripts/kernel-integrate.py --upstream, one patch per stage
+# (lib, crypto, zram, docs) plus a cover letter with the benchmark tables,
+# into build/patches.  check-patches: checkpatch --strict, git am and a W=1
+# and sparse build after every patch, kernel-doc, rst, KUnit under UML and a
+# qemu boot (CHECK_BOOT=0 skips it); logs in build/patches-check.
+.PHONY: patches check-patches
+patches:
+	scripts/patches/make.sh
+check-patches:
+	scripts/patches/check.sh

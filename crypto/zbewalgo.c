@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Crypto API glue for zbewalgo: an scomp algorithm for zswap (and for zram
- * up to 6.11 through the legacy comp type, where the kernel still has it).
+ * Crypto API glue for zbewalgo: an scomp algorithm, as zswap uses them.
  *
  * Incompressible pages: zbewalgo writes them in stored form, which fits the
  * two pages zram gives; zswap gives one page and gets -ENOSPC, which it
@@ -62,11 +61,12 @@ static int zbewalgo_sdecompress(struct crypto_scomp *tfm, const u8 *src,
 	return zbewalgo_decomp(ctx, src, slen, dst, dlen);
 }
 
+#ifndef ZBEWALGO_SCOMP_STREAMS
 /*
  * scomp contexts: allocated per tfm up to 6.14, per CPU stream from 6.15
- * on.  Kbuild defines ZBEWALGO_SCOMP_STREAMS when the kernel has streams.
+ * on.  Kbuild defines ZBEWALGO_SCOMP_STREAMS when the kernel has streams;
+ * the upstream patch keeps that path only (scripts/kernel-integrate.py).
  */
-#ifndef ZBEWALGO_SCOMP_STREAMS
 static void *zbewalgo_alloc_ctx(struct crypto_scomp *tfm)
 {
 	return zbewalgo_alloc_stream();
@@ -148,43 +148,30 @@ static struct crypto_alg zbewalgo_alg = {
 		.coa_compress	= zbewalgo_compress_tfm,
 		.coa_decompress	= zbewalgo_decompress_tfm } }
 };
-
-static int zbewalgo_register_legacy(void)
-{
-	return crypto_register_alg(&zbewalgo_alg);
-}
-
-static void zbewalgo_unregister_legacy(void)
-{
-	crypto_unregister_alg(&zbewalgo_alg);
-}
-#else
-static int zbewalgo_register_legacy(void)
-{
-	return 0;
-}
-
-static void zbewalgo_unregister_legacy(void)
-{
-}
 #endif
 
 static int __init zbewalgo_mod_init(void)
 {
-	int ret = zbewalgo_register_legacy();
+#ifdef CRYPTO_ALG_TYPE_COMPRESS
+	int ret = crypto_register_alg(&zbewalgo_alg);
 
 	if (ret)
 		return ret;
 	ret = crypto_register_scomp(&zbewalgo_scomp);
 	if (ret)
-		zbewalgo_unregister_legacy();
+		crypto_unregister_alg(&zbewalgo_alg);
 	return ret;
+#else
+	return crypto_register_scomp(&zbewalgo_scomp);
+#endif
 }
 
 static void __exit zbewalgo_mod_fini(void)
 {
 	crypto_unregister_scomp(&zbewalgo_scomp);
-	zbewalgo_unregister_legacy();
+#ifdef CRYPTO_ALG_TYPE_COMPRESS
+	crypto_unregister_alg(&zbewalgo_alg);
+#endif
 }
 
 subsys_initcall(zbewalgo_mod_init);

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """Add zbewalgo to a Linux source tree (6.1, 6.12 or 7.2).
 
-usage: kernel-integrate.py REPO TREE
+usage: kernel-integrate.py [--upstream] [--only STAGE[,STAGE...]]
+                           [--maintainer 'NAME <MAIL>'] REPO TREE
 
 Copies this repository's kernel files into TREE and hooks them into the
 Kconfig and Makefile files next to lz4, and, on kernels whose zram has
@@ -10,18 +11,30 @@ compiled-in backends (6.12+), adds the zram backend.  Every edit is
 anchored on a line that exists in all three generations and is done at
 most once, so running it twice changes nothing.  The booted-kernel tests
 and the patch series both use it, so they cannot drift apart.
+
+The edits come in stages, one per patch of the upstream series: lib (the
+core, its header and KUnit tests), crypto (scomp glue, testmgr vectors),
+zram (backend) and docs.  --only runs the named stages; without it all
+run.  --upstream makes the series' form: version-conditional code reduced
+to TREE's kernel with unifdef (no -D flags in Makefiles), a MAINTAINERS
+entry that grows with each stage (--maintainer names its M: line), and
+the documents added to their indexes.  The default stays the tree the
+booted-kernel tests build.
 """
 import os
 import re
 import shutil
 import struct
+import subprocess
 import sys
 
-FILES = [
-    'include/linux/zbewalgo.h',
-    'crypto/zbewalgo.c',
+DOCS = [
     'Documentation/staging/zbewalgo.rst',
     'Documentation/ABI/testing/sysfs-kernel-zbewalgo',
+]
+# Only in the series (and only once the repository has it).
+UPSTREAM_DOCS = [
+    'Documentation/admin-guide/blockdev/zbewalgo.rst',
 ]
 ZRAM_FILES = [
     'drivers/block/zram/backend_zbewalgo.c',
@@ -50,6 +63,18 @@ ZRAM_KCONFIG = '''config ZRAM_BACKEND_ZBEWALGO
 	  matrices, solver state) better than the general-purpose
 	  compressors.  algorithm_params level=1..3 select preset tables;
 	  see Documentation/ABI/testing/sysfs-kernel-zbewalgo.
+
+'''
+
+# checkpatch wants help text with every prompt, unlike zram's other choices.
+ZRAM_DEF_KCONFIG = '''config ZRAM_DEF_COMP_ZBEWALGO
+	bool "zbewalgo"
+	depends on ZRAM_BACKEND_ZBEWALGO
+	help
+	  New zram devices use zbewalgo unless comp_algorithm names
+	  another algorithm.  It suits swap of numeric workloads (float
+	  arrays, sparse matrices); it compresses more slowly than lz4,
+	  lzo-rle and zstd.
 
 '''
 
@@ -93,13 +118,30 @@ class Tree:
         self.write(rel, s.replace(old, new, 1))
 
 
-def copy(repo, tree, rel):
+def copy(repo, tree, rel, defines=None):
+    """Copy REPO/rel to TREE/rel; with defines (a dict of macro: bool)
+    reduce the #if's on those macros with unifdef."""
     dst = tree.path(rel)
     os.makedirs(os.path.dirname(dst), exist_ok=True)
     # Replace rather than write through: the tree may be a hard-link copy.
     if os.path.exists(dst):
         os.unlink(dst)
-    shutil.copyfile(os.path.join(repo, rel), dst)
+    if not defines:
+        shutil.copyfile(os.path.join(repo, rel), dst)
+        return
+    args = ['unifdef', '-o', dst, os.path.join(repo, rel)]
+    args[1:1] = [('-D' if on else '-U') + m for m, on in defines.items()]
+    try:
+        # Exit status: 0 unchanged, 1 changed, 2 trouble.
+        if subprocess.call(args) > 1:
+            sys.exit('unifdef failed on %s' % rel)
+    except FileNotFoundError:
+        sys.exit('unifdef not found (Debian package unifdef)')
+    # A removed block leaves its neighbours' blank lines: keep one.
+    with open(dst) as f:
+        text = re.sub(r'\n{3,}', '\n\n', f.read())
+    with open(dst, 'w') as f:
+        f.write(text)
 
 
 # Self-test vectors for crypto/testmgr: 512-byte inputs (testmgr's buffers
@@ -187,45 +229,109 @@ def add_testmgr(tree):
     sys.exit('crypto/testmgr.c: no alg_test_descs entry after zbewalgo')
 
 
-def main():
-    if len(sys.argv) != 3:
-        sys.exit(__doc__)
-    repo, tree = sys.argv[1], Tree(sys.argv[2])
+MAINTAINERS_TITLE = 'ZBEWALGO PAGE COMPRESSION'
+DEFAULT_MAINTAINER = 'zbewalgo developers <zbewalgo@example.org>'
 
+
+def add_maintainers(tree, patterns, maintainer):
+    """The MAINTAINERS entry, made by the first stage that needs it; every
+    stage lists its own files, in checkpatch's (byte-wise) order."""
+    lines = tree.read('MAINTAINERS').splitlines(keepends=True)
+    head = MAINTAINERS_TITLE + '\n'
+    if head not in lines:
+        entry = [head, 'M:\t%s\n' % maintainer,
+                 'L:\tlinux-crypto@vger.kernel.org\n',
+                 'L:\tlinux-mm@kvack.org\n', 'S:\tMaintained\n', '\n']
+        # Entries are sorted by title (ignoring case): before the first that
+        # sorts after ours.
+        start = lines.index('Maintainers List\n')
+        for i in range(start, len(lines) - 1):
+            if (lines[i - 1] == '\n' and re.match(r'[A-Z]:\t', lines[i + 1])
+                    and lines[i].rstrip('\n').upper() > MAINTAINERS_TITLE):
+                lines[i:i] = entry
+                break
+        else:
+            sys.exit('MAINTAINERS: no entry after %s' % MAINTAINERS_TITLE)
+    first = lines.index(head) + 1
+    end = lines.index('\n', first)
+    files = [l[3:-1] for l in lines[first:end] if l.startswith('F:\t')]
+    files = sorted(set(files) | set(patterns))
+    body = [l for l in lines[first:end] if not l.startswith(('F:\t', 'N:\t'))]
+    body += ['F:\t%s\n' % f for f in files] + ['N:\tzbewalgo\n']
+    lines[first:end] = body
+    tree.write('MAINTAINERS', ''.join(lines))
+
+
+def add_toctree(tree, rel, name):
+    """Add name to the (sorted) first toctree of the index rel."""
+    lines = tree.read(rel).splitlines(keepends=True)
+    if '   %s\n' % name in lines:
+        return
+    i = lines.index('.. toctree::\n') + 1
+    while lines[i].strip().startswith(':') or not lines[i].strip():
+        i += 1
+    while (i < len(lines) and lines[i].startswith('   ')
+           and lines[i].strip() < name):
+        i += 1
+    lines.insert(i, '   %s\n' % name)
+    tree.write(rel, ''.join(lines))
+
+
+def stage_lib(repo, tree, up):
+    """The core, include/linux/zbewalgo.h and the KUnit tests."""
     for sub in ('lib/zbewalgo', 'lib/zbewalgo/tests'):
         for name in sorted(os.listdir(os.path.join(repo, sub))):
             if name.endswith(('.c', '.h')) or name in (
                     'Makefile', 'Kconfig', '.kunitconfig'):
                 copy(repo, tree, sub + '/' + name)
-    for rel in FILES:
-        copy(repo, tree, rel)
-
+    copy(repo, tree, 'include/linux/zbewalgo.h')
     tree.insert('lib/Kconfig', 'source "lib/xz/Kconfig"',
                 '\nsource "lib/zbewalgo/Kconfig"\n')
     tree.insert('lib/Makefile', 'obj-$(CONFIG_XZ_DEC) += xz/',
                 'obj-$(CONFIG_ZBEWALGO) += zbewalgo/\n')
+    if up:
+        add_maintainers(tree, ['include/linux/zbewalgo.h', 'lib/zbewalgo/'],
+                        up)
+
+
+def stage_crypto(repo, tree, up):
+    """The scomp algorithm, its Kconfig/Makefile lines, testmgr vectors."""
+    streams = 'crypto_acomp_streams' in tree.read(
+        'include/crypto/internal/acompress.h')
+    if up:
+        # Only this kernel's code path: no legacy comp type, no -D flag.
+        legacy = re.search(r'#define\s+CRYPTO_ALG_TYPE_COMPRESS\b',
+                           tree.read('include/linux/crypto.h'))
+        copy(repo, tree, 'crypto/zbewalgo.c',
+             {'ZBEWALGO_SCOMP_STREAMS': streams,
+              'CRYPTO_ALG_TYPE_COMPRESS': bool(legacy)})
+    else:
+        copy(repo, tree, 'crypto/zbewalgo.c')
     tree.insert('crypto/Kconfig', 'config CRYPTO_LZ4HC', CRYPTO_KCONFIG,
                 after=False)
     makefile = 'obj-$(CONFIG_CRYPTO_ZBEWALGO) += zbewalgo.o\n'
-    if 'crypto_acomp_streams' in tree.read(
-            'include/crypto/internal/acompress.h'):
+    if streams and not up:
         makefile += 'CFLAGS_zbewalgo.o += -DZBEWALGO_SCOMP_STREAMS\n'
     tree.insert('crypto/Makefile', 'obj-$(CONFIG_CRYPTO_LZ4) += lz4.o',
                 makefile, marker='CONFIG_CRYPTO_ZBEWALGO')
     add_testmgr(tree)
+    if up:
+        add_maintainers(tree, ['crypto/zbewalgo.c'], up)
 
+
+def stage_zram(repo, tree, up):
+    """The zram backend (6.12+; 6.1's zram allocates through the crypto
+    API)."""
     zram = 'drivers/block/zram/'
     if 'config ZRAM_BACKEND_LZ4\n' not in tree.read(zram + 'Kconfig'):
-        return 0        # 6.1: zram allocates through the crypto API
+        return
     for rel in ZRAM_FILES:
         copy(repo, tree, rel)
     tree.insert(zram + 'Kconfig', 'config ZRAM_BACKEND_FORCE_LZO',
                 ZRAM_KCONFIG, after=False)
     tree.replace(zram + 'Kconfig', '\t\t!ZRAM_BACKEND_842\n',
                  '\t\t!ZRAM_BACKEND_842 && !ZRAM_BACKEND_ZBEWALGO\n')
-    tree.insert(zram + 'Kconfig', 'endchoice',
-                'config ZRAM_DEF_COMP_ZBEWALGO\n\tbool "zbewalgo"\n'
-                '\tdepends on ZRAM_BACKEND_ZBEWALGO\n\n', after=False)
+    tree.insert(zram + 'Kconfig', 'endchoice', ZRAM_DEF_KCONFIG, after=False)
     tree.insert(zram + 'Kconfig',
                 '\tdefault "842" if ZRAM_DEF_COMP_842',
                 '\tdefault "zbewalgo" if ZRAM_DEF_COMP_ZBEWALGO\n')
@@ -237,6 +343,55 @@ def main():
     tree.insert(zram + 'zcomp.c', '\tNULL',
                 '#if IS_ENABLED(CONFIG_ZRAM_BACKEND_ZBEWALGO)\n'
                 '\t&backend_zbewalgo,\n#endif\n', after=False)
+    if up:
+        add_maintainers(tree, [zram + 'backend_zbewalgo.*'], up)
+
+
+def stage_docs(repo, tree, up):
+    """Format spec, sysfs ABI, and upstream the admin guide."""
+    docs = DOCS + [d for d in UPSTREAM_DOCS if up and
+                   os.path.exists(os.path.join(repo, d))]
+    for rel in docs:
+        copy(repo, tree, rel)
+    if not up:
+        return
+    for rel in docs:
+        if rel.endswith('.rst'):
+            add_toctree(tree, os.path.dirname(rel) + '/index.rst',
+                        os.path.basename(rel)[:-4])
+    add_maintainers(tree, docs, up)
+
+
+# Each stage takes up: None for the default tree, else the MAINTAINERS M:
+# line of the series' form.
+STAGES = {'lib': stage_lib, 'crypto': stage_crypto, 'zram': stage_zram,
+          'docs': stage_docs}
+
+
+def main():
+    args = sys.argv[1:]
+    only, up, maintainer = list(STAGES), False, DEFAULT_MAINTAINER
+    while args and args[0].startswith('--'):
+        opt = args.pop(0)
+        if opt == '--upstream':
+            up = True
+        elif opt in ('--only', '--maintainer') and args:
+            val = args.pop(0)
+            if opt == '--maintainer':
+                maintainer = val
+                continue
+            only = val.split(',')
+            if not set(only) <= set(STAGES):
+                sys.exit('unknown stage in %r (stages: %s)'
+                         % (val, ' '.join(STAGES)))
+        else:
+            sys.exit(__doc__)
+    if len(args) != 2:
+        sys.exit(__doc__)
+    repo, tree = args[0], Tree(args[1])
+    for name in STAGES:
+        if name in only:
+            STAGES[name](repo, tree, maintainer if up else None)
     return 0
 
 

@@ -1,0 +1,354 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# check.sh (make check-patches): checks the series make.sh wrote to
+# $PATCH_OUT (build/patches) against a clean Linux $PATCH_VERSION tree:
+#  - checkpatch.pl --strict on every patch: no errors, warnings or checks;
+#  - git am, one patch at a time, and after each
+#    - a full x86_64 build in the booted-kernel suite's configuration
+#      (tinyconfig + tools/testing/kernel/config: base, zram-backends,
+#      debug, selftests, zbewalgo; ccache-warm from that suite) with no
+#      warning in the files the series touches, then the series' objects
+#      again with W=1 and sparse (C=1): nothing new against the base tree;
+#    - a UML build of the KUnit configuration (kunit.py build
+#      --kunitconfig=lib/zbewalgo), which is what enables the library
+#      before the patches that use it, also with W=1 and sparse;
+#  - scripts/kernel-doc -Wall on the new sources and headers: no output;
+#  - the rst files and the ABI entry through docutils (rstcheck.py) and
+#    tools/docs/get_abi.py;
+#  - kunit.py run on the result (UML, KASAN): every test passes;
+#  - CHECK_BOOT=1 (default): the final x86_64 kernel, which is the
+#    suite's test kernel built from the series, boots under qemu and
+#    passes guest/zbewalgo.sh (about 5 minutes).
+# Trees and objects live in $ZBEWALGO_CACHE/patches/DEBVER/check (kept
+# between runs, so reruns are incremental); logs and the summary go to
+# build/patches-check/.  Every check runs; the exit status is 1 if any
+# failed.
+set -euo pipefail
+HERE=$(cd "$(dirname "$0")" && pwd)
+. "$HERE/common.sh"
+
+JOBS=${ZBEWALGO_JOBS:-2}
+CHECK_BOOT=${CHECK_BOOT:-1}
+KHERE=$REPO/tools/testing/kernel
+LOGS=$REPO/build/patches-check
+
+# Debian's python3 (docutils; ply and git for checkpatch's SPDX check),
+# not one that a version manager put first in PATH.
+export PATH=/usr/bin:/bin:$PATH
+"$REPO/scripts/install-deps.sh" git unifdef sparse python3 python3-docutils \
+	python3-ply python3-git build-essential bc flex bison libelf-dev \
+	libssl-dev ccache debian-archive-keyring
+fetch_source
+base_repo
+
+mapfile -t PATCHES < <(find "$OUT" -maxdepth 1 -name '[0-9][0-9][0-9][0-9]-*.patch' \
+	! -name '0000-*' | LC_ALL=C sort)
+[ ${#PATCHES[@]} -gt 0 ] || die "no patches in $OUT: run make patches first"
+
+C=$PDIR/check
+T=$C/src
+OBJ=$C/obj
+rm -rf "$LOGS"
+mkdir -p "$LOGS" "$OBJ"
+SUMMARY=$LOGS/summary.txt
+: >"$SUMMARY"
+failed=0
+result() { # STATUS CHECK DETAIL
+	printf '%-4s %-44s %s\n' "$1" "$2" "$3" | tee -a "$SUMMARY" >&2
+	case $1 in ok | skip) ;; *) failed=1 ;; esac
+}
+
+say "clean $PATCH_VERSION tree ($DEBVER) in $T"
+new_tree "$T"
+git_ident
+
+# ---- checkpatch -------------------------------------------------------------
+for p in "${PATCHES[@]}"; do
+	n=${p##*/}
+	(cd "$T" && scripts/checkpatch.pl --strict "$p") >"$LOGS/checkpatch-${n%.patch}.log" 2>&1 || true
+	total=$(grep -E '^total: ' "$LOGS/checkpatch-${n%.patch}.log" || echo 'total: ?')
+	if echo "$total" | grep -q '^total: 0 errors, 0 warnings, 0 checks' &&
+	   ! grep -q Traceback "$LOGS/checkpatch-${n%.patch}.log"; then
+		result ok "checkpatch --strict ${n:0:4}" "${total% lines checked}"
+	else
+		result FAIL "checkpatch --strict ${n:0:4}" "$total (log: $LOGS/checkpatch-${n%.patch}.log)"
+	fi
+done
+
+# ---- bisectable build --------------------------------------------------------
+# sparse_checker: a sparse that this kernel accepts (its checker-valid.sh
+# wants __typeof_unqual__, newer than bookworm's 0.6.4): Debian's if it
+# passes, else sid's source package, built once into $CACHE/sparse.
+sparse_checker() {
+	local A=$CACHE/apt-sid-src d=$CACHE/sparse tmp
+	local valid=("$T/scripts/checker-valid.sh")
+	if [ "$("${valid[@]}" sparse --arch=x86_64 -mlittle-endian -m64)" = 1 ]; then
+		echo sparse
+		return
+	fi
+	if [ ! -x "$d/sparse" ] || [ "$("${valid[@]}" "$d/sparse" --arch=x86_64 -mlittle-endian -m64)" != 1 ]; then
+		say "building sparse from Debian sid's source package into $d"
+		local O=(-o Dir::Etc::sourcelist="$A/sources.list" -o Dir::Etc::sourceparts=-
+			 -o Dir::State::Lists="$A/lists" -o Dir::Cache="$A/cache" -o Acquire::Languages=none)
+		mkdir -p "$A/lists" "$A/cache" "$d"
+		echo 'deb-src [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian sid main' \
+			>"$A/sources.list"
+		apt-get "${O[@]}" update -q >&2
+		tmp=$(mktemp -d "$d/.build-XXXXXX")
+		chown _apt "$tmp"	# apt downloads as user _apt
+		(cd "$tmp" && apt-get "${O[@]}" source --download-only -q sparse) >&2
+		mkdir "$tmp/src"
+		tar -xf "$tmp"/sparse_*.orig.tar.* -C "$tmp/src" --strip-components=1
+		nice -n 10 make -C "$tmp/src" -j"$JOBS" -s HAVE_LLVM=no HAVE_GTK=no \
+			HAVE_LIBXML=no HAVE_SQLITE=no sparse >&2
+		cp "$tmp/src/sparse" "$d/sparse"
+		rm -rf "$tmp"
+	fi
+	echo "$d/sparse"
+}
+SPARSE=$(sparse_checker)
+
+FRAG=$C/fragment.config
+{
+	cat "$KHERE/config/base.config" "$KHERE/config/zram-backends.config"
+	bash -c '. "$1/common.sh"; test_fragment "$2"' _ "$KHERE" "$PATCH_VERSION"
+} >"$FRAG"
+export CCACHE_DIR=$CACHE/ccache CCACHE_BASEDIR=$CACHE CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-8G}
+MAKE=(nice -n 10 make -C "$T" O="$OBJ" ARCH=x86_64 "CC=ccache gcc" CHECK="$SPARSE" -j"$JOBS")
+KOBJ=$C/kunit
+UMAKE=(nice -n 10 make -C "$T" O="$KOBJ" ARCH=um "CC=ccache gcc" CHECK="$SPARSE" -j"$JOBS")
+LAST=${#PATCHES[@]}
+
+defined_syms() {
+	grep -rhoE --include='Kconfig*' '^(menu)?config [A-Za-z0-9_]+' "$T" |
+		awk '{print "CONFIG_" $2}' | sort -u
+}
+# has_prompt CONFIG_SYM: the series' Kconfig entry of SYM has a prompt
+# (symbols without one are only selected, by later patches maybe).
+has_prompt() {
+	local files
+	mapfile -t files < <(git -C "$T" diff --name-only base HEAD -- '*Kconfig*')
+	(cd "$T" && awk -v s="${1#CONFIG_}" '
+		$1 == "config" || $1 == "menuconfig" { in_entry = ($2 == s) }
+		in_entry && /^[ \t]+(bool|tristate|int|hex|string|prompt)[ \t]+"/ { found = 1 }
+		END { exit !found }' "${files[@]}")
+}
+
+# configure LOG: the fragment over tinyconfig.  Requests for symbols of the
+# base tree must hold after every patch; the series' own symbols once they
+# exist and have a prompt, and every one after the last patch.
+configure() {
+	local log=$1 sym want got bad=0 now
+	{
+		"${MAKE[@]}" tinyconfig &&
+		"$T/scripts/kconfig/merge_config.sh" -m -O "$OBJ" "$OBJ/.config" "$FRAG" &&
+		"${MAKE[@]}" olddefconfig
+	} >>"$log" 2>&1 || return 1
+	now=$(defined_syms)
+	[ "$step" != 0 ] || BASE_SYMS=$now
+	while read -r want; do
+		sym=${want%%=*}
+		if ! echo "$BASE_SYMS" | grep -qx "$sym"; then
+			echo "$now" | grep -qx "$sym" || continue
+			[ "$step" = "$LAST" ] || has_prompt "$sym" || continue
+		fi
+		got=$(grep -E "^$sym=" "$OBJ/.config" || true)
+		[ "$got" = "$want" ] || { echo "config: wanted $want, got ${got:-unset}" >>"$log"; bad=1; }
+	done < <(grep -E '^CONFIG_[A-Za-z0-9_]+=' "$FRAG")
+	return $bad
+}
+
+# Diagnostics "FILE:LINE:COL: warning|error: TEXT" about FILES (relative
+# to the tree), as "FILE: TEXT" (line numbers move between patches).
+diags() { # LOG FILE...
+	local log=$1
+	shift
+	sed -E -e "s#^(\.\./src/|$T/)##" "$log" |
+		grep -E '^[^ :]+:[0-9]+:([0-9]+:)? (warning|error): ' |
+		sed -E 's#^([^:]+):[0-9]+:([0-9]+:)? #\1: #' |
+		grep -F -f <(printf '%s: \n' "$@") | LC_ALL=C sort || true
+}
+
+# The files the whole series touches and the objects of its C files.
+mapfile -t SERIES_FILES < <(sed -n 's#^+++ b/##p' "${PATCHES[@]}" | LC_ALL=C sort -u)
+objects_of() { # OBJDIR FILE...: the .o of each C file built in OBJDIR
+	local dir=$1 f
+	shift
+	for f in "$@"; do
+		case $f in *.c) [ -f "$T/$f" ] && [ -f "$dir/${f%.c}.o" ] && echo "${f%.c}.o" ;; esac
+	done
+	return 0
+}
+# Objects of an earlier run would look newer than the pristine sources.
+for f in "${SERIES_FILES[@]}"; do
+	case $f in *.c) rm -f "$OBJ/${f%.c}.o" "$KOBJ/${f%.c}.o" ;; esac
+done
+
+# check_objs LOG WLOG OBJDIR MAKE...: W=1 + sparse on the series' objects
+# in OBJDIR; prints the diagnostics about touched files, from LOG (the
+# normal build) and that run, that the base tree does not have.
+check_objs() {
+	local log=$1 wlog=$2 dir=$3 objs
+	shift 3
+	mapfile -t objs < <(objects_of "$dir" "${SERIES_FILES[@]}")
+	: >"$wlog"
+	if [ ${#objs[@]} -gt 0 ] && ! "$@" W=1 C=1 "${objs[@]}" >"$wlog" 2>&1; then
+		echo "W=1 C=1 build failed (log: $wlog)"
+		return
+	fi
+	{ diags "$log" "${touched[@]}"; diags "$wlog" "${touched[@]}"; } |
+		LC_ALL=C sort | LC_ALL=C comm -23 - "$C/baseline.txt"
+}
+nobjs() { objects_of "$1" "${SERIES_FILES[@]}" | wc -l; }
+
+kunitcfg=
+step=0
+for p in "" "${PATCHES[@]}"; do
+	if [ -n "$p" ]; then
+		step=$((step + 1))
+		git -C "$T" am -q "$p" >"$LOGS/am-$step.log" 2>&1 ||
+			{ result FAIL "git am $step" "(log: $LOGS/am-$step.log)"; break; }
+		name="patch $step"
+	else
+		name="base tree"
+	fi
+	log=$LOGS/build-$step.log
+	: >"$log"
+	t=$SECONDS
+	say "x86_64 build after $name"
+	if ! configure "$log"; then
+		result FAIL "x86_64 config, $name" "(log: $log)"
+		continue
+	fi
+	if ! "${MAKE[@]}" >>"$log" 2>&1; then
+		result FAIL "x86_64 build, $name" "(log: $log)"
+		continue
+	fi
+	mapfile -t touched < <(git -C "$T" diff --name-only base HEAD; printf '%s\n' "${SERIES_FILES[@]}")
+	if [ "$step" = 0 ]; then
+		# The baseline: what W=1 and sparse say about the files the series
+		# modifies, before it does.
+		: >"$C/baseline.txt"
+		new=$(check_objs "$log" "$LOGS/w1-sparse-0.log" "$OBJ" "${MAKE[@]}")
+		echo "$new" | sed '/^$/d' >"$C/baseline.txt"
+		result ok "x86_64 build, $name" "$((SECONDS - t))s; W=1+sparse baseline: $(wc -l <"$C/baseline.txt") diagnostics in files the series modifies"
+		continue
+	fi
+	new=$(check_objs "$log" "$LOGS/w1-sparse-$step.log" "$OBJ" "${MAKE[@]}")
+	if [ -z "$new" ]; then
+		result ok "x86_64 build, $name" "$((SECONDS - t))s; W=1+sparse on $(nobjs "$OBJ") series objects: nothing new"
+	else
+		result FAIL "x86_64 build, $name" "new diagnostics (logs: $log, $LOGS/w1-sparse-$step.log):"
+		echo "$new" | sed 's/^/     /' | tee -a "$SUMMARY" >&2
+	fi
+
+	# UML, KUnit's configuration: the library with its tests.
+	kunitcfg=$(git -C "$T" diff --name-only base HEAD | grep '\.kunitconfig$' | head -n 1 || true)
+	[ -n "$kunitcfg" ] || continue
+	ulog=$LOGS/kunit-build-$step.log
+	t=$SECONDS
+	say "UML KUnit build after $name"
+	if ! (cd "$T" && nice -n 10 python3 tools/testing/kunit/kunit.py build \
+		--kunitconfig="${kunitcfg%/.kunitconfig}" --build_dir="$KOBJ" --jobs="$JOBS" \
+		--make_options "CC=ccache gcc") >"$ulog" 2>&1; then
+		result FAIL "UML KUnit build, $name" "(log: $ulog)"
+		continue
+	fi
+	new=$(check_objs "$ulog" "$LOGS/w1-sparse-um-$step.log" "$KOBJ" "${UMAKE[@]}")
+	if [ -z "$new" ]; then
+		result ok "UML KUnit build, $name" "$((SECONDS - t))s; W=1+sparse on $(nobjs "$KOBJ") series objects: nothing new"
+	else
+		result FAIL "UML KUnit build, $name" "new diagnostics (logs: $ulog, $LOGS/w1-sparse-um-$step.log):"
+		echo "$new" | sed 's/^/     /' | tee -a "$SUMMARY" >&2
+	fi
+done
+[ "$step" = "$LAST" ] || die "stopped at patch $step (summary: $SUMMARY)"
+# Every C file the series adds must have been compiled somewhere.
+for f in $(git -C "$T" diff --name-only --diff-filter=A base HEAD -- '*.c'); do
+	[ -f "$OBJ/${f%.c}.o" ] || [ -f "$KOBJ/${f%.c}.o" ] ||
+		result FAIL "$f compiled" "no object in either build"
+done
+
+# ---- kernel-doc ---------------------------------------------------------------
+mapfile -t added < <(git -C "$T" diff --name-only --diff-filter=A base HEAD)
+mapfile -t src < <(printf '%s\n' "${added[@]}" | grep -E '\.[ch]$')
+out=$(cd "$T" && scripts/kernel-doc -none -Wall "${src[@]}" 2>&1)
+documented=$( (cd "$T" && scripts/kernel-doc -rst "${src[@]}" 2>/dev/null) | grep -c '^\.\. c:' || true)
+if [ -z "$out" ] && [ "$documented" -gt 0 ]; then
+	result ok "kernel-doc -Wall (${#src[@]} files)" "no output; $documented items documented"
+else
+	echo "$out" >"$LOGS/kernel-doc.log"
+	result FAIL "kernel-doc -Wall (${#src[@]} files)" "$(echo "$out" | wc -l) lines (log: $LOGS/kernel-doc.log)"
+fi
+
+# ---- rst and ABI ------------------------------------------------------------------
+mapfile -t rst < <(git -C "$T" diff --name-only base HEAD -- '*.rst')
+abi_dir=$(mktemp -d)
+trap 'rm -rf "$abi_dir"' EXIT
+mapfile -t abi < <(git -C "$T" diff --name-only --diff-filter=A base HEAD -- 'Documentation/ABI')
+for f in "${abi[@]}"; do mkdir -p "$abi_dir/${f%/*}"; cp "$T/$f" "$abi_dir/$f"; done
+(cd "$T" && python3 tools/docs/get_abi.py --dir "$abi_dir/Documentation/ABI" rest) \
+	>"$abi_dir/abi.rst" 2>"$LOGS/get_abi.log" || echo "get_abi.py failed" >>"$LOGS/get_abi.log"
+(cd "$T" && python3 tools/docs/get_abi.py --dir Documentation/ABI validate) 2>&1 |
+	grep -F -f <(printf '%s\n' "${abi[@]##*/}") >>"$LOGS/get_abi.log" || true
+out=$( (cd "$T" && python3 "$HERE/rstcheck.py" "${rst[@]}") 2>&1;
+	python3 "$HERE/rstcheck.py" "$abi_dir/abi.rst" 2>&1; cat "$LOGS/get_abi.log")
+if [ -z "$out" ] && grep -q 'zbewalgo' "$abi_dir/abi.rst"; then
+	result ok "rst (docutils) and ABI (get_abi.py)" "${#rst[@]} rst files, ${#abi[@]} ABI file(s): clean"
+else
+	echo "$out" >"$LOGS/rst.log"
+	result FAIL "rst (docutils) and ABI (get_abi.py)" "(log: $LOGS/rst.log)"
+fi
+
+# ---- KUnit ------------------------------------------------------------------------
+[ -n "$kunitcfg" ] || die "the series adds no .kunitconfig"
+say "kunit.py run --kunitconfig=${kunitcfg%/.kunitconfig} (UML)"
+status=0
+(cd "$T" && nice -n 10 python3 tools/testing/kunit/kunit.py run \
+	--kunitconfig="${kunitcfg%/.kunitconfig}" --build_dir="$KOBJ" --jobs="$JOBS" \
+	--make_options "CC=ccache gcc") >"$LOGS/kunit.log" 2>&1 || status=$?
+summary=$(grep -E 'Testing complete\. Ran [0-9]+ tests' "$LOGS/kunit.log" | tail -n 1 || true)
+if [ "$status" = 0 ] && echo "$summary" | grep -q 'passed: [1-9]' &&
+   ! echo "$summary" | grep -Eq '(failed|crashed|skipped|errors): [1-9]'; then
+	result ok "kunit.py run (UML, KASAN)" "${summary#*] }"
+else
+	result FAIL "kunit.py run (UML, KASAN)" "status $status; ${summary:-no summary} (log: $LOGS/kunit.log)"
+fi
+
+# ---- boot ----------------------------------------------------------------------------
+if [ "$CHECK_BOOT" = 1 ]; then
+	# The x86_64 build above is the suite's test kernel, built from the series.
+	RUN=$C/run
+	mkdir -p "$RUN"
+	status=0
+	say "booting the patched kernel under qemu (guest/zbewalgo.sh)"
+	{
+		gcc -static -O2 -Wall -o "$RUN/zbwmem" "$KHERE/zbwmem.c" -lm &&
+		"$KHERE/initramfs.sh" "$RUN/initramfs.cpio.gz" "$KHERE/guest/zbewalgo.sh" \
+			"$RUN/zbwmem" "$OBJ/crypto/zbewalgo.ko" &&
+		ZBEWALGO_APPEND="ZBW_FILL_MIB=${ZBW_FILL_MIB:-384} ZBW_INTEGRATED=1" nice -n 10 \
+			"$KHERE/boot.sh" "$OBJ/arch/x86/boot/bzImage" "$RUN/initramfs.cpio.gz" \
+			"$RUN/console.log" "${ZBEWALGO_TIMEOUT:-1800}"
+	} >"$LOGS/boot.log" 2>&1 || status=$?
+	if [ -f "$RUN/console.log" ]; then
+		tr -d '\r' <"$RUN/console.log" >"$LOGS/console.log"
+	else
+		: >"$LOGS/console.log"
+	fi
+	checks=$(grep -c '^ZBW-CHECK: .* ok' "$LOGS/console.log" || true)
+	if grep -qx 'ZBW-RESULT: ok' "$LOGS/console.log" &&
+	   ! grep -q '^ZBW-CHECK: .* FAIL' "$LOGS/console.log"; then
+		result ok "boot (qemu, guest/zbewalgo.sh)" "ZBW-RESULT: ok, $checks checks ok"
+	else
+		result FAIL "boot (qemu, guest/zbewalgo.sh)" "status $status, $checks checks ok (logs: $LOGS/boot.log, console.log)"
+	fi
+else
+	result skip "boot (qemu)" "CHECK_BOOT=0"
+fi
+
+echo >&2
+say "summary ($SUMMARY):"
+cat "$SUMMARY" >&2
+[ "$failed" = 0 ] || die "check-patches failed"
+say "PASS: every check"
