@@ -34,8 +34,8 @@ enum {
 };
 
 /*
- * The default table, measured with tools/testing/zbewalgo/table-eval.py
- * (numbers in Documentation/staging/zbewalgo.rst): four chains match the
+ * The default table, chosen by measurement (figures and method in
+ * Documentation/staging/zbewalgo.rst): four chains match the
  * ratio of a sixteen-entry table on text, binaries, float fields and
  * sparse-matrix memory to within 0.2% while trying 1.3 chains per page
  * instead of 2.6.

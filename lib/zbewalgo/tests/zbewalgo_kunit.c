@@ -2,8 +2,7 @@
 /*
  * KUnit tests for zbewalgo: the kernel build of the algorithm, checked with
  * KASAN (see lib/zbewalgo/.kunitconfig).  Buffers are kmalloc'ed at their
- * exact sizes so KASAN reports any access outside them.  The user-space
- * tests in tools/testing/zbewalgo cover the same code with the corpora.
+ * exact sizes so KASAN reports any access outside them.
  */
 
 #include <kunit/test.h>
