@@ -69,3 +69,17 @@ zbw_modules() {
 	fi
 	echo "$dir"
 }
+
+# missing_checks LOG CHECK...: prints (space-led) every CHECK the guest did not
+# report as "ZBW-CHECK: CHECK ok", and ZBW-RESULT unless it printed
+# "ZBW-RESULT: ok". LOG is the console text with CRs removed; whole lines are
+# matched so echoed commands don't count.
+missing_checks() {
+	local log=$1 c missing=
+	shift
+	for c in "$@"; do
+		echo "$log" | grep -q "^ZBW-CHECK: $c ok" || missing="$missing $c"
+	done
+	echo "$log" | grep -qx 'ZBW-RESULT: ok' || missing="$missing ZBW-RESULT"
+	echo "$missing"
+}

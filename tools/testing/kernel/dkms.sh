@@ -203,11 +203,8 @@ CHECKS="stock-kernel modprobe-zram autoload modules-signature crypto comp-algori
 	zram-generator-units zram-generator-setup verify-zram-generator zswap verify-zswap
 	no-splat"
 log=$(tr -d '\r' <"$RUN/console.log")
-missing=
-for c in $CHECKS; do
-	echo "$log" | grep -q "^ZBW-CHECK: $c ok" || missing="$missing $c"
-done
-echo "$log" | grep -qx 'ZBW-RESULT: ok' || missing="$missing ZBW-RESULT"
+# shellcheck disable=SC2086  # $CHECKS is a list of check names
+missing=$(missing_checks "$log" $CHECKS)
 echo
 if [ -z "$missing" ]; then echo "== dkms on Debian's $KVER ($DEBVER): PASS"
 else echo "== dkms on Debian's $KVER ($DEBVER): FAIL (missing or failed:$missing)"; fi

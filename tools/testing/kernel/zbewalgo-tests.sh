@@ -57,13 +57,10 @@ for v in "$@"; do
 	stage boot $t
 	cp "$RUN/console.log" "$LOGS/$v-console.log"
 
-	# The console has CRLF line ends; match whole lines so echoed commands don't count.
+	# The console has CRLF line ends.
 	log=$(tr -d '\r' <"$RUN/console.log")
-	missing=
-	for c in $want; do
-		echo "$log" | grep -q "^ZBW-CHECK: $c ok" || missing="$missing $c"
-	done
-	echo "$log" | grep -qx 'ZBW-RESULT: ok' || missing="$missing ZBW-RESULT"
+	# shellcheck disable=SC2086  # $want is a list of check names
+	missing=$(missing_checks "$log" $want)
 	{
 		if [ -z "$missing" ]; then echo "== $v: PASS"; else echo "== $v: FAIL (missing or failed:$missing)"; fi
 		echo "$log" | grep -E '^ZBW-CHECK: .* FAIL' | cut -c1-300 || true
