@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Sourced by the harness scripts: cache location, progress and error output.
 # shellcheck disable=SC2034  # the variables are used by the sourcing scripts
 CACHE=${ZBEWALGO_CACHE:-/var/cache/zbewalgo}
