@@ -46,6 +46,7 @@ enum { K_ZERO, K_RANDOM, K_TEXT, K_FLOAT, K_RAMP, K_SPARSE, K_INT, NR_KINDS };
 static const char *const kind_name[NR_KINDS] = {
 	"zero", "random", "text", "float", "ramp", "sparse", "int"
 };
+
 /*
  * Share of each kind in sixteenths. Even lz4 must keep the stored set small
  * enough for a 256 MiB guest, so random and smooth floats are rare.
@@ -88,8 +89,10 @@ static void gen_page(unsigned char *p, int kind, uint64_t seed, uint64_t idx)
 		return;
 	switch (kind) {
 	case K_RANDOM:
-		for (i = 0; i < PAGE / 8; i++)
-			q[i] = r = mix(r);
+		for (i = 0; i < PAGE / 8; i++) {
+			r = mix(r);
+			q[i] = r;
+		}
 		break;
 	case K_TEXT:
 		n = 0;
@@ -164,7 +167,7 @@ static void check_page(const unsigned char *got, int kind, uint64_t seed,
 	if (t->mismatched++ < 10) {
 		for (off = 0; got[off] == want[off]; off++)
 			;
-		printf("zbwmem: MISMATCH %s page %llu (%s, seed %llu) at byte %d: got %02x want %02x\n",
+		printf("zbwmem: MISMATCH %s page %llu (%s seed %llu) byte %d: got %02x want %02x\n",
 		       who, (unsigned long long)idx, kind_name[kind],
 		       (unsigned long long)seed, off, got[off], want[off]);
 	}
@@ -382,11 +385,11 @@ static int cmd_files(char **argv, int check)
 				gen_page(want, file_kinds[f], 1000 + f, i);
 				if (fwrite(want, PAGE, 1, fp) != 1)
 					return perror(path), 2;
-			} else if (fread(buf, PAGE, 1, fp) != 1) {
+			} else if (fread(buf, PAGE, 1, fp) == 1) {
+				check_page(buf, file_kinds[f], 1000 + f, i, &t, path);
+			} else {
 				printf("zbwmem: %s: short at page %zu\n", path, i);
 				return 1;
-			} else {
-				check_page(buf, file_kinds[f], 1000 + f, i, &t, path);
 			}
 		}
 		if (fclose(fp))
