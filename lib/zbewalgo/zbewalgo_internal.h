@@ -28,6 +28,7 @@ enum zbewalgo_step_id {
 	ZBEWALGO_STEP_BEWALGO2		= 8,
 	ZBEWALGO_STEP_BITSHUFFLE4	= 9,
 	ZBEWALGO_STEP_BITSHUFFLE8	= 10,
+	ZBEWALGO_STEP_LZ		= 11,
 	ZBEWALGO_NR_STEP_IDS,
 };
 
@@ -67,6 +68,7 @@ extern const struct zbewalgo_step zbewalgo_step_bewalgo;
 extern const struct zbewalgo_step zbewalgo_step_bewalgo2;
 extern const struct zbewalgo_step zbewalgo_step_bitshuffle4;
 extern const struct zbewalgo_step zbewalgo_step_bitshuffle8;
+extern const struct zbewalgo_step zbewalgo_step_lz;
 
 const struct zbewalgo_step *zbewalgo_step_get(unsigned int id);
 size_t zbewalgo_steps_scratch_size(unsigned int max_len);

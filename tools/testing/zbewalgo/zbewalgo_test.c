@@ -431,6 +431,94 @@ static void test_mtf_reference(void)
 	end();
 }
 
+/*
+ * lz streams written by hand (all sections raw): overlapping copies, the
+ * repeat offset, and each rule of the format that a decoder must enforce.
+ */
+struct lz_case {
+	const char *what;
+	unsigned int n;
+	const char *sec[5];	/* literals, tokens, extras, offset lo, hi */
+	unsigned int len[5];
+	const char *want;	/* NULL: must be -EINVAL */
+};
+
+static void test_lz_crafted(void)
+{
+	static const struct lz_case cases[] = {
+		{ "overlapping copy", 10, { "abcd", "\x42", "", "\x04", "\x00" },
+		  { 4, 1, 0, 1, 1 }, "abcdabcdab" },
+		{ "repeat offset", 14,
+		  { "abcdxy", "\x40\x20", "", "\x04\x00", "\x00\x00" },
+		  { 6, 2, 0, 2, 2 }, "abcdabcdxycdxy" },
+		{ "trailing literals", 7, { "abcdefg", "\x70", "", "", "" },
+		  { 7, 1, 0, 0, 0 }, "abcdefg" },
+		{ "long literal run", 20,
+		  { "abcdefghijklmnopqrst", "\xf0", "\x05", "", "" },
+		  { 20, 1, 1, 0, 0 }, "abcdefghijklmnopqrst" },
+		{ "long match", 24, { "a", "\x1f", "\x04", "\x01", "\x00" },
+		  { 1, 1, 1, 1, 1 }, "aaaaaaaaaaaaaaaaaaaaaaaa" },
+		{ "repeat offset before any match", 8,
+		  { "abcd", "\x40", "", "\x00", "\x00" }, { 4, 1, 0, 1, 1 } },
+		{ "offset beyond the output", 8,
+		  { "abcd", "\x40", "", "\x05", "\x00" }, { 4, 1, 0, 1, 1 } },
+		{ "match beyond n", 9, { "abcd", "\x42", "", "\x04", "\x00" },
+		  { 4, 1, 0, 1, 1 } },
+		{ "literals beyond n", 3, { "abcd", "\x40", "", "", "" },
+		  { 4, 1, 0, 0, 0 } },
+		{ "unused literal", 8,
+		  { "abcde", "\x40", "", "\x04", "\x00" }, { 5, 1, 0, 1, 1 } },
+		{ "unused offset", 8,
+		  { "abcd", "\x40", "", "\x04\x04", "\x00\x00" },
+		  { 4, 1, 0, 2, 2 } },
+		{ "offset sections differ", 8,
+		  { "abcd", "\x40", "", "\x04", "\x00\x00" }, { 4, 1, 0, 1, 2 } },
+		{ "match field on the last token", 4,
+		  { "abcd", "\x41", "", "", "" }, { 4, 1, 0, 0, 0 } },
+		{ "token after the end", 4,
+		  { "abcd", "\x40\x00", "", "", "" }, { 4, 2, 0, 0, 0 } },
+		{ "missing extra byte", 20,
+		  { "abcdefghijklmnopqrst", "\xf0", "", "", "" },
+		  { 20, 1, 0, 0, 0 } },
+		{ "output short of n", 9, { "abcd", "\x40", "", "\x04", "\x00" },
+		  { 4, 1, 0, 1, 1 } },
+	};
+	const struct zbewalgo_step *lz = zbewalgo_step_get(ZBEWALGO_STEP_LZ);
+	void *scratch = malloc(zbewalgo_steps_scratch_size(zbewalgo_stage_cap(64)));
+	unsigned char enc[256], *in, *out;
+	unsigned int c, k, pos;
+	int ret;
+
+	begin("lz decoder on crafted streams");
+	for (c = 0; c < ARRAY_SIZE(cases); c++) {
+		const struct lz_case *t = &cases[c];
+
+		pos = zbw_put_len(enc, enc + sizeof(enc), t->n);
+		for (k = 0; k < 5; k++) {
+			pos += zbw_put_len(enc + pos, enc + sizeof(enc),
+					   t->len[k] << 1);
+			memcpy(enc + pos, t->sec[k], t->len[k]);
+			pos += t->len[k];
+		}
+		in = dup_exact(enc, pos);
+		out = malloc(t->n);
+		ret = lz->decode(in, pos, out, t->n, scratch);
+		if (t->want)
+			CHECK(ret == (int)t->n && !memcmp(out, t->want, t->n),
+			      "lz %s: got %d", t->what, ret);
+		else
+			CHECK(ret == -EINVAL, "lz %s: got %d, want -EINVAL",
+			      t->what, ret);
+		/* without its last byte, no stream decodes */
+		CHECK(lz->decode(in, pos - 1, out, t->n, scratch) == -EINVAL,
+		      "lz %s: truncated stream accepted", t->what);
+		free(out);
+		free(in);
+	}
+	free(scratch);
+	end();
+}
+
 /* Encoding into every capacity below the needed one fails cleanly. */
 static void test_steps_enospc(void)
 {
@@ -1170,6 +1258,7 @@ int main(int argc, char **argv)
 	test_steps();
 	test_bwt_reference();
 	test_mtf_reference();
+	test_lz_crafted();
 	test_steps_enospc();
 	test_tables();
 	test_api_errors();

@@ -16,6 +16,12 @@ static inline int fls64(u64 x)
 	return x ? 64 - __builtin_clzll(x) : 0;
 }
 
+/* __ffs64(x): index of the least significant set bit, x != 0 */
+static inline unsigned long __ffs64(u64 x)
+{
+	return __builtin_ctzll(x);
+}
+
 static inline unsigned int hweight8(unsigned int w)
 {
 	return __builtin_popcount(w & 0xff);

@@ -1,0 +1,388 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * zbewalgo step "lz": LZ77 with a repeat offset, its streams Huffman coded.
+ *
+ * Text, code and process memory repeat whole strings; matching them costs
+ * far less than a BWT in both directions, and the repeat offset catches
+ * the fixed strides of arrays of records.
+ *
+ * Format: a varint n (the decoded length, see zbw_put_len()), then five
+ * sections in this order: literals, tokens, extra lengths, offset low
+ * bytes, offset high bytes.  A section is a varint v and v >> 1 bytes:
+ * when v is odd, a "huffman" step encoding of the section (which carries
+ * its own length), otherwise the section itself.  The Huffman coded
+ * sections decode to at most n + n / 2 + 8 bytes together, and the last
+ * section ends at the end of the input.
+ *
+ * Each token t stands for L = t >> 4 literals, taken in order from the
+ * literal section, then a match of M = t & 15 (+ 4) bytes.  A field of 15
+ * is followed by bytes of the extra section, added to it, up to and
+ * including the first that is not 255.  Once the literals reach n bytes of
+ * output, that token is the last one and its M field is 0.  Otherwise a
+ * match follows: offset o = lo | hi << 8 from the next offset bytes, o = 0
+ * meaning the offset of the previous match (there must be one).  The match
+ * copies M + 4 bytes, one by one, from o bytes back (o at most the output
+ * so far, the copy not beyond n).  Every section must be used up exactly.
+ */
+
+#include "zbewalgo_internal.h"
+
+#define LZ_MIN		4	/* shortest match */
+#define LZ_MAX_IN	65536	/* offsets and positions fit 16 bits */
+#define LZ_HASH_BITS	12
+#define LZ_DEPTH	16	/* hash chain entries tried per position */
+#define LZ_GOOD		32	/* a match this long is not improved lazily */
+#define LZ_NR_SECTIONS	5
+#define LZ_SMALL	32	/* sections shorter than this stay raw */
+#define LZ_VARINT_MAX	3	/* longest zbw_put_len() */
+
+enum { LZ_LIT, LZ_TOK, LZ_EXT, LZ_LO, LZ_HI };
+
+/* Most tokens of @n bytes: one per match of >= LZ_MIN bytes, one more. */
+static size_t lz_max_tokens(size_t n)
+{
+	return n / LZ_MIN + 1;
+}
+
+/* Room each section may take while encoding, see lz_encode() */
+static void lz_section_caps(size_t n, size_t *cap)
+{
+	size_t s = lz_max_tokens(n);
+
+	cap[LZ_LIT] = n;
+	cap[LZ_TOK] = s;
+	/* a field >= 15 takes 1 + (field - 15) / 255 extra bytes */
+	cap[LZ_EXT] = 2 * s + n / 255 + 2;
+	cap[LZ_LO] = s;
+	cap[LZ_HI] = s;
+}
+
+static size_t lz_huf_scratch(void)
+{
+	return ALIGN(zbewalgo_step_huffman.scratch_size(0), 8);
+}
+
+/* Bound of the decoded sections, part of the format */
+static size_t lz_decoded_bound(size_t n)
+{
+	return n + n / 2 + 8;
+}
+
+static __always_inline u64 lz_le64(const u8 *p)
+{
+	return (u64)p[0] | (u64)p[1] << 8 | (u64)p[2] << 16 |
+	       (u64)p[3] << 24 | (u64)p[4] << 32 | (u64)p[5] << 40 |
+	       (u64)p[6] << 48 | (u64)p[7] << 56;
+}
+
+static __always_inline u32 lz_hash(const u8 *p)
+{
+	u32 v = p[0] | p[1] << 8 | p[2] << 16 | (u32)p[3] << 24;
+
+	return (v * 2654435761u) >> (32 - LZ_HASH_BITS);
+}
+
+/* Length of the common prefix of @a and @b (@a < @b), at most @end - @b */
+static __always_inline unsigned int lz_common(const u8 *a, const u8 *b,
+					      const u8 *end)
+{
+	const u8 *start = b;
+	u64 x;
+
+	while (end - b >= 8) {
+		x = lz_le64(a) ^ lz_le64(b);
+		if (x)
+			return b - start + (__ffs64(x) >> 3);
+		a += 8;
+		b += 8;
+	}
+	while (b < end && *a == *b) {
+		a++;
+		b++;
+	}
+	return b - start;
+}
+
+struct lz_enc {
+	const u8 *src;
+	unsigned int n;
+	u16 *head;
+	u16 *prev;
+	u8 *sec[LZ_NR_SECTIONS];
+	size_t len[LZ_NR_SECTIONS];
+};
+
+static void lz_insert(struct lz_enc *e, unsigned int i)
+{
+	u32 h = lz_hash(e->src + i);
+
+	e->prev[i] = e->head[h];
+	e->head[h] = i;
+}
+
+/* Longest match at @i: returns its length (0 if < LZ_MIN), sets *@dist */
+static unsigned int lz_find(const struct lz_enc *e, unsigned int i,
+			    unsigned int *dist)
+{
+	const u8 *p = e->src + i, *end = e->src + e->n;
+	unsigned int cand = e->head[lz_hash(p)], best = LZ_MIN - 1, depth, l;
+
+	for (depth = 0; depth < LZ_DEPTH && cand < i; depth++) {
+		/* cheap reject: the byte that would make it longer */
+		if (e->src[cand + best] == p[best]) {
+			l = lz_common(e->src + cand, p, end);
+			if (l > best) {
+				best = l;
+				*dist = i - cand;
+				if (p + l == end)
+					break;
+			}
+		}
+		if (e->prev[cand] >= cand)
+			break;
+		cand = e->prev[cand];
+	}
+	return best >= LZ_MIN ? best : 0;
+}
+
+static void lz_put_ext(struct lz_enc *e, unsigned int v)
+{
+	u8 *x = e->sec[LZ_EXT];
+
+	for (v -= 15; v >= 255; v -= 255)
+		x[e->len[LZ_EXT]++] = 255;
+	x[e->len[LZ_EXT]++] = v;
+}
+
+static void lz_put_seq(struct lz_enc *e, unsigned int anchor,
+		       unsigned int lit, unsigned int mlen, unsigned int off)
+{
+	unsigned int lf = min(lit, 15u), mf = mlen ? min(mlen - LZ_MIN, 15u) : 0;
+
+	memcpy(e->sec[LZ_LIT] + e->len[LZ_LIT], e->src + anchor, lit);
+	e->len[LZ_LIT] += lit;
+	e->sec[LZ_TOK][e->len[LZ_TOK]++] = lf << 4 | mf;
+	if (lf == 15)
+		lz_put_ext(e, lit);
+	if (!mlen)
+		return;
+	if (mf == 15)
+		lz_put_ext(e, mlen - LZ_MIN);
+	e->sec[LZ_LO][e->len[LZ_LO]++] = off & 0xff;
+	e->sec[LZ_HI][e->len[LZ_HI]++] = off >> 8;
+}
+
+/* Greedy parse with lazy evaluation; prefers the repeat offset. */
+static void lz_parse(struct lz_enc *e)
+{
+	const u8 *s = e->src;
+	unsigned int n = e->n, i = 0, anchor = 0, rep = 0, len, dist, rl;
+	unsigned int len2, dist2, last = n >= LZ_MIN ? n - LZ_MIN + 1 : 0;
+
+	while (i < last) {
+		len = lz_find(e, i, &dist);
+		rl = rep && rep <= i ? lz_common(s + i - rep, s + i, s + n) : 0;
+		/* a repeat costs no offset bytes: worth a byte of length */
+		if (rl >= LZ_MIN && rl + 1 >= len) {
+			len = rl;
+			dist = rep;
+		}
+		if (!len) {
+			lz_insert(e, i++);
+			continue;
+		}
+		lz_insert(e, i);
+		while (len < LZ_GOOD && i + 1 < last) {
+			len2 = lz_find(e, i + 1, &dist2);
+			if (len2 <= len + (dist2 != rep && dist == rep))
+				break;
+			lz_insert(e, ++i);
+			len = len2;
+			dist = dist2;
+		}
+		lz_put_seq(e, anchor, i - anchor, len, dist == rep ? 0 : dist);
+		rep = dist;
+		while (--len) {
+			if (++i < last)
+				lz_insert(e, i);
+		}
+		anchor = ++i;
+	}
+	if (anchor < n)
+		lz_put_seq(e, anchor, n - anchor, 0, 0);
+}
+
+/* Writes section @sec of @len bytes at @dst, Huffman coded if smaller */
+static int lz_put_section(const u8 *sec, size_t len, u8 *dst, size_t room,
+			  void *huf_scratch)
+{
+	unsigned int hl = LZ_VARINT_MAX;
+	int ret = -ENOSPC;
+
+	if (len >= LZ_SMALL && room > hl + 1)
+		ret = zbewalgo_step_huffman.encode(sec, len, dst + hl,
+						   min(room - hl, len - 1),
+						   huf_scratch);
+	if (ret > 0) {
+		unsigned int k = zbw_put_len(dst, dst + hl, (u32)ret << 1 | 1);
+
+		memmove(dst + k, dst + hl, ret);
+		return k + ret;
+	}
+	hl = zbw_put_len(dst, dst + room, (u32)len << 1);
+	if (!hl || room - hl < len)
+		return -ENOSPC;
+	memcpy(dst + hl, sec, len);
+	return hl + len;
+}
+
+static int lz_encode(const u8 *src, unsigned int slen, u8 *dst,
+		     unsigned int dcap, void *scratch)
+{
+	size_t caps[LZ_NR_SECTIONS];
+	struct lz_enc e = { .src = src, .n = slen };
+	u8 *p = (u8 *)scratch + lz_huf_scratch();
+	unsigned int s, pos;
+	int ret;
+
+	if (slen > LZ_MAX_IN)
+		return -EINVAL;
+	e.head = (u16 *)p;
+	e.prev = e.head + (1u << LZ_HASH_BITS);
+	p = (u8 *)(e.prev + slen);
+	lz_section_caps(slen, caps);
+	for (s = 0; s < LZ_NR_SECTIONS; s++) {
+		e.sec[s] = p;
+		p += caps[s];
+	}
+	memset(e.head, 0, sizeof(u16) << LZ_HASH_BITS);
+	lz_parse(&e);
+
+	pos = zbw_put_len(dst, dst + dcap, slen);
+	if (!pos)
+		return -ENOSPC;
+	for (s = 0; s < LZ_NR_SECTIONS; s++) {
+		ret = lz_put_section(e.sec[s], e.len[s], dst + pos, dcap - pos,
+				     scratch);
+		if (ret < 0)
+			return ret;
+		pos += ret;
+	}
+	return pos;
+}
+
+/* Adds the extra bytes of a length field of 15 to *@v */
+static int lz_get_ext(const u8 *x, size_t xlen, size_t *xi, unsigned int *v)
+{
+	u8 b;
+
+	do {
+		if (*xi >= xlen)
+			return -EINVAL;
+		b = x[(*xi)++];
+		*v += b;
+	} while (b == 255);
+	return 0;
+}
+
+static int lz_decode(const u8 *src, unsigned int slen, u8 *dst,
+		     unsigned int dcap, void *scratch)
+{
+	const u8 *end = src + slen, *p = src, *sec[LZ_NR_SECTIONS];
+	size_t len[LZ_NR_SECTIONS], room, ti = 0, li = 0, xi = 0, oi = 0;
+	unsigned int s, k, lit, mlen, off, rep = 0;
+	u8 *buf = (u8 *)scratch + lz_huf_scratch();
+	u32 n, v, o = 0;
+	int ret;
+
+	k = zbw_get_len(p, end, &n);
+	if (!k || n > dcap)
+		return -EINVAL;
+	p += k;
+	room = lz_decoded_bound(n);
+	for (s = 0; s < LZ_NR_SECTIONS; s++) {
+		k = zbw_get_len(p, end, &v);
+		if (!k || v >> 1 > end - p - k)
+			return -EINVAL;
+		p += k;
+		if (v & 1) {
+			ret = zbewalgo_step_huffman.decode(p, v >> 1, buf, room,
+							   scratch);
+			if (ret < 0)
+				return -EINVAL;
+			sec[s] = buf;
+			len[s] = ret;
+			buf += ret;
+			room -= ret;
+		} else {
+			sec[s] = p;
+			len[s] = v >> 1;
+		}
+		p += v >> 1;
+	}
+	if (p != end || len[LZ_LO] != len[LZ_HI])
+		return -EINVAL;
+
+	while (ti < len[LZ_TOK]) {
+		u8 t = sec[LZ_TOK][ti++];
+
+		lit = t >> 4;
+		if (lit == 15 && lz_get_ext(sec[LZ_EXT], len[LZ_EXT], &xi, &lit))
+			return -EINVAL;
+		if (lit > n - o || lit > len[LZ_LIT] - li)
+			return -EINVAL;
+		memcpy(dst + o, sec[LZ_LIT] + li, lit);
+		o += lit;
+		li += lit;
+		mlen = t & 15;
+		if (o == n) {
+			if (mlen || ti != len[LZ_TOK])
+				return -EINVAL;
+			break;
+		}
+		if (mlen == 15 &&
+		    lz_get_ext(sec[LZ_EXT], len[LZ_EXT], &xi, &mlen))
+			return -EINVAL;
+		mlen += LZ_MIN;
+		if (oi >= len[LZ_LO])
+			return -EINVAL;
+		off = sec[LZ_LO][oi] | sec[LZ_HI][oi] << 8;
+		oi++;
+		if (!off)
+			off = rep;
+		if (!off || off > o || mlen > n - o)
+			return -EINVAL;
+		rep = off;
+		if (off >= mlen) {
+			memcpy(dst + o, dst + o - off, mlen);
+			o += mlen;
+		} else {
+			for (; mlen; mlen--, o++)
+				dst[o] = dst[o - off];
+		}
+	}
+	if (o != n || li != len[LZ_LIT] || xi != len[LZ_EXT] ||
+	    oi != len[LZ_LO])
+		return -EINVAL;
+	return n;
+}
+
+static size_t lz_scratch_size(unsigned int max_len)
+{
+	size_t n = min_t(size_t, max_len, LZ_MAX_IN), caps[LZ_NR_SECTIONS];
+	size_t enc, s;
+
+	lz_section_caps(n, caps);
+	enc = (sizeof(u16) << LZ_HASH_BITS) + n * sizeof(u16);
+	for (s = 0; s < LZ_NR_SECTIONS; s++)
+		enc += caps[s];
+	return lz_huf_scratch() + max(enc, lz_decoded_bound(max_len));
+}
+
+const struct zbewalgo_step zbewalgo_step_lz = {
+	.name		= "lz",
+	.id		= ZBEWALGO_STEP_LZ,
+	.encode		= lz_encode,
+	.decode		= lz_decode,
+	.scratch_size	= lz_scratch_size,
+};
