@@ -634,8 +634,8 @@ static int zbw_huf_read_lengths(struct zbw_huf_br *r, bool delta,
 }
 
 /* Decode symbols one by one until @o reaches @oend (stream tails) */
-static int zbw_huf_dec_tail(struct zbw_huf_br *r, const u16 *tab, u8 *o,
-			    u8 *oend)
+static int zbw_huf_dec_tail(struct zbw_huf_br *r, const u16 *tab, u32 mask,
+			    u8 *o, u8 *oend)
 {
 	unsigned int e;
 
@@ -645,7 +645,7 @@ static int zbw_huf_dec_tail(struct zbw_huf_br *r, const u16 *tab, u8 *o,
 			if (r->extra > 8)
 				return -EINVAL;
 		}
-		e = tab[r->buf & (ZBW_HUF_TAB_SIZE - 1)];
+		e = tab[r->buf & mask];
 		*o++ = e >> 8;
 		zbw_huf_get(r, e & 0xff);
 	}
@@ -669,10 +669,10 @@ static int zbw_huf_finish(struct zbw_huf_br *r)
 }
 
 /* Next symbol of a stream with enough bits in @buf */
-static __always_inline u8 zbw_huf_dec1(const u16 *tab, u64 *buf,
+static __always_inline u8 zbw_huf_dec1(const u16 *tab, u32 mask, u64 *buf,
 				       unsigned int *cnt)
 {
-	unsigned int e = tab[*buf & (ZBW_HUF_TAB_SIZE - 1)];
+	unsigned int e = tab[*buf & mask];
 
 	*buf >>= e & 63;	/* e & 63 is the length, so no extra AND */
 	*cnt -= e & 63;
@@ -693,10 +693,10 @@ static int zbw_huf_decode(const u8 *src, unsigned int slen, u8 *dst,
 {
 	struct zbw_huf_dec *d = &((union zbw_huf_scratch *)scratch)->dec;
 	const u8 *end = src + slen, *p1, *p2;
-	unsigned int hl, ml = 0, mode, cnt1, cnt2;
+	unsigned int hl, ml = 0, mode, cnt1, cnt2, bits;
 	const u16 *tab = d->tab;
 	struct zbw_huf_br r1, r2;
-	u32 n, m = 0, n2, half, i;
+	u32 n, m = 0, n2, half, i, mask;
 	u8 *o1, *o2;
 	u64 buf1, buf2;
 
@@ -728,8 +728,12 @@ static int zbw_huf_decode(const u8 *src, unsigned int slen, u8 *dst,
 		return -EINVAL;
 	if (zbw_huf_read_lengths(&r1, mode == ZBW_HUF_MODE_DELTA, d))
 		return -EINVAL;
-	if (zbw_huf_table(d->len, 256, ZBW_HUF_MAX_BITS, d->tab))
+	/* A table for the longest code only: short ones are quick to fill */
+	for (bits = 1, i = 0; i < 256; i++)
+		bits = max_t(unsigned int, bits, d->len[i]);
+	if (zbw_huf_table(d->len, 256, bits, d->tab))
 		return -EINVAL;
+	mask = (1u << bits) - 1;
 
 	/*
 	 * Two independent streams hide the latency of the table lookups.  5
@@ -748,16 +752,16 @@ static int zbw_huf_decode(const u8 *src, unsigned int slen, u8 *dst,
 	     i += 5) {
 		zbw_huf_refill_fast(&p1, &buf1, &cnt1);
 		zbw_huf_refill_fast(&p2, &buf2, &cnt2);
-		o1[i] = zbw_huf_dec1(tab, &buf1, &cnt1);
-		o2[i] = zbw_huf_dec1(tab, &buf2, &cnt2);
-		o1[i + 1] = zbw_huf_dec1(tab, &buf1, &cnt1);
-		o2[i + 1] = zbw_huf_dec1(tab, &buf2, &cnt2);
-		o1[i + 2] = zbw_huf_dec1(tab, &buf1, &cnt1);
-		o2[i + 2] = zbw_huf_dec1(tab, &buf2, &cnt2);
-		o1[i + 3] = zbw_huf_dec1(tab, &buf1, &cnt1);
-		o2[i + 3] = zbw_huf_dec1(tab, &buf2, &cnt2);
-		o1[i + 4] = zbw_huf_dec1(tab, &buf1, &cnt1);
-		o2[i + 4] = zbw_huf_dec1(tab, &buf2, &cnt2);
+		o1[i] = zbw_huf_dec1(tab, mask, &buf1, &cnt1);
+		o2[i] = zbw_huf_dec1(tab, mask, &buf2, &cnt2);
+		o1[i + 1] = zbw_huf_dec1(tab, mask, &buf1, &cnt1);
+		o2[i + 1] = zbw_huf_dec1(tab, mask, &buf2, &cnt2);
+		o1[i + 2] = zbw_huf_dec1(tab, mask, &buf1, &cnt1);
+		o2[i + 2] = zbw_huf_dec1(tab, mask, &buf2, &cnt2);
+		o1[i + 3] = zbw_huf_dec1(tab, mask, &buf1, &cnt1);
+		o2[i + 3] = zbw_huf_dec1(tab, mask, &buf2, &cnt2);
+		o1[i + 4] = zbw_huf_dec1(tab, mask, &buf1, &cnt1);
+		o2[i + 4] = zbw_huf_dec1(tab, mask, &buf2, &cnt2);
 	}
 	r1.buf = buf1;
 	r1.cnt = cnt1;
@@ -765,8 +769,8 @@ static int zbw_huf_decode(const u8 *src, unsigned int slen, u8 *dst,
 	r2.buf = buf2;
 	r2.cnt = cnt2;
 	r2.p = p2;
-	if (zbw_huf_dec_tail(&r1, tab, o1 + i, dst + half) ||
-	    zbw_huf_dec_tail(&r2, tab, o2 + i, dst + n) ||
+	if (zbw_huf_dec_tail(&r1, tab, mask, o1 + i, dst + half) ||
+	    zbw_huf_dec_tail(&r2, tab, mask, o2 + i, dst + n) ||
 	    zbw_huf_finish(&r1) || zbw_huf_finish(&r2))
 		return -EINVAL;
 	return n;
