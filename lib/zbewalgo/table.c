@@ -31,19 +31,19 @@ enum {
 	BEWALGO2	= ZBEWALGO_STEP_BEWALGO2,
 	BITSHUFFLE4	= ZBEWALGO_STEP_BITSHUFFLE4,
 	BITSHUFFLE8	= ZBEWALGO_STEP_BITSHUFFLE8,
+	LZ		= ZBEWALGO_STEP_LZ,
 };
 
 /*
  * The default table, chosen by measurement (figures and method in
- * Documentation/staging/zbewalgo.rst): four chains match the
- * ratio of a sixteen-entry table on text, binaries, float fields and
- * sparse-matrix memory to within 0.2% while trying 1.3 chains per page
- * instead of 2.6.
+ * Documentation/staging/zbewalgo.rst): lz for text, code and process
+ * memory, byte planes for arrays of numbers.  bwt-mtf-bewalgo-huffman
+ * (level 3) gains 2% on text corpora and binaries but halves their speed.
  */
 static const struct zbewalgo_table zbewalgo_default = {
 	.nr = 4,
 	.comb = {
-		C(BWT, MTF, BEWALGO, HUFFMAN),
+		C(LZ),
 		C(BITSHUFFLE4, RLE, BITSHUFFLE4, RLE),
 		C(BITSHUFFLE8, RLE, HUFFMAN),
 		C(BITSHUFFLE4, RLE, HUFFMAN),
@@ -62,8 +62,9 @@ static const struct zbewalgo_table zbewalgo_preset_fast = {
 
 /* Level 3: the 2018 defaults and every chain measured useful. */
 static const struct zbewalgo_table zbewalgo_preset_thorough = {
-	.nr = 12,
+	.nr = 13,
 	.comb = {
+		C(LZ),
 		C(BWT, MTF, BEWALGO, HUFFMAN),
 		C(BITSHUFFLE4, RLE, BITSHUFFLE4, RLE),
 		C(BITSHUFFLE8, RLE, HUFFMAN),
@@ -83,7 +84,7 @@ static const struct zbewalgo_table zbewalgo_preset_thorough = {
 
 /**
  * zbewalgo_preset_table() - combination table of a compression level
- * @level: 1 (fast: no BWT), 2 (the default table) or 3 (thorough: twelve
+ * @level: 1 (fast: no BWT), 2 (the default table) or 3 (thorough: thirteen
  *	chains)
  *
  * zram's algorithm_params level= selects one of these.
