@@ -126,11 +126,14 @@ static unsigned int lz_find(const struct lz_enc *e, unsigned int i,
 {
 	const u8 *p = e->src + i, *end = e->src + e->n;
 	unsigned int cand = e->head[lz_hash(p)], best = LZ_MIN - 1, depth, l;
+	u32 head = zbw_load32(p);
 
 	for (depth = 0; depth < LZ_DEPTH && cand < i; depth++) {
-		/* cheap reject: the byte that would make it longer */
-		if (e->src[cand + best] == p[best]) {
-			l = lz_common(e->src + cand, p, end);
+		const u8 *q = e->src + cand;
+
+		/* cheap rejects: a hash collision, or no longer than best */
+		if (zbw_load32(q) == head && q[best] == p[best]) {
+			l = LZ_MIN + lz_common(q + LZ_MIN, p + LZ_MIN, end);
 			if (l > best) {
 				best = l;
 				*dist = i - cand;
