@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * zbewalgo step "lz": LZ77 with a repeat offset, its streams Huffman coded.
+ * zbewalgo step "lz": LZ77 with repeat offsets, its streams Huffman coded.
  *
  * Text, code and process memory repeat whole strings; matching them costs
- * far less than a BWT in both directions, and the repeat offset catches
- * the fixed strides of arrays of records.
+ * far less than a BWT in both directions, and the repeat offsets catch the
+ * fixed strides of arrays of records.
  *
  * Format: a varint n (the decoded length, see zbw_put_len()), then five
  * sections in this order: literals, tokens, extra lengths, offset low
@@ -19,16 +19,22 @@
  * is followed by bytes of the extra section, added to it, up to and
  * including the first that is not 255.  Once the literals reach n bytes of
  * output, that token is the last one and its M field is 0.  Otherwise a
- * match follows: offset o = lo | hi << 8 from the next offset bytes, o = 0
- * meaning the offset of the previous match (there must be one).  The match
- * copies M + 4 bytes, one by one, from o bytes back (o at most the output
- * so far, the copy not beyond n).  Every section must be used up exactly.
+ * match follows, its offset code c = lo | hi << 8 from the next offset
+ * bytes: 0 is the repeat offset r0, 1 the repeat offset r1 (then r0 and
+ * r1 swap), c >= 2 the offset c - 2 (then r1 = r0, r0 = c - 2).  r0 and
+ * r1 start as "none", which is invalid.  The match copies M + 4 bytes, one
+ * by one, from the offset back (at most the output so far, the copy not
+ * beyond n).  Every section must be used up exactly.
  */
 
 #include "zbewalgo_internal.h"
 
 #define LZ_MIN		4	/* shortest match */
-#define LZ_MAX_IN	65536	/* offsets and positions fit 16 bits */
+#define LZ_MAX_IN	65536	/* positions fit 16 bits */
+#define LZ_REP0		0	/* offset codes of the two repeat offsets */
+#define LZ_REP1		1
+#define LZ_NR_REPS	2
+#define LZ_MAX_DIST	(0xffff - LZ_NR_REPS)	/* offset codes fit 16 bits */
 #define LZ_HASH_BITS	12
 #define LZ_DEPTH	16	/* hash chain entries tried per position */
 #define LZ_GOOD		32	/* a match this long is not improved lazily */
@@ -131,6 +137,9 @@ static unsigned int lz_find(const struct lz_enc *e, unsigned int i,
 	for (depth = 0; depth < LZ_DEPTH && cand < i; depth++) {
 		const u8 *q = e->src + cand;
 
+		if (i - cand > LZ_MAX_DIST)
+			break;
+
 		/* cheap rejects: a hash collision, or no longer than best */
 		if (zbw_load32(q) == head && q[best] == p[best]) {
 			l = LZ_MIN + lz_common(q + LZ_MIN, p + LZ_MIN, end);
@@ -158,7 +167,7 @@ static void lz_put_ext(struct lz_enc *e, unsigned int v)
 }
 
 static void lz_put_seq(struct lz_enc *e, unsigned int anchor,
-		       unsigned int lit, unsigned int mlen, unsigned int off)
+		       unsigned int lit, unsigned int mlen, unsigned int code)
 {
 	unsigned int lf = min(lit, 15u), mf = mlen ? min(mlen - LZ_MIN, 15u) : 0;
 
@@ -171,24 +180,44 @@ static void lz_put_seq(struct lz_enc *e, unsigned int anchor,
 		return;
 	if (mf == 15)
 		lz_put_ext(e, mlen - LZ_MIN);
-	e->sec[LZ_LO][e->len[LZ_LO]++] = off & 0xff;
-	e->sec[LZ_HI][e->len[LZ_HI]++] = off >> 8;
+	e->sec[LZ_LO][e->len[LZ_LO]++] = code & 0xff;
+	e->sec[LZ_HI][e->len[LZ_HI]++] = code >> 8;
 }
 
-/* Greedy parse with lazy evaluation; prefers the repeat offset. */
+/* Length of the match at @i with offset @d, 0 if there is none */
+static unsigned int lz_rep_len(const struct lz_enc *e, unsigned int i,
+			       unsigned int d)
+{
+	if (!d || d > i)
+		return 0;
+	return lz_common(e->src + i - d, e->src + i, e->src + e->n);
+}
+
+/*
+ * Greedy parse with lazy evaluation.  The two repeat offsets cost no
+ * offset bytes, so they win against a new offset up to a byte shorter.
+ */
 static void lz_parse(struct lz_enc *e)
 {
-	const u8 *s = e->src;
-	unsigned int n = e->n, i = 0, anchor = 0, rep = 0, len, dist, rl;
+	unsigned int n = e->n, i = 0, anchor = 0, len, dist, rl, code;
 	unsigned int len2, dist2, last = n >= LZ_MIN ? n - LZ_MIN + 1 : 0;
+	unsigned int rep0 = 0, rep1 = 0;
+	bool is_rep;
 
 	while (i < last) {
 		len = lz_find(e, i, &dist);
-		rl = rep && rep <= i ? lz_common(s + i - rep, s + i, s + n) : 0;
-		/* a repeat costs no offset bytes: worth a byte of length */
+		is_rep = false;
+		rl = lz_rep_len(e, i, rep1);
 		if (rl >= LZ_MIN && rl + 1 >= len) {
 			len = rl;
-			dist = rep;
+			dist = rep1;
+			is_rep = true;
+		}
+		rl = lz_rep_len(e, i, rep0);
+		if (rl >= LZ_MIN && rl + !is_rep >= len) {
+			len = rl;
+			dist = rep0;
+			is_rep = true;
 		}
 		if (!len) {
 			lz_insert(e, i++);
@@ -197,14 +226,25 @@ static void lz_parse(struct lz_enc *e)
 		lz_insert(e, i);
 		while (len < LZ_GOOD && i + 1 < last) {
 			len2 = lz_find(e, i + 1, &dist2);
-			if (len2 <= len + (dist2 != rep && dist == rep))
+			if (len2 <= len + is_rep)
 				break;
 			lz_insert(e, ++i);
 			len = len2;
 			dist = dist2;
+			is_rep = false;
 		}
-		lz_put_seq(e, anchor, i - anchor, len, dist == rep ? 0 : dist);
-		rep = dist;
+		if (dist == rep0) {
+			code = LZ_REP0;
+		} else if (dist == rep1) {
+			code = LZ_REP1;
+			rep1 = rep0;
+			rep0 = dist;
+		} else {
+			code = dist + LZ_NR_REPS;
+			rep1 = rep0;
+			rep0 = dist;
+		}
+		lz_put_seq(e, anchor, i - anchor, len, code);
 		while (--len) {
 			if (++i < last)
 				lz_insert(e, i);
@@ -293,7 +333,7 @@ static int lz_decode(const u8 *src, unsigned int slen, u8 *dst,
 {
 	const u8 *end = src + slen, *p = src, *sec[LZ_NR_SECTIONS];
 	size_t len[LZ_NR_SECTIONS], room, ti = 0, li = 0, xi = 0, oi = 0;
-	unsigned int s, k, lit, mlen, off, rep = 0;
+	unsigned int s, k, lit, mlen, off, rep0 = 0, rep1 = 0;
 	u8 *buf = (u8 *)scratch + lz_huf_scratch();
 	u32 n, v, o = 0;
 	int ret;
@@ -351,11 +391,19 @@ static int lz_decode(const u8 *src, unsigned int slen, u8 *dst,
 			return -EINVAL;
 		off = sec[LZ_LO][oi] | sec[LZ_HI][oi] << 8;
 		oi++;
-		if (!off)
-			off = rep;
+		if (off == LZ_REP0) {
+			off = rep0;
+		} else if (off == LZ_REP1) {
+			off = rep1;
+			rep1 = rep0;
+			rep0 = off;
+		} else {
+			off -= LZ_NR_REPS;
+			rep1 = rep0;
+			rep0 = off;
+		}
 		if (!off || off > o || mlen > n - o)
 			return -EINVAL;
-		rep = off;
 		if (off >= mlen) {
 			memcpy(dst + o, dst + o - off, mlen);
 			o += mlen;
