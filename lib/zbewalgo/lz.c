@@ -40,6 +40,7 @@
 #define LZ_GOOD		32	/* a match this long is not improved lazily */
 #define LZ_NR_SECTIONS	5
 #define LZ_SMALL	32	/* sections shorter than this stay raw */
+#define LZ_SKIP_SHIFT	7	/* step + 1 per 2^LZ_SKIP_SHIFT misses */
 #define LZ_VARINT_MAX	3	/* longest zbw_put_len() */
 
 enum { LZ_LIT, LZ_TOK, LZ_EXT, LZ_LO, LZ_HI };
@@ -201,7 +202,7 @@ static void lz_parse(struct lz_enc *e)
 {
 	unsigned int n = e->n, i = 0, anchor = 0, len, dist, rl, code;
 	unsigned int len2, dist2, last = n >= LZ_MIN ? n - LZ_MIN + 1 : 0;
-	unsigned int rep0 = 0, rep1 = 0;
+	unsigned int rep0 = 0, rep1 = 0, miss = 0;
 	bool is_rep;
 
 	while (i < last) {
@@ -220,9 +221,12 @@ static void lz_parse(struct lz_enc *e)
 			is_rep = true;
 		}
 		if (!len) {
-			lz_insert(e, i++);
+			/* long misses: data with few repeats, look less often */
+			lz_insert(e, i);
+			i += 1 + (miss++ >> LZ_SKIP_SHIFT);
 			continue;
 		}
+		miss = 0;
 		lz_insert(e, i);
 		while (len < LZ_GOOD && i + 1 < last) {
 			len2 = lz_find(e, i + 1, &dist2);
