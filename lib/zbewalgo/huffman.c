@@ -108,18 +108,26 @@ static inline u32 zbw_huf_rev(u32 x, unsigned int n)
 static u32 zbw_huf_canon(const u8 *len, unsigned int nsym, unsigned int bits,
 			 u32 *next)
 {
-	u16 bl[ZBW_HUF_MAX_BITS + 1];
-	u32 code = 0, kraft = 0;
+	/* four counters: equal lengths in a row do not wait on each other */
+	u16 bl[4][ZBW_HUF_MAX_BITS + 1];
+	u32 code = 0, kraft = 0, prev = 0, cnt;
 	unsigned int i;
 
 	memset(bl, 0, sizeof(bl));
-	for (i = 0; i < nsym; i++)
-		bl[len[i]]++;
-	bl[0] = 0;
+	for (i = 0; i + 4 <= nsym; i += 4) {
+		bl[0][len[i]]++;
+		bl[1][len[i + 1]]++;
+		bl[2][len[i + 2]]++;
+		bl[3][len[i + 3]]++;
+	}
+	for (; i < nsym; i++)
+		bl[0][len[i]]++;
 	for (i = 1; i <= bits; i++) {
-		code = (code + bl[i - 1]) << 1;
+		code = (code + prev) << 1;
 		next[i] = code;
-		kraft += bl[i] << (bits - i);
+		cnt = bl[0][i] + bl[1][i] + bl[2][i] + bl[3][i];
+		kraft += cnt << (bits - i);
+		prev = cnt;
 	}
 	return kraft;
 }
