@@ -129,10 +129,11 @@ def fuzz(repo):
                   'every bug behind them has a regression test.' % crashes)
     para = lambda t: re.sub(r'(.{1,72})(?:\s+|$)', r'\1\n', t).strip()
     out = para(intro) + '\n\n' + indent(tables[-1].strip('\n'), 0)
-    cov = re.search(r'\n(Coverage of the saved corpora.*?)(?:\n\n|\n?\Z)', log,
-                    re.S)
+    # The newest coverage paragraph, like the newest table.
+    cov = re.findall(r'\n(Coverage of the saved corpora.*?)(?:\n\n|\n?\Z)',
+                     log, re.S)
     if cov:
-        sent = re.split(r'(?<=\.)\s', ' '.join(cov.group(1).split()))
+        sent = re.split(r'(?<=\.)\s', ' '.join(cov[-1].split()))
         out += '\n\n' + para(sent[0])
     return out
 
