@@ -70,14 +70,6 @@ union zbw_huf_scratch {
 	struct zbw_huf_dec dec;
 };
 
-/* Byte-wise so the format is little-endian everywhere; compiles to one op */
-static __always_inline u64 zbw_huf_get_le64(const u8 *p)
-{
-	return (u64)p[0] | (u64)p[1] << 8 | (u64)p[2] << 16 |
-	       (u64)p[3] << 24 | (u64)p[4] << 32 | (u64)p[5] << 40 |
-	       (u64)p[6] << 48 | (u64)p[7] << 56;
-}
-
 static __always_inline void zbw_huf_put_le64(u8 *p, u64 v)
 {
 	p[0] = (u8)v;
@@ -544,7 +536,7 @@ static __always_inline void zbw_huf_refill(struct zbw_huf_br *r)
 	if (r->cnt > 56)
 		return;
 	if (likely(r->end - r->p >= 8)) {
-		r->buf |= zbw_huf_get_le64(r->p) << r->cnt;
+		r->buf |= zbw_get_le64(r->p) << r->cnt;
 		r->p += (63 - r->cnt) >> 3;
 		r->cnt |= 56;
 		return;
@@ -691,7 +683,7 @@ static __always_inline u8 zbw_huf_dec1(const u16 *tab, u32 mask, u64 *buf,
 static __always_inline void zbw_huf_refill_fast(const u8 **p, u64 *buf,
 						unsigned int *cnt)
 {
-	*buf |= zbw_huf_get_le64(*p) << *cnt;
+	*buf |= zbw_get_le64(*p) << *cnt;
 	*p += (63 - *cnt) >> 3;
 	*cnt |= 56;
 }

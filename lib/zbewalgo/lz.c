@@ -75,18 +75,9 @@ static size_t lz_decoded_bound(size_t n)
 	return n + n / 2 + 8;
 }
 
-static __always_inline u64 lz_le64(const u8 *p)
-{
-	return (u64)p[0] | (u64)p[1] << 8 | (u64)p[2] << 16 |
-	       (u64)p[3] << 24 | (u64)p[4] << 32 | (u64)p[5] << 40 |
-	       (u64)p[6] << 48 | (u64)p[7] << 56;
-}
-
 static __always_inline u32 lz_hash(const u8 *p)
 {
-	u32 v = p[0] | p[1] << 8 | p[2] << 16 | (u32)p[3] << 24;
-
-	return (v * 2654435761u) >> (32 - LZ_HASH_BITS);
+	return (zbw_get_le32(p) * 2654435761u) >> (32 - LZ_HASH_BITS);
 }
 
 /* Length of the common prefix of @a and @b (@a < @b), at most @end - @b */
@@ -97,7 +88,7 @@ static __always_inline unsigned int lz_common(const u8 *a, const u8 *b,
 	u64 x;
 
 	while (end - b >= 8) {
-		x = lz_le64(a) ^ lz_le64(b);
+		x = zbw_get_le64(a) ^ zbw_get_le64(b);
 		if (x)
 			return b - start + (__ffs64(x) >> 3);
 		a += 8;

@@ -128,6 +128,22 @@ static inline unsigned int zbw_get_len(const u8 *src, const u8 *end, u32 *val)
 	return n;
 }
 
+/*
+ * Little-endian loads, byte by byte so they are the same on every CPU;
+ * compilers turn them into one load where the CPU allows it.
+ */
+static __always_inline u32 zbw_get_le32(const u8 *p)
+{
+	return p[0] | p[1] << 8 | p[2] << 16 | (u32)p[3] << 24;
+}
+
+static __always_inline u64 zbw_get_le64(const u8 *p)
+{
+	return (u64)p[0] | (u64)p[1] << 8 | (u64)p[2] << 16 |
+	       (u64)p[3] << 24 | (u64)p[4] << 32 | (u64)p[5] << 40 |
+	       (u64)p[6] << 48 | (u64)p[7] << 56;
+}
+
 static inline u64 zbw_load64(const u8 *p)
 {
 	u64 v;
