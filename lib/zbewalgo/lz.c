@@ -230,12 +230,9 @@ static void lz_parse(struct lz_enc *e)
 		}
 		if (dist == rep0) {
 			code = LZ_REP0;
-		} else if (dist == rep1) {
-			code = LZ_REP1;
-			rep1 = rep0;
-			rep0 = dist;
 		} else {
-			code = dist + LZ_NR_REPS;
+			/* rep1 swaps with rep0, a new offset pushes rep0 down */
+			code = dist == rep1 ? LZ_REP1 : dist + LZ_NR_REPS;
 			rep1 = rep0;
 			rep0 = dist;
 		}
@@ -388,12 +385,8 @@ static int lz_decode(const u8 *src, unsigned int slen, u8 *dst,
 		oi++;
 		if (off == LZ_REP0) {
 			off = rep0;
-		} else if (off == LZ_REP1) {
-			off = rep1;
-			rep1 = rep0;
-			rep0 = off;
 		} else {
-			off -= LZ_NR_REPS;
+			off = off == LZ_REP1 ? rep1 : off - LZ_NR_REPS;
 			rep1 = rep0;
 			rep0 = off;
 		}
