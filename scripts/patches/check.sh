@@ -202,6 +202,17 @@ check_objs() {
 }
 nobjs() { objects_of "$1" "${SERIES_FILES[@]}" | wc -l; }
 
+# report_new CHECK START OBJDIR NEW LOGS: the result of a build's W=1 and
+# sparse pass, NEW being check_objs' diagnostics the base tree lacks.
+report_new() {
+	if [ -z "$4" ]; then
+		result ok "$1" "$((SECONDS - $2))s; W=1+sparse on $(nobjs "$3") series objects: nothing new"
+	else
+		result FAIL "$1" "new diagnostics (logs: $5):"
+		echo "$4" | sed 's/^/     /' | tee -a "$SUMMARY" >&2
+	fi
+}
+
 kunitcfg=
 step=0
 for p in "" "${PATCHES[@]}"; do
@@ -236,12 +247,8 @@ for p in "" "${PATCHES[@]}"; do
 		continue
 	fi
 	new=$(check_objs "$log" "$LOGS/w1-sparse-$step.log" "$OBJ" "${MAKE[@]}")
-	if [ -z "$new" ]; then
-		result ok "x86_64 build, $name" "$((SECONDS - t))s; W=1+sparse on $(nobjs "$OBJ") series objects: nothing new"
-	else
-		result FAIL "x86_64 build, $name" "new diagnostics (logs: $log, $LOGS/w1-sparse-$step.log):"
-		echo "$new" | sed 's/^/     /' | tee -a "$SUMMARY" >&2
-	fi
+	report_new "x86_64 build, $name" "$t" "$OBJ" "$new" \
+		"$log, $LOGS/w1-sparse-$step.log"
 
 	# UML, KUnit's configuration: the library with its tests.
 	kunitcfg=$(git -C "$T" diff --name-only base HEAD | grep '\.kunitconfig$' | head -n 1 || true)
@@ -256,12 +263,8 @@ for p in "" "${PATCHES[@]}"; do
 		continue
 	fi
 	new=$(check_objs "$ulog" "$LOGS/w1-sparse-um-$step.log" "$KOBJ" "${UMAKE[@]}")
-	if [ -z "$new" ]; then
-		result ok "UML KUnit build, $name" "$((SECONDS - t))s; W=1+sparse on $(nobjs "$KOBJ") series objects: nothing new"
-	else
-		result FAIL "UML KUnit build, $name" "new diagnostics (logs: $ulog, $LOGS/w1-sparse-um-$step.log):"
-		echo "$new" | sed 's/^/     /' | tee -a "$SUMMARY" >&2
-	fi
+	report_new "UML KUnit build, $name" "$t" "$KOBJ" "$new" \
+		"$ulog, $LOGS/w1-sparse-um-$step.log"
 done
 [ "$step" = "$LAST" ] || die "stopped at patch $step (summary: $SUMMARY)"
 # Every C file the series adds must have been compiled somewhere.
