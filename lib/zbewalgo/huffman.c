@@ -70,18 +70,6 @@ union zbw_huf_scratch {
 	struct zbw_huf_dec dec;
 };
 
-static __always_inline void zbw_huf_put_le64(u8 *p, u64 v)
-{
-	p[0] = (u8)v;
-	p[1] = (u8)(v >> 8);
-	p[2] = (u8)(v >> 16);
-	p[3] = (u8)(v >> 24);
-	p[4] = (u8)(v >> 32);
-	p[5] = (u8)(v >> 40);
-	p[6] = (u8)(v >> 48);
-	p[7] = (u8)(v >> 56);
-}
-
 /* Reverse the low @n (1..16) bits of @x: the stream is LSB-first. */
 static inline u32 zbw_huf_rev(u32 x, unsigned int n)
 {
@@ -324,7 +312,7 @@ static __always_inline void zbw_huf_put(struct zbw_huf_bw *w, u64 v,
 static __always_inline void zbw_huf_flush(struct zbw_huf_bw *w)
 {
 	if (likely(w->end - w->p >= 8)) {
-		zbw_huf_put_le64(w->p, w->acc);
+		zbw_put_le64(w->p, w->acc);
 		w->p += w->nb >> 3;
 		w->acc >>= w->nb & 56;
 		w->nb &= 7;

@@ -296,19 +296,6 @@ static size_t jbe_scratch_size(unsigned int max_len)
 	return DIV_ROUND_UP((size_t)max_len, 8);
 }
 
-/* Little-endian store; compilers do not merge the byte stores. */
-static inline void jbe_put_le64(u8 *p, u64 v)
-{
-	unsigned int i;
-
-	if (__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__) {
-		zbw_store64(p, v);
-		return;
-	}
-	for (i = 0; i < 8; i++)
-		p[i] = v >> (8 * i);
-}
-
 #define JBE_NIB_HI	0xf0f0f0f0f0f0f0f0ULL
 #define JBE_NIB_LO	0x0f0f0f0f0f0f0f0fULL
 #define JBE_EVEN8	0x00ff00ff00ff00ffULL
@@ -356,8 +343,8 @@ static void jbe2_split(const u8 *src, unsigned int n, u8 *hi, u8 *lo)
 		w1 = jbe_le64(src + 2 * k + 8);
 		a = jbe2_even(w0) | jbe2_even(w1) << 32;
 		b = jbe2_even(w0 >> 8) | jbe2_even(w1 >> 8) << 32;
-		jbe_put_le64(hi + k, jbe2_hi(a, b));
-		jbe_put_le64(lo + k, jbe2_lo(a, b));
+		zbw_put_le64(hi + k, jbe2_hi(a, b));
+		zbw_put_le64(lo + k, jbe2_lo(a, b));
 	}
 	for (; k < n / 2; k++) {
 		a = src[2 * k];
@@ -383,9 +370,9 @@ static void jbe2_merge(const u8 *hi, const u8 *lo, unsigned int n, u8 *dst)
 		l = jbe_le64(lo + k);
 		a = jbe2_hi(h, l);
 		b = jbe2_lo(h, l);
-		jbe_put_le64(dst + 2 * k,
+		zbw_put_le64(dst + 2 * k,
 			     jbe2_spread(a) | jbe2_spread(b) << 8);
-		jbe_put_le64(dst + 2 * k + 8,
+		zbw_put_le64(dst + 2 * k + 8,
 			     jbe2_spread(a >> 32) | jbe2_spread(b >> 32) << 8);
 	}
 	for (; k < n / 2; k++) {

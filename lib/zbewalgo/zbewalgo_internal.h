@@ -170,4 +170,27 @@ static inline void zbw_store32(u8 *p, u32 v)
 	memcpy(p, &v, sizeof(v));
 }
 
+/* Little-endian stores; compilers do not merge byte stores into one. */
+static __always_inline void zbw_put_le32(u8 *p, u32 v)
+{
+	if (__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__) {
+		zbw_store32(p, v);
+		return;
+	}
+	p[0] = (u8)v;
+	p[1] = (u8)(v >> 8);
+	p[2] = (u8)(v >> 16);
+	p[3] = (u8)(v >> 24);
+}
+
+static __always_inline void zbw_put_le64(u8 *p, u64 v)
+{
+	if (__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__) {
+		zbw_store64(p, v);
+		return;
+	}
+	zbw_put_le32(p, (u32)v);
+	zbw_put_le32(p + 4, (u32)(v >> 32));
+}
+
 #endif /* __ZBEWALGO_INTERNAL_H */

@@ -432,6 +432,54 @@ static void test_mtf_reference(void)
 }
 
 /*
+ * bitshuffle4/8 against the format's definition (plane j holds byte j of
+ * every word, the n % w tail follows unchanged), on the test pages and on
+ * every length up to 200, which covers all tails of the block loops.
+ */
+static void check_bitshuffle(unsigned int w, const unsigned char *s,
+			     size_t n, const char *what)
+{
+	const struct zbewalgo_step *bs = zbewalgo_step_get(w == 4 ?
+		ZBEWALGO_STEP_BITSHUFFLE4 : ZBEWALGO_STEP_BITSHUFFLE8);
+	unsigned char *want = malloc(n + 1), *got = malloc(n + 1);
+	size_t m = n / w, i, j;
+	int r;
+
+	for (i = 0; i < m; i++)
+		for (j = 0; j < w; j++)
+			want[j * m + i] = s[i * w + j];
+	memcpy(want + m * w, s + m * w, n - m * w);
+	r = bs->encode(s, n, got, n, NULL);
+	CHECK(r == (int)n && !memcmp(got, want, n),
+	      "%s/%zu: bitshuffle%u output differs from the definition",
+	      what, n, w);
+	r = bs->decode(want, n, got, n, NULL);
+	CHECK(r == (int)n && !memcmp(got, s, n),
+	      "%s/%zu: bitshuffle%u decode differs", what, n, w);
+	free(got);
+	free(want);
+}
+
+static void test_bitshuffle_reference(void)
+{
+	unsigned char buf[200];
+	unsigned int w;
+	size_t i, n;
+
+	begin("bitshuffle against its definition");
+	for (i = 0; i < sizeof(buf); i++)
+		buf[i] = rnd();
+	for (w = 4; w <= 8; w += 4) {
+		for (i = 0; i < nr_pages; i++)
+			check_bitshuffle(w, pages[i].data, pages[i].len,
+					 pages[i].name);
+		for (n = 0; n <= sizeof(buf); n++)
+			check_bitshuffle(w, buf, n, "random");
+	}
+	end();
+}
+
+/*
  * lz streams written by hand (all sections raw): overlapping copies, the
  * repeat offset, and each rule of the format that a decoder must enforce.
  */
@@ -1266,6 +1314,7 @@ int main(int argc, char **argv)
 	test_steps();
 	test_bwt_reference();
 	test_mtf_reference();
+	test_bitshuffle_reference();
 	test_lz_crafted();
 	test_steps_enospc();
 	test_tables();
