@@ -306,6 +306,31 @@ static int lz_encode(const u8 *src, unsigned int slen, u8 *dst,
 	return pos;
 }
 
+/*
+ * Copies @len bytes forward in 8-byte steps, up to 15 bytes too many when
+ * @dst has @droom and @src @sroom bytes of room: each step reads from
+ * @src only what is written before it when the two are 8 or more bytes
+ * apart, so that overlapping matches copy right.
+ */
+static __always_inline void lz_copy(u8 *dst, const u8 *src, size_t len,
+				    size_t droom, size_t sroom)
+{
+	size_t i;
+
+	if (len <= 16 && droom >= 16 && sroom >= 16) {
+		zbw_store64(dst, zbw_load64(src));
+		zbw_store64(dst + 8, zbw_load64(src + 8));
+		return;
+	}
+	if (droom >= len + 8 && sroom >= len + 8) {
+		for (i = 0; i < len; i += 8)
+			zbw_store64(dst + i, zbw_load64(src + i));
+		return;
+	}
+	for (i = 0; i < len; i++)
+		dst[i] = src[i];
+}
+
 /* Adds the extra bytes of a length field of 15 to *@v */
 static int lz_get_ext(const u8 *x, size_t xlen, size_t *xi, unsigned int *v)
 {
@@ -366,7 +391,8 @@ static int lz_decode(const u8 *src, unsigned int slen, u8 *dst,
 			return -EINVAL;
 		if (lit > n - o || lit > len[LZ_LIT] - li)
 			return -EINVAL;
-		memcpy(dst + o, sec[LZ_LIT] + li, lit);
+		lz_copy(dst + o, sec[LZ_LIT] + li, lit, n - o,
+			len[LZ_LIT] - li);
 		o += lit;
 		li += lit;
 		mlen = t & 15;
@@ -392,8 +418,9 @@ static int lz_decode(const u8 *src, unsigned int slen, u8 *dst,
 		}
 		if (!off || off > o || mlen > n - o)
 			return -EINVAL;
-		if (off >= mlen) {
-			memcpy(dst + o, dst + o - off, mlen);
+		if (off >= 8) {
+			/* 8-byte steps read only bytes written before */
+			lz_copy(dst + o, dst + o - off, mlen, n - o, n - o + off);
 			o += mlen;
 		} else {
 			for (; mlen; mlen--, o++)
