@@ -81,8 +81,9 @@ $(BUILD)/tools/zbewalgo/tune.o: \
 $(TOOL): $(TOOL_OBJS) $(LZORLE_OBJS) $(BUILD)/libzbewalgo.a
 	$(CC) $(LDFLAGS) -o $@ $^ -llz4 -lzstd -llzo2 -lz -lm
 
+# --wrap: the test counts the allocations of the library
 $(TEST): $(BUILD)/tools/testing/zbewalgo/zbewalgo_test.o $(BUILD)/libzbewalgo.a
-	$(CC) $(LDFLAGS) -o $@ $^ -lm
+	$(CC) $(LDFLAGS) -Wl,--wrap=malloc,--wrap=calloc -o $@ $^ -lm
 
 # The public corpora, unpacked once; tests read every page of every file.
 CORPUS		:= build/corpus

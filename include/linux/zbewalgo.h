@@ -109,6 +109,7 @@ struct zbewalgo_result {
 
 struct zbewalgo_ctx;
 
+size_t zbewalgo_ctx_size(size_t max_len);
 struct zbewalgo_ctx *zbewalgo_ctx_create(size_t max_len);
 void zbewalgo_ctx_destroy(struct zbewalgo_ctx *ctx);
 void zbewalgo_ctx_set_table(struct zbewalgo_ctx *ctx,

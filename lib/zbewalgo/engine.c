@@ -128,6 +128,33 @@ void zbewalgo_default_params(struct zbewalgo_params *params, size_t page_len)
 }
 EXPORT_SYMBOL_GPL(zbewalgo_default_params);
 
+/* Bytes of a context: the struct, then the scratch layout and "best". */
+static size_t zbw_ctx_layout(size_t max_len, size_t *head, size_t *stage,
+			     size_t *steps)
+{
+	*head = zbw_align8(sizeof(struct zbewalgo_ctx));
+	return *head + zbw_scratch_layout(max_len, stage, steps) + *stage;
+}
+
+/**
+ * zbewalgo_ctx_size() - memory of a compression context
+ * @max_len: as for zbewalgo_ctx_create(), at most ZBEWALGO_MAX_INPUT
+ *
+ * All of it is allocated by zbewalgo_ctx_create(); compression allocates
+ * nothing more.  It includes the scratch zbewalgo_ctx_scratch() returns.
+ *
+ * Return: size in bytes of the context zbewalgo_ctx_create(@max_len)
+ * allocates.
+ */
+size_t zbewalgo_ctx_size(size_t max_len)
+{
+	size_t head, stage, steps;
+
+	return zbw_ctx_layout(min_t(size_t, max_len, ZBEWALGO_MAX_INPUT),
+			      &head, &stage, &steps);
+}
+EXPORT_SYMBOL_GPL(zbewalgo_ctx_size);
+
 /**
  * zbewalgo_ctx_create() - allocate a compression context
  * @max_len: largest input that will be compressed, at most
@@ -142,14 +169,14 @@ EXPORT_SYMBOL_GPL(zbewalgo_default_params);
  */
 struct zbewalgo_ctx *zbewalgo_ctx_create(size_t max_len)
 {
-	size_t stage, steps, size, head = zbw_align8(sizeof(struct zbewalgo_ctx));
+	size_t head, stage, steps, size;
 	struct zbewalgo_ctx *ctx;
 	u8 *mem;
 
 	if (max_len > ZBEWALGO_MAX_INPUT)
 		return NULL;
-	size = zbw_scratch_layout(max_len, &stage, &steps) + stage;
-	mem = kvzalloc(head + size, GFP_KERNEL);
+	size = zbw_ctx_layout(max_len, &head, &stage, &steps);
+	mem = kvzalloc(size, GFP_KERNEL);
 	if (!mem)
 		return NULL;
 	ctx = (struct zbewalgo_ctx *)mem;

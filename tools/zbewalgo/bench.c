@@ -1079,10 +1079,12 @@ int bench_main(int argc, char **argv)
 			"# zbewalgo bench: %zu-byte pages, zram threshold %zu, %d reps (median), %s\n"
 			"# ratio: zram's rule (results >= threshold count as a page), plain: sizes as produced\n"
 			"# c/lz4, d/lz4: speed relative to lz4 in this run; eff_*: the seed's effective speed (its ⊙ columns)\n"
-			"#   with a backing device of %.2f MiB/s write, %.2f MiB/s read, mem_limit fitting the best ratio\n",
+			"#   with a backing device of %.2f MiB/s write, %.2f MiB/s read, mem_limit fitting the best ratio\n"
+			"# zbewalgo memory: %zu bytes per context (stream), all allocated when it is created\n",
 			page, threshold, reps,
 			drop ? "same-filled and duplicate pages dropped" :
-			       "all pages", wmibps, rmibps);
+			       "all pages", wmibps, rmibps,
+			zbewalgo_ctx_size(page));
 	}
 	for (f = optind; f < argc; f++) {
 		const char *name = strcmp(argv[f], "-") ? argv[f] : "stdin";

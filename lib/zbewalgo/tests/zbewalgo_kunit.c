@@ -6,6 +6,7 @@
  */
 
 #include <kunit/test.h>
+#include <linux/sizes.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/zbewalgo.h>
@@ -192,6 +193,17 @@ static void zbewalgo_test_compresses(struct kunit *test)
 	kfree(c);
 }
 
+/* A stream of 4 KiB pages needs at most 64 KiB, scratch included. */
+static void zbewalgo_test_context_size(struct kunit *test)
+{
+	size_t size = zbewalgo_ctx_size(PAGE_LEN);
+
+	KUNIT_EXPECT_LE(test, size, (size_t)SZ_64K);
+	KUNIT_EXPECT_LE(test, zbewalgo_decompress_scratch_size(PAGE_LEN), size);
+	kunit_info(test, "context for %u-byte pages: %zu bytes\n", PAGE_LEN,
+		   size);
+}
+
 /* Truncations fail; bit flips fail or stay inside the buffers. */
 static void zbewalgo_test_corrupted(struct kunit *test)
 {
@@ -316,6 +328,7 @@ static void zbewalgo_test_table_text(struct kunit *test)
 static struct kunit_case zbewalgo_test_cases[] = {
 	KUNIT_CASE(zbewalgo_test_steps_and_presets),
 	KUNIT_CASE(zbewalgo_test_compresses),
+	KUNIT_CASE(zbewalgo_test_context_size),
 	KUNIT_CASE(zbewalgo_test_corrupted),
 	KUNIT_CASE(zbewalgo_test_random_input),
 	KUNIT_CASE(zbewalgo_test_small_destination),

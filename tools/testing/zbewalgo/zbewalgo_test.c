@@ -625,6 +625,82 @@ static struct zbewalgo_table *table_of(const char *text)
 	return t;
 }
 
+/*
+ * The test binary is linked with --wrap for the allocators the library's
+ * kvzalloc()/kvmalloc() stand-ins use: while alloc_watch is set, every
+ * allocation is counted and its size kept.
+ */
+static bool alloc_watch;
+static unsigned long alloc_count;
+static size_t alloc_last;
+
+void *__real_malloc(size_t size);
+void *__real_calloc(size_t nmemb, size_t size);
+
+void *__wrap_malloc(size_t size)
+{
+	if (alloc_watch) {
+		alloc_count++;
+		alloc_last = size;
+	}
+	return __real_malloc(size);
+}
+
+void *__wrap_calloc(size_t nmemb, size_t size)
+{
+	if (alloc_watch) {
+		alloc_count++;
+		alloc_last = nmemb * size;
+	}
+	return __real_calloc(nmemb, size);
+}
+
+/*
+ * A stream of 4 KiB pages: one allocation of zbewalgo_ctx_size() bytes,
+ * at most 64 KiB, and none while compressing and decompressing.
+ */
+static void test_context_memory(void)
+{
+	size_t size = zbewalgo_ctx_size(PAGE), dsize, i;
+	unsigned char *dst = malloc(ZBEWALGO_STORED_SIZE(PAGE));
+	unsigned char *out = malloc(PAGE);
+	struct zbewalgo_ctx *ctx;
+
+	begin("context memory: one allocation of <= 64 KiB, none per page");
+	alloc_count = 0;
+	alloc_watch = true;
+	ctx = zbewalgo_ctx_create(PAGE);
+	alloc_watch = false;
+	CHECK(ctx && alloc_count == 1 && alloc_last == size,
+	      "create: %lu allocations, last %zu bytes, want 1 of %zu",
+	      alloc_count, alloc_last, size);
+	CHECK(size <= 65536, "context of %zu bytes exceeds 64 KiB", size);
+	dsize = zbewalgo_decompress_scratch_size(PAGE);
+	CHECK(dsize <= size, "decompression scratch %zu > context %zu",
+	      dsize, size);
+	printf("# context for %u-byte pages: %zu bytes (decompression scratch %zu)\n",
+	       PAGE, size, dsize);
+	alloc_count = 0;
+	alloc_watch = true;
+	for (i = 0; ctx && i < nr_pages; i++) {
+		size_t dlen = ZBEWALGO_STORED_SIZE(PAGE), olen = PAGE;
+
+		if (zbewalgo_compress(ctx, pages[i].data, pages[i].len, dst,
+				      &dlen) ||
+		    zbewalgo_decompress(dst, dlen, out, &olen,
+					zbewalgo_ctx_scratch(ctx)))
+			break;
+	}
+	alloc_watch = false;
+	CHECK(i == nr_pages, "page %zu failed", i);
+	CHECK(!alloc_count, "%lu allocations while compressing %zu pages",
+	      alloc_count, nr_pages);
+	zbewalgo_ctx_destroy(ctx);
+	free(out);
+	free(dst);
+	end();
+}
+
 /* Compress and decompress every page with exact-size buffers. */
 static unsigned long long roundtrip_all(struct zbewalgo_ctx *ctx,
 					unsigned long *stored)
@@ -1324,6 +1400,7 @@ int main(int argc, char **argv)
 	test_removed_combination();
 	test_short_page_stage_cap();
 	test_context_adapts();
+	test_context_memory();
 	test_random_stored_at_once();
 	test_precheck_keeps_compressible();
 	test_corruption();
