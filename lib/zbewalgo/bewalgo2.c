@@ -24,13 +24,6 @@
 /* Positions are kept in u16. */
 #define BW2_MAX_WORDS	0xffffu
 
-static inline u64 bw2_le64(const u8 *p)
-{
-	return (u64)p[0] | (u64)p[1] << 8 | (u64)p[2] << 16 |
-	       (u64)p[3] << 24 | (u64)p[4] << 32 | (u64)p[5] << 40 |
-	       (u64)p[6] << 48 | (u64)p[7] << 56;
-}
-
 struct bw2_bits {
 	u64 acc;
 	unsigned int nb;
@@ -208,7 +201,8 @@ static int bewalgo2_decode(const u8 *src, unsigned int slen, u8 *dst,
 		return -EINVAL;
 	dict = in;
 	for (i = 1; i < d; i++)
-		if (bw2_le64(dict + 8 * i) <= bw2_le64(dict + 8 * (i - 1)))
+		if (zbw_get_le64(dict + 8 * i) <=
+		    zbw_get_le64(dict + 8 * (i - 1)))
 			return -EINVAL;
 	in += 8 * (size_t)d;
 	q = end - t;

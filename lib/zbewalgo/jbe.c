@@ -29,14 +29,6 @@
 /* Multiplier that gathers bit 8i of a word into bit 56 + i. */
 #define JBE_GATHER	0x0102040810204080ULL
 
-/* Little-endian load, so bitmaps do not depend on the CPU byte order. */
-static inline u64 jbe_le64(const u8 *p)
-{
-	return (u64)p[0] | (u64)p[1] << 8 | (u64)p[2] << 16 |
-	       (u64)p[3] << 24 | (u64)p[4] << 32 | (u64)p[5] << 40 |
-	       (u64)p[6] << 48 | (u64)p[7] << 56;
-}
-
 /* 0x01 in each byte of the result whose byte in @w is nonzero. */
 static inline u64 jbe_nz_bytes(u64 w)
 {
@@ -83,7 +75,7 @@ static unsigned int jbe_map(const u8 *src, unsigned int n, u8 *map,
 	u8 m;
 
 	for (i = 0; i < full; i++) {
-		t = jbe_nz_bytes(jbe_le64(src + 8 * i));
+		t = jbe_nz_bytes(zbw_get_le64(src + 8 * i));
 		m = (t * JBE_GATHER) >> 56;
 		map[i] = m;
 		/* Sum of the 0x01 bytes: at most 8, so no carry. */
@@ -339,8 +331,8 @@ static void jbe2_split(const u8 *src, unsigned int n, u8 *hi, u8 *lo)
 	u64 w0, w1, a, b;
 
 	for (; k + 8 <= n / 2; k += 8) {
-		w0 = jbe_le64(src + 2 * k);
-		w1 = jbe_le64(src + 2 * k + 8);
+		w0 = zbw_get_le64(src + 2 * k);
+		w1 = zbw_get_le64(src + 2 * k + 8);
 		a = jbe2_even(w0) | jbe2_even(w1) << 32;
 		b = jbe2_even(w0 >> 8) | jbe2_even(w1 >> 8) << 32;
 		zbw_put_le64(hi + k, jbe2_hi(a, b));
@@ -366,8 +358,8 @@ static void jbe2_merge(const u8 *hi, const u8 *lo, unsigned int n, u8 *dst)
 	u64 h, l, a, b;
 
 	for (; k + 8 <= n / 2; k += 8) {
-		h = jbe_le64(hi + k);
-		l = jbe_le64(lo + k);
+		h = zbw_get_le64(hi + k);
+		l = zbw_get_le64(lo + k);
 		a = jbe2_hi(h, l);
 		b = jbe2_lo(h, l);
 		zbw_put_le64(dst + 2 * k,
