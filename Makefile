@@ -31,7 +31,7 @@ endif
 # The algorithm core only: lib/zbewalgo/Makefile lists it for Kbuild too.
 include lib/zbewalgo/Makefile
 LIB_SRCS	:= $(addprefix lib/zbewalgo/,$(ZBEWALGO_CORE:.o=.c))
-LIB_HDRS	:= include/linux/zbewalgo.h lib/zbewalgo/zbewalgo_internal.h \
+LIB_HDRS	:= include/linux/zbewalgo.h $(wildcard lib/zbewalgo/*.h) \
 		   $(wildcard tools/zbewalgo/shim/linux/*.h)
 LIB_OBJS	:= $(patsubst %.c,$(BUILD)/%.o,$(LIB_SRCS))
 
