@@ -221,6 +221,26 @@ docs:
 	@set -e; for f in $$(find Documentation -name '*.rst' | sort); do \
 		/usr/bin/python3 -m docutils --halt=warning --report=warning \
 			--no-file-insertion "$$f" /dev/null; echo "docs: $$f ok"; done
+	@python3 $(HUF_GEN) --check $(HUF_TABLES) $(HUF_SPEC)
+	@echo "docs: $(HUF_SPEC) lists the tables of $(HUF_TABLES)"
+
+# ---- Predefined Huffman tables (tools/testing/zbewalgo/huffman-tables) -------
+# huffman-tables: rebuilds the tables of huffman's mode 3 from the lz
+# sections of the corpus files that no benchmark table uses (ptt5 is pic),
+# into the header and the format document.  They are part of the page
+# format: regenerate only for a new format version.
+HUF_DIR		:= tools/testing/zbewalgo/huffman-tables
+HUF_GEN		:= $(HUF_DIR)/gen.py
+HUF_TABLES	:= lib/zbewalgo/huffman_tables.h
+HUF_SPEC	:= Documentation/staging/zbewalgo.rst
+HUF_HELD_OUT	:= /(book1|geo|obj2|pic|kennedy\.xls|ptt5)$$
+.PHONY: huffman-tables
+huffman-tables: $(BUILD)/libzbewalgo.a corpus
+	$(CC) $(CPPFLAGS) -Ilib/zbewalgo $(CFLAGS) $(WARN) \
+		-o $(BUILD)/lz-sections $(HUF_DIR)/lz-sections.c $(BUILD)/libzbewalgo.a
+	$(BUILD)/lz-sections $$(ls $(CORPUS)/calgary/* $(CORPUS)/canterbury/* | \
+		grep -Ev '$(HUF_HELD_OUT)') >$(BUILD)/lz-sections.txt
+	python3 $(HUF_GEN) $(BUILD)/lz-sections.txt $(HUF_TABLES) $(HUF_SPEC)
 
 # ---- Upstream patch series (scripts/patches/) -------------------------------
 # patches: the series against Debian's linux-source-7.2, made from this

@@ -22,10 +22,13 @@
  * start).  The meta code (lengths <= 7) and the symbol code (lengths <= 11)
  * are complete canonical prefix codes: codes are assigned in order of
  * (length, symbol), counting up from all zeros as in deflate, and each code
- * is written starting with its most significant bit.  Mode 3 is invalid.
+ * is written starting with its most significant bit.  Mode 3: a 3-bit
+ * table number t, then the symbol codes, with the lengths of predefined
+ * table t (huffman_tables.h); numbers without a table are invalid.
  */
 
 #include "zbewalgo_internal.h"
+#include "huffman_tables.h"
 
 #define ZBW_HUF_MAX_BITS	11
 #define ZBW_HUF_TAB_SIZE	2048	/* 2^ZBW_HUF_MAX_BITS */
@@ -37,6 +40,13 @@
 #define ZBW_HUF_MODE_SINGLE	0
 #define ZBW_HUF_MODE_DIRECT	1
 #define ZBW_HUF_MODE_DELTA	2
+#define ZBW_HUF_MODE_TABLE	3
+#define ZBW_HUF_TABLE_BITS	3
+/* Header bits: mode and table number; the least a fitted code needs */
+#define ZBW_HUF_TABLE_HEADER	(2 + ZBW_HUF_TABLE_BITS)
+#define ZBW_HUF_MIN_HEADER	(2 + 8 + 3 * ZBW_HUF_META_SYMS)
+/* Longer inputs amortise their own header: predefined tables rarely win */
+#define ZBW_HUF_TABLE_MAX_LEN	1024
 
 #define ZBW_HUF_TOK_ZERO	11	/* length 0 in delta mode */
 #define ZBW_HUF_TOK_RUN		12	/* 3..10 zero lengths */
@@ -53,6 +63,7 @@ struct zbw_huf_enc {
 	u32 hist[5][256];
 	u32 code[256];		/* reversed code | length << 16 */
 	u8 len[256];
+	u8 used[256];		/* the symbols that occur */
 	u8 tok[2][256];
 	u8 ext[2][256];
 	u32 tfreq[2][ZBW_HUF_META_SYMS];
@@ -361,17 +372,78 @@ static bool zbw_huf_close(struct zbw_huf_bw *w)
 	return !w->nb && w->p == w->end;
 }
 
+/* Mode 1 or 2 header: maxsym, the meta code and the code length tokens */
+static void zbw_huf_put_header(struct zbw_huf_bw *w, struct zbw_huf_enc *e,
+			       unsigned int mode, unsigned int maxsym,
+			       u32 *next)
+{
+	const u8 *mlen = e->mlen[mode - ZBW_HUF_MODE_DIRECT];
+	const u8 *tok = e->tok[mode - ZBW_HUF_MODE_DIRECT];
+	const u8 *ext = e->ext[mode - ZBW_HUF_MODE_DIRECT];
+	unsigned int i, j;
+	u64 v;
+
+	zbw_huf_put(w, mode | maxsym << 2, 10);
+	for (v = 0, i = 0; i < ZBW_HUF_META_SYMS; i++)
+		v |= (u64)mlen[i] << (3 * i);
+	zbw_huf_flush(w);
+	zbw_huf_put(w, v, 3 * ZBW_HUF_META_SYMS);
+	zbw_huf_flush(w);
+
+	/* meta codes reversed for LSB-first */
+	zbw_huf_canon(mlen, ZBW_HUF_META_SYMS, ZBW_HUF_META_BITS, next);
+	for (i = 0; i < ZBW_HUF_META_SYMS; i++)
+		if (mlen[i])
+			e->code[i] = zbw_huf_rev(next[mlen[i]]++, mlen[i]);
+	for (j = 0, i = 0; i <= maxsym; j++) {
+		zbw_huf_put(w, e->code[tok[j]], mlen[tok[j]]);
+		if (tok[j] == ZBW_HUF_TOK_RUN) {
+			zbw_huf_put(w, ext[j], 3);
+			i += 3 + ext[j];
+		} else if (tok[j] == ZBW_HUF_TOK_LRUN) {
+			zbw_huf_put(w, ext[j], 8);
+			i += 11 + ext[j];
+		} else {
+			i++;
+		}
+		zbw_huf_flush(w);
+	}
+}
+
+/*
+ * The predefined table that codes the @k symbols @used, which occur
+ * @hist[symbol] times, in the fewest bits: its number goes to *@tab, the
+ * bits are returned.
+ */
+static u32 zbw_huf_pick_table(const u32 *hist, const u8 *used,
+			      unsigned int k, unsigned int *tab)
+{
+	u32 best = U32_MAX, b;
+	unsigned int t, i;
+
+	for (t = 0; t < ZBW_HUF_NR_TABLES; t++) {
+		const u8 *len = zbw_huf_tables[t];
+
+		for (b = 0, i = 0; i < k; i++)
+			b += hist[used[i]] * len[used[i]];
+		if (b < best) {
+			best = b;
+			*tab = t;
+		}
+	}
+	return best;
+}
+
 static int zbw_huf_encode(const u8 *src, unsigned int slen, u8 *dst,
 			  unsigned int dcap, void *scratch)
 {
 	struct zbw_huf_enc *e = &((union zbw_huf_scratch *)scratch)->enc;
 	u32 *hist = e->hist[0], *hist1 = e->hist[1], *next = e->hist[2];
-	unsigned int i, j, hl, ml = 0, k, maxsym = 0, mode, half, n2;
-	u32 a, b, bits, bits1, hbits[2], s1, s2;
+	unsigned int i, j, hl, ml = 0, k, maxsym, mode, half, n2, tab = 0;
+	u32 a, b, bits, bits1, hbits[2], hb, tsym, s1, s2;
 	u8 *end = dst + dcap;
-	const u8 *tok, *ext, *mlen;
+	const u8 *len;
 	struct zbw_huf_bw w;
-	u64 v;
 
 	if (slen > ZBW_LEN_MAX)
 		return -EINVAL;
@@ -395,17 +467,18 @@ static int zbw_huf_encode(const u8 *src, unsigned int slen, u8 *dst,
 		e->hist[0][src[j]]++;
 	for (j = half + i; j < slen; j++)
 		e->hist[2][src[j]]++;
-	for (i = 0; i < 256; i++) {
+	for (k = 0, i = 0; i < 256; i++) {
 		a = e->hist[0][i] + e->hist[1][i];
 		b = e->hist[2][i] + e->hist[3][i];
 		hist1[i] = a;
 		hist[i] = a + b;
-		if (a + b)
-			maxsym = i;
+		e->used[k] = i;
+		k += !!(a + b);
 	}
+	maxsym = e->used[k - 1];
 
-	k = zbw_huf_lengths(hist, 256, ZBW_HUF_MAX_BITS, e->len, e->hist[2]);
-	if (k == 1) {
+	if (zbw_huf_lengths(hist, 256, ZBW_HUF_MAX_BITS, e->len,
+			    e->hist[2]) == 1) {
 		ml = n2 ? 1 : 0;
 		if (dcap - hl < ml + 2)
 			return -ENOSPC;
@@ -418,23 +491,42 @@ static int zbw_huf_encode(const u8 *src, unsigned int slen, u8 *dst,
 
 	/* Exact size first: the cheap "does it compress" test */
 	bits = 0;
-	bits1 = 0;
-	for (i = 0; i <= maxsym; i++) {
+	for (i = 0; i <= maxsym; i++)
 		bits += hist[i] * e->len[i];
-		bits1 += hist1[i] * e->len[i];
-	}
 	if (bits / 8 + 6 > dcap - hl)
 		return -ENOSPC;
-	for (mode = 0; mode < 2; mode++) {
-		zbw_huf_tokens(e->len, maxsym, mode, e->tok[mode], e->ext[mode],
-			       e->tfreq[mode]);
-		zbw_huf_lengths(e->tfreq[mode], ZBW_HUF_META_SYMS,
-				ZBW_HUF_META_BITS, e->mlen[mode], e->hist[2]);
-		hbits[mode] = zbw_huf_header_bits(e->tfreq[mode],
-						  e->mlen[mode]);
+	/* A fitted code, unless a predefined table is as small */
+	len = e->len;
+	tsym = U32_MAX;
+	if (slen <= ZBW_HUF_TABLE_MAX_LEN)
+		tsym = zbw_huf_pick_table(hist, e->used, k, &tab);
+	hb = U32_MAX;
+	mode = ZBW_HUF_MODE_TABLE;
+	if (tsym - bits > ZBW_HUF_MIN_HEADER - ZBW_HUF_TABLE_HEADER) {
+		for (i = 0; i < 2; i++) {
+			zbw_huf_tokens(e->len, maxsym, i, e->tok[i], e->ext[i],
+				       e->tfreq[i]);
+			zbw_huf_lengths(e->tfreq[i], ZBW_HUF_META_SYMS,
+					ZBW_HUF_META_BITS, e->mlen[i],
+					e->hist[2]);
+			hbits[i] = zbw_huf_header_bits(e->tfreq[i],
+						       e->mlen[i]);
+		}
+		i = hbits[1] < hbits[0];
+		if ((u64)tsym + ZBW_HUF_TABLE_HEADER > (u64)hbits[i] + bits) {
+			mode = ZBW_HUF_MODE_DIRECT + i;
+			hb = hbits[i];
+		}
 	}
-	mode = hbits[1] < hbits[0];
-	s1 = DIV_ROUND_UP(hbits[mode] + bits1, 8);
+	if (mode == ZBW_HUF_MODE_TABLE) {
+		len = zbw_huf_tables[tab];
+		hb = ZBW_HUF_TABLE_HEADER;
+		bits = tsym;
+		maxsym = 255;
+	}
+	for (bits1 = 0, i = 0; i < k; i++)
+		bits1 += hist1[e->used[i]] * len[e->used[i]];
+	s1 = DIV_ROUND_UP(hb + bits1, 8);
 	s2 = DIV_ROUND_UP(bits - bits1, 8);
 	if (n2) {
 		ml = zbw_put_len(dst + hl, end, s2);
@@ -448,40 +540,17 @@ static int zbw_huf_encode(const u8 *src, unsigned int slen, u8 *dst,
 	w.end = w.p + s1;
 	w.acc = 0;
 	w.nb = 0;
-	zbw_huf_put(&w, (mode + ZBW_HUF_MODE_DIRECT) | maxsym << 2, 10);
-	mlen = e->mlen[mode];
-	for (v = 0, i = 0; i < ZBW_HUF_META_SYMS; i++)
-		v |= (u64)mlen[i] << (3 * i);
-	zbw_huf_flush(&w);
-	zbw_huf_put(&w, v, 3 * ZBW_HUF_META_SYMS);
-	zbw_huf_flush(&w);
+	if (mode == ZBW_HUF_MODE_TABLE)
+		zbw_huf_put(&w, mode | tab << 2, ZBW_HUF_TABLE_HEADER);
+	else
+		zbw_huf_put_header(&w, e, mode, maxsym, next);
 
-	/* Meta codes, then the symbol codes, both reversed for LSB-first */
-	zbw_huf_canon(mlen, ZBW_HUF_META_SYMS, ZBW_HUF_META_BITS, next);
-	for (i = 0; i < ZBW_HUF_META_SYMS; i++)
-		if (mlen[i])
-			e->code[i] = zbw_huf_rev(next[mlen[i]]++, mlen[i]);
-	tok = e->tok[mode];
-	ext = e->ext[mode];
-	for (j = 0, i = 0; i <= maxsym; j++) {
-		zbw_huf_put(&w, e->code[tok[j]], mlen[tok[j]]);
-		if (tok[j] == ZBW_HUF_TOK_RUN) {
-			zbw_huf_put(&w, ext[j], 3);
-			i += 3 + ext[j];
-		} else if (tok[j] == ZBW_HUF_TOK_LRUN) {
-			zbw_huf_put(&w, ext[j], 8);
-			i += 11 + ext[j];
-		} else {
-			i++;
-		}
-		zbw_huf_flush(&w);
-	}
-
-	zbw_huf_canon(e->len, maxsym + 1, ZBW_HUF_MAX_BITS, next);
+	/* The symbol codes, reversed for LSB-first */
+	zbw_huf_canon(len, maxsym + 1, ZBW_HUF_MAX_BITS, next);
 	for (i = 0; i <= maxsym; i++)
-		if (e->len[i])
-			e->code[i] = zbw_huf_rev(next[e->len[i]]++, e->len[i]) |
-				     (u32)e->len[i] << 16;
+		if (len[i])
+			e->code[i] = zbw_huf_rev(next[len[i]]++, len[i]) |
+				     (u32)len[i] << 16;
 	zbw_huf_put_syms(&w, e->code, src, half);
 	if (!zbw_huf_close(&w))
 		return -EINVAL;		/* cannot happen */
@@ -712,10 +781,14 @@ static int zbw_huf_decode(const u8 *src, unsigned int slen, u8 *dst,
 			return -EINVAL;
 		return n;
 	}
-	if (mode != ZBW_HUF_MODE_DIRECT && mode != ZBW_HUF_MODE_DELTA)
+	if (mode == ZBW_HUF_MODE_TABLE) {
+		i = zbw_huf_get(&r1, ZBW_HUF_TABLE_BITS);
+		if (i >= ZBW_HUF_NR_TABLES)
+			return -EINVAL;
+		memcpy(d->len, zbw_huf_tables[i], sizeof(d->len));
+	} else if (zbw_huf_read_lengths(&r1, mode == ZBW_HUF_MODE_DELTA, d)) {
 		return -EINVAL;
-	if (zbw_huf_read_lengths(&r1, mode == ZBW_HUF_MODE_DELTA, d))
-		return -EINVAL;
+	}
 	/* A table for the longest code only: short ones are quick to fill */
 	for (bits = 1, i = 0; i < 256; i++)
 		bits = max_t(unsigned int, bits, d->len[i]);
@@ -726,7 +799,8 @@ static int zbw_huf_decode(const u8 *src, unsigned int slen, u8 *dst,
 	/*
 	 * Two independent streams hide the latency of the table lookups.  5
 	 * codes of <= 11 bits per refill of >= 56 bits.  cnt1 < 64 here as
-	 * the header ended with a token, so the shifts are defined.
+	 * the header ended with a token or the table number, so the shifts
+	 * are defined.
 	 */
 	o1 = dst;
 	o2 = dst + half;

@@ -21,6 +21,7 @@
 #include <sys/stat.h>
 
 #include "../../../lib/zbewalgo/zbewalgo_internal.h"
+#include "../../../lib/zbewalgo/huffman_tables.h"
 
 #define PAGE	4096
 
@@ -476,6 +477,115 @@ static void test_bitshuffle_reference(void)
 		for (n = 0; n <= sizeof(buf); n++)
 			check_bitshuffle(w, buf, n, "random");
 	}
+	end();
+}
+
+/*
+ * huffman mode 3 written by hand from the format document: canonical codes
+ * of a predefined table, assigned here independently of lib/zbewalgo.
+ */
+struct bitw {
+	unsigned char *p;
+	size_t bit;
+};
+
+static void put_bits(struct bitw *w, unsigned int v, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++, w->bit++)
+		if (v >> i & 1)
+			w->p[w->bit / 8] |= 1u << (w->bit % 8);
+}
+
+/* Code of symbol @s: lengths by (length, symbol), counting up */
+static unsigned int canon_code(const u8 *len, unsigned int s)
+{
+	unsigned int code = 0, l, t;
+
+	for (l = 1; l <= len[s]; l++) {
+		for (t = 0; t < 256; t++) {
+			if (len[t] != l)
+				continue;
+			if (t == s && l == len[s])
+				return code;
+			code++;
+		}
+		code <<= 1;
+	}
+	return ~0u;
+}
+
+/* Stream of @n < 128 symbols @msg coded with table @tab; *@pad bits */
+static size_t huf_table_stream(unsigned int tab, const unsigned char *msg,
+			       size_t n, unsigned char *out, unsigned int *pad)
+{
+	struct bitw w = { out + 1, 0 };
+	unsigned int c, l, i;
+	size_t k;
+
+	memset(out, 0, 128);
+	out[0] = n;	/* varint n < 128, one stream */
+	put_bits(&w, 3 | tab << 2, 5);
+	for (k = 0; k < n; k++) {
+		l = zbw_huf_tables[tab][msg[k]];
+		c = canon_code(zbw_huf_tables[tab], msg[k]);
+		for (i = l; i-- > 0;)	/* most significant bit first */
+			put_bits(&w, c >> i & 1, 1);
+	}
+	*pad = -w.bit & 7;
+	return 1 + (w.bit + 7) / 8;
+}
+
+static void test_huffman_tables(void)
+{
+	static const char text[] =
+		"The quick brown fox jumps over the lazy dog; it is not amused.";
+	const struct zbewalgo_step *huf = &zbewalgo_step_huffman;
+	unsigned char buf[128], out[128], skew[1000], *in;
+	size_t n = strlen(text), len, i;
+	void *scratch = malloc(huf->scratch_size(PAGE));
+	unsigned int t, pad;
+	int ret;
+
+	begin("huffman predefined tables (mode 3)");
+	for (t = 0; t < ZBW_HUF_NR_TABLES; t++) {
+		len = huf_table_stream(t, (const u8 *)text, n, buf, &pad);
+		in = dup_exact(buf, len);
+		ret = huf->decode(in, len, out, sizeof(out), scratch);
+		CHECK(ret == (int)n && !memcmp(out, text, n),
+		      "table %u: hand-made stream decodes to %d", t, ret);
+		ret = huf->decode(in, len - 1, out, sizeof(out), scratch);
+		CHECK(ret == -EINVAL, "table %u: truncated: %d", t, ret);
+		free(in);
+		if (pad) {
+			/* a padding bit set: the stream does not end right */
+			buf[len - 1] |= 0x80;
+			in = dup_exact(buf, len);
+			ret = huf->decode(in, len, out, sizeof(out), scratch);
+			CHECK(ret == -EINVAL, "table %u: padding bit: %d", t,
+			      ret);
+			free(in);
+		}
+	}
+
+	/* short text: a table beats a fitted code with its header */
+	ret = huf->encode((const u8 *)text, n, buf, sizeof(buf), scratch);
+	CHECK(ret > 1 && (buf[1] & 3) == 3, "short text: mode %d, %d bytes",
+	      ret > 1 ? buf[1] & 3 : -1, ret);
+	CHECK(ret > 1 && ret <= (int)huf_table_stream(buf[1] >> 2 & 7,
+						      (const u8 *)text, n, out,
+						      &pad),
+	      "short text: %d bytes, more than its table's stream", ret);
+	/* two symbols: a 1-bit fitted code (varints n and m, then mode) */
+	for (i = 0; i < sizeof(skew); i++)
+		skew[i] = rnd() & 1 ? 'x' : 0xfe;
+	in = malloc(200);
+	ret = huf->encode(skew, sizeof(skew), in, 200, scratch);
+	CHECK(ret > 3 && (in[3] & 3) != 3 && ret < 140,
+	      "two symbols: mode %d, %d bytes", ret > 3 ? in[3] & 3 : -1, ret);
+	free(in);
+	free(scratch);
 	end();
 }
 
@@ -1391,6 +1501,7 @@ int main(int argc, char **argv)
 	test_bwt_reference();
 	test_mtf_reference();
 	test_bitshuffle_reference();
+	test_huffman_tables();
 	test_lz_crafted();
 	test_steps_enospc();
 	test_tables();
