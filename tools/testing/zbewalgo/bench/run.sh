@@ -23,6 +23,19 @@ echo "bench: generating data sets ($size KiB each) in $data" >&2
 rm -rf "$data"
 python3 "$gen" "$data" "$size"
 
+# Commit of the code measured; "-dirty" for changes outside the results,
+# which the run itself rewrites.
+tree_id() {
+	local id root rel
+	id=$(git -C "$here" describe --always 2>/dev/null) || { echo unknown; return; }
+	root=$(git -C "$here" rev-parse --show-toplevel)
+	rel=$(realpath -m --relative-to="$root" "$out")
+	case $rel in ../*) rel=;; esac
+	[ -z "$(git -C "$root" status --porcelain -- . ${rel:+":(exclude)$rel"})" ] ||
+		id=$id-dirty
+	echo "$id"
+}
+
 machine() {
 	local cpu
 	cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)
@@ -34,7 +47,7 @@ machine() {
 	echo "# os:        $(. /etc/os-release 2>/dev/null && echo "$PRETTY_NAME")"
 	echo "# compiler:  $(${CC:-cc} --version | head -1), CFLAGS ${CFLAGS:--O2 -g}"
 	echo "# libraries: $(dpkg-query -W -f='${Package} ${Version}, ' liblz4-1 libzstd1 liblzo2-2 zlib1g 2>/dev/null | sed 's/, $//')"
-	echo "# tree:      $(git -C "$here" describe --always --dirty 2>/dev/null || echo unknown)"
+	echo "# tree:      $(tree_id)"
 	echo "# load:      $(cut -d' ' -f1-3 /proc/loadavg) (1, 5, 15 min) when the run $1"
 }
 
