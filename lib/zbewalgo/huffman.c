@@ -500,9 +500,9 @@ static int zbw_huf_encode(const u8 *src, unsigned int slen, u8 *dst,
 	tsym = U32_MAX;
 	if (slen <= ZBW_HUF_TABLE_MAX_LEN)
 		tsym = zbw_huf_pick_table(hist, e->used, k, &tab);
-	hb = U32_MAX;
 	mode = ZBW_HUF_MODE_TABLE;
-	if (tsym - bits > ZBW_HUF_MIN_HEADER - ZBW_HUF_TABLE_HEADER) {
+	/* can a fitted code win, even with the shortest header it may have? */
+	if ((u64)tsym + ZBW_HUF_TABLE_HEADER > (u64)bits + ZBW_HUF_MIN_HEADER) {
 		for (i = 0; i < 2; i++) {
 			zbw_huf_tokens(e->len, maxsym, i, e->tok[i], e->ext[i],
 				       e->tfreq[i]);
