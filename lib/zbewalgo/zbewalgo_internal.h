@@ -29,6 +29,8 @@ enum zbewalgo_step_id {
 	ZBEWALGO_STEP_BITSHUFFLE4	= 9,
 	ZBEWALGO_STEP_BITSHUFFLE8	= 10,
 	ZBEWALGO_STEP_LZ		= 11,
+	ZBEWALGO_STEP_DELTA4	= 12,
+	ZBEWALGO_STEP_DELTA8	= 13,
 	ZBEWALGO_NR_STEP_IDS,
 };
 
@@ -69,6 +71,8 @@ extern const struct zbewalgo_step zbewalgo_step_bewalgo2;
 extern const struct zbewalgo_step zbewalgo_step_bitshuffle4;
 extern const struct zbewalgo_step zbewalgo_step_bitshuffle8;
 extern const struct zbewalgo_step zbewalgo_step_lz;
+extern const struct zbewalgo_step zbewalgo_step_delta4;
+extern const struct zbewalgo_step zbewalgo_step_delta8;
 
 const struct zbewalgo_step *zbewalgo_step_get(unsigned int id);
 size_t zbewalgo_steps_scratch_size(unsigned int max_len);

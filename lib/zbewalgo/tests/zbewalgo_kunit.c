@@ -255,9 +255,11 @@ static void zbewalgo_test_random_input(struct kunit *test)
 	struct zbw_fixture *f = test->priv;
 	u8 *out = kunit_kmalloc(test, PAGE_LEN, GFP_KERNEL);
 	u32 state = 7;
-	unsigned int i, k;
+	unsigned int i, k, nr_ids = 1;
 
 	KUNIT_ASSERT_NOT_NULL(test, out);
+	while (zbewalgo_step_name(nr_ids))
+		nr_ids++;
 	for (i = 0; i < 3000; i++) {
 		size_t len = 2 + zbw_rnd(&state) % 400, olen = PAGE_LEN;
 		unsigned int steps = 1 + zbw_rnd(&state) % 7;
@@ -269,7 +271,7 @@ static void zbewalgo_test_random_input(struct kunit *test)
 			p[k] = zbw_rnd(&state);
 		p[0] = ZBEWALGO_FORMAT_VERSION | steps << 4;
 		for (k = 1; k <= steps && k < len; k++)
-			p[k] = 1 + zbw_rnd(&state) % 10;
+			p[k] = 1 + zbw_rnd(&state) % (nr_ids - 1);
 		ret = zbewalgo_decompress(p, len, out, &olen, f->scratch);
 		KUNIT_EXPECT_TRUE(test, ret == 0 || ret == -EINVAL ||
 				  ret == -ENOSPC);

@@ -433,6 +433,78 @@ static void test_mtf_reference(void)
 }
 
 /*
+ * delta4/8 against the format's definition: words as little-endian
+ * integers, each replaced by its difference from the previous one modulo
+ * 2^(8w), built here byte by byte with an explicit borrow so that the
+ * check does not share the step's arithmetic.  Also checks the dcap
+ * bounds of both directions.
+ */
+static void check_delta(unsigned int w, const unsigned char *s, size_t n,
+			const char *what)
+{
+	const struct zbewalgo_step *d = zbewalgo_step_get(w == 4 ?
+		ZBEWALGO_STEP_DELTA4 : ZBEWALGO_STEP_DELTA8);
+	unsigned char *want = malloc(n + 1), *got = malloc(n + 1);
+	size_t m = n / w, i, j;
+	int r, borrow;
+
+	memcpy(want, s, n);
+	for (i = 1; i < m; i++) {
+		borrow = 0;
+		for (j = 0; j < w; j++) {
+			int v = s[i * w + j] - s[(i - 1) * w + j] - borrow;
+
+			borrow = v < 0;
+			want[i * w + j] = (unsigned char)(v + 256 * borrow);
+		}
+	}
+	r = d->encode(s, n, got, n, NULL);
+	CHECK(r == (int)n && !memcmp(got, want, n),
+	      "%s/%zu: delta%u output differs from the definition",
+	      what, n, w);
+	r = d->decode(want, n, got, n, NULL);
+	CHECK(r == (int)n && !memcmp(got, s, n),
+	      "%s/%zu: delta%u decode differs", what, n, w);
+	if (n) {
+		CHECK(d->encode(s, n, got, n - 1, NULL) == -ENOSPC,
+		      "%s/%zu: delta%u encode ignores dcap", what, n, w);
+		CHECK(d->decode(want, n, got, n - 1, NULL) == -EINVAL,
+		      "%s/%zu: delta%u decode ignores dcap", what, n, w);
+	}
+	free(got);
+	free(want);
+}
+
+static void test_delta_reference(void)
+{
+	/* Borrows through every byte, and the largest differences. */
+	static const unsigned char edge[] = {
+		0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+		0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+		0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x80,
+		0x00, 0x00, 0x00, 0x80, 0x00, 0x00, 0x00, 0x00,
+		0x42,
+	};
+	unsigned char buf[200];
+	unsigned int w;
+	size_t i, n;
+
+	begin("delta against its definition");
+	for (i = 0; i < sizeof(buf); i++)
+		buf[i] = rnd();
+	for (w = 4; w <= 8; w += 4) {
+		for (i = 0; i < nr_pages; i++)
+			check_delta(w, pages[i].data, pages[i].len,
+				    pages[i].name);
+		for (n = 0; n <= sizeof(buf); n++)
+			check_delta(w, buf, n, "random");
+		for (n = 0; n <= sizeof(edge); n++)
+			check_delta(w, edge, n, "edge");
+	}
+	end();
+}
+
+/*
  * bitshuffle4/8 against the format's definition (plane j holds byte j of
  * every word, the n % w tail follows unchanged), on the test pages and on
  * every length up to 200, which covers all tails of the block loops.
@@ -1501,6 +1573,7 @@ int main(int argc, char **argv)
 	test_bwt_reference();
 	test_mtf_reference();
 	test_bitshuffle_reference();
+	test_delta_reference();
 	test_huffman_tables();
 	test_lz_crafted();
 	test_steps_enospc();

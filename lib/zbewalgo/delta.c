@@ -1,0 +1,102 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * zbewalgo steps "delta4" and "delta8": differences of 4- or 8-byte words.
+ *
+ * Format: no header; the output is exactly as long as the input.  For a
+ * word size w (4 or 8) an input of n bytes holds m = n / w whole words,
+ * read as little-endian unsigned integers x[0..m-1].  The output words are
+ * y[0] = x[0] and y[i] = x[i] - x[i - 1] modulo 2^(8 * w), stored
+ * little-endian, followed by the last n % w input bytes unchanged.  Every
+ * byte string is a valid encoding.
+ *
+ * Neighbouring elements of a smooth float64 field share sign, exponent and
+ * the top of the mantissa: their difference as integers has zero high
+ * bytes where the values themselves have none, which the byte-plane steps
+ * that follow can then remove.
+ */
+#include "zbewalgo_internal.h"
+
+static __always_inline int delta_encode(const u8 *src, unsigned int slen,
+					u8 *dst, unsigned int dcap,
+					unsigned int w)
+{
+	unsigned int m = slen / w, i;
+	u64 prev = 0, x;
+
+	if (slen > dcap)
+		return -ENOSPC;
+	for (i = 0; i < m; i++) {
+		if (w == 8) {
+			x = zbw_get_le64(src + 8 * i);
+			zbw_put_le64(dst + 8 * i, x - prev);
+		} else {
+			x = zbw_get_le32(src + 4 * i);
+			zbw_put_le32(dst + 4 * i, (u32)(x - prev));
+		}
+		prev = x;
+	}
+	memcpy(dst + m * w, src + m * w, slen - m * w);
+	return slen;
+}
+
+static __always_inline int delta_decode(const u8 *src, unsigned int slen,
+					u8 *dst, unsigned int dcap,
+					unsigned int w)
+{
+	unsigned int m = slen / w, i;
+	u64 x = 0;
+
+	if (slen > dcap)
+		return -EINVAL;
+	for (i = 0; i < m; i++) {
+		if (w == 8) {
+			x += zbw_get_le64(src + 8 * i);
+			zbw_put_le64(dst + 8 * i, x);
+		} else {
+			x += zbw_get_le32(src + 4 * i);
+			zbw_put_le32(dst + 4 * i, (u32)x);
+		}
+	}
+	memcpy(dst + m * w, src + m * w, slen - m * w);
+	return slen;
+}
+
+static int delta4_encode(const u8 *src, unsigned int slen, u8 *dst,
+			 unsigned int dcap, void *scratch)
+{
+	return delta_encode(src, slen, dst, dcap, 4);
+}
+
+static int delta4_decode(const u8 *src, unsigned int slen, u8 *dst,
+			 unsigned int dcap, void *scratch)
+{
+	return delta_decode(src, slen, dst, dcap, 4);
+}
+
+static int delta8_encode(const u8 *src, unsigned int slen, u8 *dst,
+			 unsigned int dcap, void *scratch)
+{
+	return delta_encode(src, slen, dst, dcap, 8);
+}
+
+static int delta8_decode(const u8 *src, unsigned int slen, u8 *dst,
+			 unsigned int dcap, void *scratch)
+{
+	return delta_decode(src, slen, dst, dcap, 8);
+}
+
+const struct zbewalgo_step zbewalgo_step_delta4 = {
+	.name		= "delta4",
+	.id		= ZBEWALGO_STEP_DELTA4,
+	.encode		= delta4_encode,
+	.decode		= delta4_decode,
+	.scratch_size	= NULL,
+};
+
+const struct zbewalgo_step zbewalgo_step_delta8 = {
+	.name		= "delta8",
+	.id		= ZBEWALGO_STEP_DELTA8,
+	.encode		= delta8_encode,
+	.decode		= delta8_decode,
+	.scratch_size	= NULL,
+};
