@@ -39,16 +39,19 @@ enum {
 /*
  * The default table, chosen by measurement (figures and method in
  * Documentation/staging/zbewalgo.rst): lz for text, code and process
- * memory, byte planes for arrays of numbers.  bwt-mtf-bewalgo-huffman
- * (level 3) gains 2% on text corpora and binaries but halves their speed.
+ * memory, byte planes for arrays of numbers, second differences of 8-byte
+ * words for smooth float64 fields and pointer arrays.
+ * bwt-mtf-bewalgo-huffman (level 3) gains 2% on text corpora and binaries
+ * but halves their speed.
  */
 static const struct zbewalgo_table zbewalgo_default = {
-	.nr = 4,
+	.nr = 5,
 	.comb = {
 		C(LZ),
 		C(BITSHUFFLE4, RLE, BITSHUFFLE4, RLE),
 		C(BITSHUFFLE8, RLE, HUFFMAN),
 		C(BITSHUFFLE4, RLE, HUFFMAN),
+		C(DELTA8, DELTA8, BITSHUFFLE8, RLE, HUFFMAN),
 	},
 };
 
@@ -64,7 +67,7 @@ static const struct zbewalgo_table zbewalgo_preset_fast = {
 
 /* Level 3: the 2018 defaults and every chain measured useful. */
 static const struct zbewalgo_table zbewalgo_preset_thorough = {
-	.nr = 13,
+	.nr = 15,
 	.comb = {
 		C(LZ),
 		C(BWT, MTF, BEWALGO, HUFFMAN),
@@ -79,6 +82,8 @@ static const struct zbewalgo_table zbewalgo_preset_thorough = {
 		C(BITSHUFFLE4, BEWALGO2, MTF, BEWALGO, JBE),
 		C(BWT, MTF, JBE2, HUFFMAN),
 		C(JBE, HUFFMAN),
+		C(DELTA8, DELTA8, BITSHUFFLE8, RLE, HUFFMAN),
+		C(DELTA4, BITSHUFFLE4, RLE, HUFFMAN),
 	},
 };
 
@@ -86,7 +91,7 @@ static const struct zbewalgo_table zbewalgo_preset_thorough = {
 
 /**
  * zbewalgo_preset_table() - combination table of a compression level
- * @level: 1 (fast: no BWT), 2 (the default table) or 3 (thorough: thirteen
+ * @level: 1 (fast: no BWT), 2 (the default table) or 3 (thorough: fifteen
  *	chains)
  *
  * zram's algorithm_params level= selects one of these.
