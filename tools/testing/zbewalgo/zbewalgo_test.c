@@ -433,51 +433,42 @@ static void test_mtf_reference(void)
 }
 
 /*
- * delta4/8 against the format's definition: words as little-endian
- * integers, each replaced by its difference from the previous one modulo
- * 2^(8w), built here byte by byte with an explicit borrow so that the
- * check does not share the step's arithmetic.  Also checks the dcap
- * bounds of both directions.
+ * A length-preserving step against the format's definition: encoding @s
+ * gives @want, decoding @want gives @s, and one byte less room fails with
+ * -ENOSPC (encode) or -EINVAL (decode).
  */
-static void check_delta(unsigned int w, const unsigned char *s, size_t n,
-			const char *what)
+static void check_definition(const struct zbewalgo_step *st,
+			     const unsigned char *s, const unsigned char *want,
+			     size_t n, const char *what)
 {
-	const struct zbewalgo_step *d = zbewalgo_step_get(w == 4 ?
-		ZBEWALGO_STEP_DELTA4 : ZBEWALGO_STEP_DELTA8);
-	unsigned char *want = malloc(n + 1), *got = malloc(n + 1);
-	size_t m = n / w, i, j;
-	int r, borrow;
+	unsigned char *got = malloc(n + 1);
+	int r;
 
-	memcpy(want, s, n);
-	for (i = 1; i < m; i++) {
-		borrow = 0;
-		for (j = 0; j < w; j++) {
-			int v = s[i * w + j] - s[(i - 1) * w + j] - borrow;
-
-			borrow = v < 0;
-			want[i * w + j] = (unsigned char)(v + 256 * borrow);
-		}
-	}
-	r = d->encode(s, n, got, n, NULL);
+	r = st->encode(s, n, got, n, NULL);
 	CHECK(r == (int)n && !memcmp(got, want, n),
-	      "%s/%zu: delta%u output differs from the definition",
-	      what, n, w);
-	r = d->decode(want, n, got, n, NULL);
-	CHECK(r == (int)n && !memcmp(got, s, n),
-	      "%s/%zu: delta%u decode differs", what, n, w);
+	      "%s/%zu: %s output differs from the definition", what, n,
+	      st->name);
+	r = st->decode(want, n, got, n, NULL);
+	CHECK(r == (int)n && !memcmp(got, s, n), "%s/%zu: %s decode differs",
+	      what, n, st->name);
 	if (n) {
-		CHECK(d->encode(s, n, got, n - 1, NULL) == -ENOSPC,
-		      "%s/%zu: delta%u encode ignores dcap", what, n, w);
-		CHECK(d->decode(want, n, got, n - 1, NULL) == -EINVAL,
-		      "%s/%zu: delta%u decode ignores dcap", what, n, w);
+		CHECK(st->encode(s, n, got, n - 1, NULL) == -ENOSPC,
+		      "%s/%zu: %s encode ignores dcap", what, n, st->name);
+		CHECK(st->decode(want, n, got, n - 1, NULL) == -EINVAL,
+		      "%s/%zu: %s decode ignores dcap", what, n, st->name);
 	}
 	free(got);
-	free(want);
 }
 
-static void test_delta_reference(void)
+/*
+ * Runs @check for word sizes 4 and 8 on the test pages, on every length
+ * up to 200 of random bytes (all tails of the block loops) and on every
+ * prefix of words whose differences borrow through every byte.
+ */
+static void check_word_step(void (*check)(unsigned int w,
+					  const unsigned char *s, size_t n,
+					  const char *what))
 {
-	/* Borrows through every byte, and the largest differences. */
 	static const unsigned char edge[] = {
 		0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
 		0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
@@ -489,66 +480,72 @@ static void test_delta_reference(void)
 	unsigned int w;
 	size_t i, n;
 
-	begin("delta against its definition");
 	for (i = 0; i < sizeof(buf); i++)
 		buf[i] = rnd();
 	for (w = 4; w <= 8; w += 4) {
 		for (i = 0; i < nr_pages; i++)
-			check_delta(w, pages[i].data, pages[i].len,
-				    pages[i].name);
+			check(w, pages[i].data, pages[i].len, pages[i].name);
 		for (n = 0; n <= sizeof(buf); n++)
-			check_delta(w, buf, n, "random");
+			check(w, buf, n, "random");
 		for (n = 0; n <= sizeof(edge); n++)
-			check_delta(w, edge, n, "edge");
+			check(w, edge, n, "edge");
 	}
-	end();
 }
 
 /*
- * bitshuffle4/8 against the format's definition (plane j holds byte j of
- * every word, the n % w tail follows unchanged), on the test pages and on
- * every length up to 200, which covers all tails of the block loops.
+ * delta4/8: words as little-endian integers, each replaced by its
+ * difference from the previous one modulo 2^(8w), built here byte by byte
+ * with an explicit borrow so that the check does not share the step's
+ * arithmetic.
  */
+static void check_delta(unsigned int w, const unsigned char *s, size_t n,
+			const char *what)
+{
+	unsigned char *want = malloc(n + 1);
+	size_t m = n / w, i, j;
+	int borrow;
+
+	memcpy(want, s, n);
+	for (i = 1; i < m; i++) {
+		borrow = 0;
+		for (j = 0; j < w; j++) {
+			int v = s[i * w + j] - s[(i - 1) * w + j] - borrow;
+
+			borrow = v < 0;
+			want[i * w + j] = (unsigned char)(v + 256 * borrow);
+		}
+	}
+	check_definition(zbewalgo_step_get(w == 4 ? ZBEWALGO_STEP_DELTA4 :
+						    ZBEWALGO_STEP_DELTA8),
+			 s, want, n, what);
+	free(want);
+}
+
+/* bitshuffle4/8: plane j holds byte j of every word, then the n % w tail */
 static void check_bitshuffle(unsigned int w, const unsigned char *s,
 			     size_t n, const char *what)
 {
-	const struct zbewalgo_step *bs = zbewalgo_step_get(w == 4 ?
-		ZBEWALGO_STEP_BITSHUFFLE4 : ZBEWALGO_STEP_BITSHUFFLE8);
-	unsigned char *want = malloc(n + 1), *got = malloc(n + 1);
+	unsigned char *want = malloc(n + 1);
 	size_t m = n / w, i, j;
-	int r;
 
 	for (i = 0; i < m; i++)
 		for (j = 0; j < w; j++)
 			want[j * m + i] = s[i * w + j];
 	memcpy(want + m * w, s + m * w, n - m * w);
-	r = bs->encode(s, n, got, n, NULL);
-	CHECK(r == (int)n && !memcmp(got, want, n),
-	      "%s/%zu: bitshuffle%u output differs from the definition",
-	      what, n, w);
-	r = bs->decode(want, n, got, n, NULL);
-	CHECK(r == (int)n && !memcmp(got, s, n),
-	      "%s/%zu: bitshuffle%u decode differs", what, n, w);
-	free(got);
+	check_definition(zbewalgo_step_get(w == 4 ?
+					   ZBEWALGO_STEP_BITSHUFFLE4 :
+					   ZBEWALGO_STEP_BITSHUFFLE8),
+			 s, want, n, what);
 	free(want);
 }
 
-static void test_bitshuffle_reference(void)
+static void test_word_steps_reference(void)
 {
-	unsigned char buf[200];
-	unsigned int w;
-	size_t i, n;
-
+	begin("delta against its definition");
+	check_word_step(check_delta);
+	end();
 	begin("bitshuffle against its definition");
-	for (i = 0; i < sizeof(buf); i++)
-		buf[i] = rnd();
-	for (w = 4; w <= 8; w += 4) {
-		for (i = 0; i < nr_pages; i++)
-			check_bitshuffle(w, pages[i].data, pages[i].len,
-					 pages[i].name);
-		for (n = 0; n <= sizeof(buf); n++)
-			check_bitshuffle(w, buf, n, "random");
-	}
+	check_word_step(check_bitshuffle);
 	end();
 }
 
@@ -1572,8 +1569,7 @@ int main(int argc, char **argv)
 	test_steps();
 	test_bwt_reference();
 	test_mtf_reference();
-	test_bitshuffle_reference();
-	test_delta_reference();
+	test_word_steps_reference();
 	test_huffman_tables();
 	test_lz_crafted();
 	test_steps_enospc();
