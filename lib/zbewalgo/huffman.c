@@ -424,7 +424,8 @@ static u32 zbw_huf_pick_table(const u32 *hist, const u8 *used,
 	for (t = 0; t < ZBW_HUF_NR_TABLES; t++) {
 		const u8 *len = zbw_huf_tables[t];
 
-		for (b = 0, i = 0; i < k; i++)
+		/* a table worse than the best so far is not finished */
+		for (b = 0, i = 0; i < k && b < best; i++)
 			b += hist[used[i]] * len[used[i]];
 		if (b < best) {
 			best = b;
@@ -500,6 +501,13 @@ static int zbw_huf_encode(const u8 *src, unsigned int slen, u8 *dst,
 	tsym = U32_MAX;
 	if (slen <= ZBW_HUF_TABLE_MAX_LEN)
 		tsym = zbw_huf_pick_table(hist, e->used, k, &tab);
+	/*
+	 * A fitted code's header spends a bit or more on each used symbol:
+	 * near-random input stops here, before its header is worked out.
+	 */
+	if (min_t(u64, (u64)tsym + ZBW_HUF_TABLE_HEADER,
+		  (u64)bits + ZBW_HUF_MIN_HEADER + k) > 8ull * (dcap - hl))
+		return -ENOSPC;
 	mode = ZBW_HUF_MODE_TABLE;
 	/* can a fitted code win, even with the shortest header it may have? */
 	if ((u64)tsym + ZBW_HUF_TABLE_HEADER > (u64)bits + ZBW_HUF_MIN_HEADER) {
