@@ -846,6 +846,42 @@ static int zbw_huf_decode(const u8 *src, unsigned int slen, u8 *dst,
 	return n;
 }
 
+/**
+ * zbw_huf_put_section() - write a section of the lz and huffman4 steps
+ * @sec: the section's bytes
+ * @len: their number
+ * @dst: output position
+ * @room: bytes free at @dst
+ * @scratch: scratch of the huffman step
+ *
+ * A section is a varint v and v >> 1 bytes: a huffman step encoding of
+ * the section when v is odd, the section itself when v is even.  Sections
+ * shorter than ZBW_SECTION_SMALL bytes are not worth a code description.
+ *
+ * Return: bytes written, or -ENOSPC when they do not fit in @room.
+ */
+int zbw_huf_put_section(const u8 *sec, size_t len, u8 *dst, size_t room,
+			void *scratch)
+{
+	unsigned int hl = ZBW_LEN_BYTES_MAX;
+	int ret = -ENOSPC;
+
+	if (len >= ZBW_SECTION_SMALL && room > hl + 1)
+		ret = zbw_huf_encode(sec, len, dst + hl,
+				     min(room - hl, len - 1), scratch);
+	if (ret > 0) {
+		unsigned int k = zbw_put_len(dst, dst + hl, (u32)ret << 1 | 1);
+
+		memmove(dst + k, dst + hl, ret);
+		return k + ret;
+	}
+	hl = zbw_put_len(dst, dst + room, (u32)len << 1);
+	if (!hl || room - hl < len)
+		return -ENOSPC;
+	memcpy(dst + hl, sec, len);
+	return hl + len;
+}
+
 static size_t zbw_huf_scratch_size(unsigned int max_len)
 {
 	return sizeof(union zbw_huf_scratch);

@@ -39,9 +39,7 @@
 #define LZ_DEPTH	16	/* hash chain entries tried per position */
 #define LZ_GOOD		32	/* a match this long is not improved lazily */
 #define LZ_NR_SECTIONS	5
-#define LZ_SMALL	32	/* sections shorter than this stay raw */
 #define LZ_SKIP_SHIFT	7	/* step + 1 per 2^LZ_SKIP_SHIFT misses */
-#define LZ_VARINT_MAX	3	/* longest zbw_put_len() */
 
 enum { LZ_LIT, LZ_TOK, LZ_EXT, LZ_LO, LZ_HI };
 
@@ -247,30 +245,6 @@ static void lz_parse(struct lz_enc *e)
 		lz_put_seq(e, anchor, n - anchor, 0, 0);
 }
 
-/* Writes section @sec of @len bytes at @dst, Huffman coded if smaller */
-static int lz_put_section(const u8 *sec, size_t len, u8 *dst, size_t room,
-			  void *huf_scratch)
-{
-	unsigned int hl = LZ_VARINT_MAX;
-	int ret = -ENOSPC;
-
-	if (len >= LZ_SMALL && room > hl + 1)
-		ret = zbewalgo_step_huffman.encode(sec, len, dst + hl,
-						   min(room - hl, len - 1),
-						   huf_scratch);
-	if (ret > 0) {
-		unsigned int k = zbw_put_len(dst, dst + hl, (u32)ret << 1 | 1);
-
-		memmove(dst + k, dst + hl, ret);
-		return k + ret;
-	}
-	hl = zbw_put_len(dst, dst + room, (u32)len << 1);
-	if (!hl || room - hl < len)
-		return -ENOSPC;
-	memcpy(dst + hl, sec, len);
-	return hl + len;
-}
-
 static int lz_encode(const u8 *src, unsigned int slen, u8 *dst,
 		     unsigned int dcap, void *scratch)
 {
@@ -297,8 +271,8 @@ static int lz_encode(const u8 *src, unsigned int slen, u8 *dst,
 	if (!pos)
 		return -ENOSPC;
 	for (s = 0; s < LZ_NR_SECTIONS; s++) {
-		ret = lz_put_section(e.sec[s], e.len[s], dst + pos, dcap - pos,
-				     scratch);
+		ret = zbw_huf_put_section(e.sec[s], e.len[s], dst + pos,
+					  dcap - pos, scratch);
 		if (ret < 0)
 			return ret;
 		pos += ret;

@@ -77,8 +77,15 @@ extern const struct zbewalgo_step zbewalgo_step_delta8;
 const struct zbewalgo_step *zbewalgo_step_get(unsigned int id);
 size_t zbewalgo_steps_scratch_size(unsigned int max_len);
 
-/* Largest length any step stores with zbw_put_len(). */
-#define ZBW_LEN_MAX	((1u << 21) - 1)
+/* Largest length any step stores with zbw_put_len(), and its size. */
+#define ZBW_LEN_MAX		((1u << 21) - 1)
+#define ZBW_LEN_BYTES_MAX	3
+
+/* Sections of lz and huffman4 shorter than this are stored raw. */
+#define ZBW_SECTION_SMALL	32
+
+int zbw_huf_put_section(const u8 *sec, size_t len, u8 *dst, size_t room,
+			void *scratch);
 
 /**
  * zbw_put_len() - write @val (< 2^21) as a LEB128 varint of 1..3 bytes
