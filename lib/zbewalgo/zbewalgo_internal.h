@@ -31,6 +31,7 @@ enum zbewalgo_step_id {
 	ZBEWALGO_STEP_LZ		= 11,
 	ZBEWALGO_STEP_DELTA4		= 12,
 	ZBEWALGO_STEP_DELTA8		= 13,
+	ZBEWALGO_STEP_SIEVE4		= 14,
 	ZBEWALGO_NR_STEP_IDS,
 };
 
@@ -73,6 +74,7 @@ extern const struct zbewalgo_step zbewalgo_step_bitshuffle8;
 extern const struct zbewalgo_step zbewalgo_step_lz;
 extern const struct zbewalgo_step zbewalgo_step_delta4;
 extern const struct zbewalgo_step zbewalgo_step_delta8;
+extern const struct zbewalgo_step zbewalgo_step_sieve4;
 
 const struct zbewalgo_step *zbewalgo_step_get(unsigned int id);
 size_t zbewalgo_steps_scratch_size(unsigned int max_len);

@@ -549,6 +549,135 @@ static void test_word_steps_reference(void)
 	end();
 }
 
+/* LEB128 as the format document defines its varints */
+static size_t put_varint(unsigned char *p, size_t v)
+{
+	size_t n = 0;
+
+	do {
+		p[n++] = (v & 0x7f) | (v > 0x7f ? 0x80 : 0);
+		v >>= 7;
+	} while (v);
+	return n;
+}
+
+static bool word_is_zero(const unsigned char *p)
+{
+	return !(p[0] | p[1] | p[2] | p[3]);
+}
+
+/*
+ * sieve4 against the format document: varint n, the run lengths of zero
+ * and non-zero words (starting with zero words), the non-zero words, the
+ * tail.  One byte less room fails on both sides.
+ */
+static void check_sieve(const unsigned char *s, size_t n, const char *what)
+{
+	const struct zbewalgo_step *st =
+		zbewalgo_step_get(ZBEWALGO_STEP_SIEVE4);
+	size_t m = n / 4, cap = zbewalgo_stage_cap(n), len, i, j;
+	unsigned char *want = malloc(cap), *got = malloc(cap), *in;
+	bool zero = true;
+	int r;
+
+	len = put_varint(want, n);
+	for (i = 0; i < m; i = j, zero = !zero) {
+		for (j = i; j < m && word_is_zero(s + 4 * j) == zero; j++)
+			;
+		len += put_varint(want + len, j - i);
+	}
+	for (i = 0; i < m; i++) {
+		if (!word_is_zero(s + 4 * i)) {
+			memcpy(want + len, s + 4 * i, 4);
+			len += 4;
+		}
+	}
+	memcpy(want + len, s + 4 * m, n % 4);
+	len += n % 4;
+
+	r = st->encode(s, n, got, cap, NULL);
+	CHECK(r == (int)len && !memcmp(got, want, len),
+	      "%s/%zu: sieve4 output differs from the definition", what, n);
+	CHECK(st->encode(s, n, got, len - 1, NULL) == -ENOSPC,
+	      "%s/%zu: sieve4 encode ignores dcap", what, n);
+	in = dup_exact(want, len);
+	r = st->decode(in, len, got, n, NULL);
+	CHECK(r == (int)n && !memcmp(got, s, n), "%s/%zu: sieve4 decode differs",
+	      what, n);
+	if (n)
+		CHECK(st->decode(in, len, got, n - 1, NULL) == -EINVAL,
+		      "%s/%zu: sieve4 decode ignores dcap", what, n);
+	CHECK(st->decode(in, len - 1, got, n, NULL) == -EINVAL,
+	      "%s/%zu: truncated sieve4 input accepted", what, n);
+	free(in);
+	free(got);
+	free(want);
+}
+
+/* sieve4 inputs that break one rule of the format each */
+static void check_sieve_invalid(void)
+{
+	static const struct {
+		const char *what;
+		unsigned int len, dcap;
+		unsigned char enc[16];
+	} cases[] = {
+		{ "empty run after the first", 9, 12,
+		  { 12, 1, 0, 1, 1, 1, 2, 3, 4 } },
+		{ "runs beyond n / 4", 11, 12,
+		  { 8, 1, 2, 1, 2, 3, 4, 5, 6, 7, 8 } },
+		{ "zero word among the words", 11, 12,
+		  { 8, 0, 2, 1, 2, 3, 4, 0, 0, 0, 0 } },
+		{ "trailing byte", 8, 12, { 8, 1, 1, 1, 2, 3, 4, 9 } },
+		{ "tail missing", 7, 12, { 9, 1, 1, 1, 2, 3, 4 } },
+		{ "n beyond dcap", 8, 8, { 9, 1, 1, 1, 2, 3, 4, 5 } },
+		{ "non-minimal varint", 8, 12, { 0x88, 0, 1, 1, 1, 2, 3, 4 } },
+	};
+	const struct zbewalgo_step *st =
+		zbewalgo_step_get(ZBEWALGO_STEP_SIEVE4);
+	static const unsigned char ok[] = { 8, 1, 1, 1, 2, 3, 4 };
+	static const unsigned char page[] = { 0, 0, 0, 0, 1, 2, 3, 4 };
+	unsigned char out[12], *in;
+	unsigned int c;
+	int r;
+
+	in = dup_exact(ok, sizeof(ok));
+	r = st->decode(in, sizeof(ok), out, sizeof(out), NULL);
+	CHECK(r == 8 && !memcmp(out, page, 8), "sieve4: valid stream: %d", r);
+	free(in);
+	for (c = 0; c < ARRAY_SIZE(cases); c++) {
+		in = dup_exact(cases[c].enc, cases[c].len);
+		r = st->decode(in, cases[c].len, out, cases[c].dcap, NULL);
+		CHECK(r == -EINVAL, "sieve4 %s: got %d, want -EINVAL",
+		      cases[c].what, r);
+		free(in);
+	}
+}
+
+static void test_sieve_reference(void)
+{
+	unsigned char buf[203];
+	size_t i, n, k;
+
+	begin("sieve4 against its definition");
+	for (i = 0; i < nr_pages; i++)
+		check_sieve(pages[i].data, pages[i].len, pages[i].name);
+	/* zero words alone, in runs, first, last; every tail length */
+	for (k = 0; k < 6; k++) {
+		for (i = 0; i < sizeof(buf); i++)
+			buf[i] = rnd();
+		for (i = 0; i + 4 <= sizeof(buf); i += 4) {
+			if (k == 1 || (k > 1 && rnd() % (k + 1)) ||
+			    (k == 5 && i < 40))
+				memset(buf + i, 0, 4);
+		}
+		for (n = 0; n <= sizeof(buf); n++)
+			check_sieve(buf, n, "zero words");
+	}
+	check_sieve_invalid();
+	end();
+}
+
 /*
  * huffman mode 3 written by hand from the format document: canonical codes
  * of a predefined table, assigned here independently of lib/zbewalgo.
@@ -1570,6 +1699,7 @@ int main(int argc, char **argv)
 	test_bwt_reference();
 	test_mtf_reference();
 	test_word_steps_reference();
+	test_sieve_reference();
 	test_huffman_tables();
 	test_lz_crafted();
 	test_steps_enospc();

@@ -1,0 +1,129 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * zbewalgo step "sieve4": zero 4-byte words taken out, their places kept
+ * as run lengths.
+ *
+ * Format: a varint n (the decoded length, see zbw_put_len()); for the
+ * m = n / 4 words of the input, the lengths of its runs of zero and of
+ * non-zero words as varints, alternating and starting with a run of zero
+ * words, which may be empty; then the non-zero words in order, 4 bytes
+ * each as in the input; then the last n % 4 input bytes.  Only the first
+ * run may be empty, the runs add up to exactly m (none follow when m is
+ * 0), the words are not zero and nothing follows the last byte, so each
+ * input has exactly one encoding.
+ *
+ * Sparse float32 fields (cloud water, land cells of an ocean model) are
+ * zero words with islands of values.  Byte planes of the whole page spend
+ * at least a bit per zero byte on every plane; sieved, the planes hold
+ * only the values, and all run lengths come first so that the words stay
+ * in step for a byte-plane transpose.
+ */
+#include "zbewalgo_internal.h"
+
+static int sieve4_encode(const u8 *src, unsigned int slen, u8 *dst,
+			 unsigned int dcap, void *scratch)
+{
+	unsigned int m = slen / 4, i = 0, j, k, pos, nz = 0;
+	const u8 *end = dst + dcap;
+	bool zero = true;
+
+	if (slen > ZBW_LEN_MAX)
+		return -EINVAL;
+	pos = zbw_put_len(dst, end, slen);
+	if (!pos)
+		return -ENOSPC;
+	while (i < m) {
+		for (j = i; j < m && (zbw_load32(src + 4 * j) == 0) == zero;
+		     j++)
+			;
+		k = zbw_put_len(dst + pos, end, j - i);
+		if (!k)
+			return -ENOSPC;
+		pos += k;
+		if (!zero)
+			nz += j - i;
+		zero = !zero;
+		i = j;
+	}
+	if (dcap - pos < 4 * nz + slen % 4)
+		return -ENOSPC;
+	for (i = 0; i < m; i++) {
+		u32 w = zbw_load32(src + 4 * i);
+
+		if (w) {
+			zbw_store32(dst + pos, w);
+			pos += 4;
+		}
+	}
+	memcpy(dst + pos, src + 4 * m, slen % 4);
+	return pos + slen % 4;
+}
+
+/* Reads the runs of m > 0 words at @p: their size, or 0 if malformed */
+static unsigned int sieve4_runs(const u8 *p, const u8 *end, unsigned int m,
+				unsigned int *nz)
+{
+	unsigned int i = 0, k, pos = 0;
+	bool zero = true;
+	u32 run;
+
+	*nz = 0;
+	while (i < m) {
+		k = zbw_get_len(p + pos, end, &run);
+		if (!k || run > m - i || (!run && pos))
+			return 0;
+		pos += k;
+		if (!zero)
+			*nz += run;
+		zero = !zero;
+		i += run;
+	}
+	return pos;
+}
+
+static int sieve4_decode(const u8 *src, unsigned int slen, u8 *dst,
+			 unsigned int dcap, void *scratch)
+{
+	const u8 *end = src + slen, *p, *words;
+	unsigned int m, i = 0, k, nz;
+	bool zero = true;
+	u32 n, run, w;
+
+	k = zbw_get_len(src, end, &n);
+	if (!k || n > dcap)
+		return -EINVAL;
+	p = src + k;
+	m = n / 4;
+	k = m ? sieve4_runs(p, end, m, &nz) : 0;
+	if (m && !k)
+		return -EINVAL;
+	words = p + k;
+	if (end - words != 4 * nz + n % 4)
+		return -EINVAL;
+	/* The runs are known to be well formed now. */
+	while (i < m) {
+		p += zbw_get_len(p, end, &run);
+		if (zero) {
+			memset(dst + 4 * i, 0, 4 * run);
+			i += run;
+		} else {
+			for (; run; run--, i++, words += 4) {
+				w = zbw_load32(words);
+				if (!w)
+					return -EINVAL;
+				zbw_store32(dst + 4 * i, w);
+			}
+		}
+		zero = !zero;
+	}
+	memcpy(dst + 4 * m, words, n % 4);
+	return n;
+}
+
+const struct zbewalgo_step zbewalgo_step_sieve4 = {
+	.name		= "sieve4",
+	.id		= ZBEWALGO_STEP_SIEVE4,
+	.encode		= sieve4_encode,
+	.decode		= sieve4_decode,
+	.scratch_size	= NULL,
+};
