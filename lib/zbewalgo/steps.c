@@ -23,6 +23,7 @@ static const struct zbewalgo_step *const zbewalgo_steps[ZBEWALGO_NR_STEP_IDS] = 
 	[ZBEWALGO_STEP_DELTA4]		= &zbewalgo_step_delta4,
 	[ZBEWALGO_STEP_DELTA8]		= &zbewalgo_step_delta8,
 	[ZBEWALGO_STEP_SIEVE4]		= &zbewalgo_step_sieve4,
+	[ZBEWALGO_STEP_HUFFMAN4]	= &zbewalgo_step_huffman4,
 };
 
 /* Returns the step with stable id @id, or NULL for an unknown id. */

@@ -32,6 +32,7 @@ enum zbewalgo_step_id {
 	ZBEWALGO_STEP_DELTA4		= 12,
 	ZBEWALGO_STEP_DELTA8		= 13,
 	ZBEWALGO_STEP_SIEVE4		= 14,
+	ZBEWALGO_STEP_HUFFMAN4		= 15,
 	ZBEWALGO_NR_STEP_IDS,
 };
 
@@ -75,6 +76,7 @@ extern const struct zbewalgo_step zbewalgo_step_lz;
 extern const struct zbewalgo_step zbewalgo_step_delta4;
 extern const struct zbewalgo_step zbewalgo_step_delta8;
 extern const struct zbewalgo_step zbewalgo_step_sieve4;
+extern const struct zbewalgo_step zbewalgo_step_huffman4;
 
 const struct zbewalgo_step *zbewalgo_step_get(unsigned int id);
 size_t zbewalgo_steps_scratch_size(unsigned int max_len);

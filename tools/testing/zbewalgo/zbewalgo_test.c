@@ -679,6 +679,140 @@ static void test_sieve_reference(void)
 }
 
 /*
+ * huffman4 against the format document: the encoder's output is a varint
+ * n and four sections, each the quarter itself or a huffman step encoding
+ * of it; streams built here by hand decode, and broken ones do not.
+ */
+static void check_huffman4(const unsigned char *s, size_t n, void *scratch,
+			   const char *what)
+{
+	const struct zbewalgo_step *st =
+		zbewalgo_step_get(ZBEWALGO_STEP_HUFFMAN4);
+	const struct zbewalgo_step *huf =
+		zbewalgo_step_get(ZBEWALGO_STEP_HUFFMAN);
+	size_t cap = zbewalgo_stage_cap(n) + 16, pos, q, qlen, off = 0;
+	unsigned char *enc = malloc(cap), *out = malloc(n + 1), *in;
+	u32 v, got_n;
+	int r, k;
+
+	r = st->encode(s, n, enc, cap, scratch);
+	CHECK(r > 0, "%s/%zu: huffman4 encode: %d", what, n, r);
+	if (r <= 0)
+		goto out;
+	k = zbw_get_len(enc, enc + r, &got_n);
+	CHECK(k && got_n == n, "%s/%zu: huffman4 length", what, n);
+	pos = k;
+	for (q = 0; q < 4 && k; q++) {
+		qlen = q < 3 ? n / 4 : n - 3 * (n / 4);
+		k = zbw_get_len(enc + pos, enc + r, &v);
+		CHECK(k && pos + k + (v >> 1) <= (size_t)r,
+		      "%s/%zu: huffman4 section %zu header", what, n, q);
+		if (!k || pos + k + (v >> 1) > (size_t)r)
+			break;
+		pos += k;
+		if (v & 1) {
+			in = dup_exact(enc + pos, v >> 1);
+			CHECK(huf->decode(in, v >> 1, out, qlen, scratch) ==
+			      (int)qlen && !memcmp(out, s + off, qlen),
+			      "%s/%zu: huffman4 section %zu is not the huffman code of its quarter",
+			      what, n, q);
+			free(in);
+		} else {
+			CHECK((v >> 1) == qlen && !memcmp(enc + pos, s + off, qlen),
+			      "%s/%zu: stored huffman4 section %zu differs",
+			      what, n, q);
+		}
+		pos += v >> 1;
+		off += qlen;
+	}
+	CHECK(pos == (size_t)r, "%s/%zu: huffman4 output has %d bytes, sections end at %zu",
+	      what, n, r, pos);
+	in = dup_exact(enc, r);
+	CHECK(st->decode(in, r, out, n, scratch) == (int)n &&
+	      !memcmp(out, s, n), "%s/%zu: huffman4 round trip", what, n);
+	if (n)
+		CHECK(st->decode(in, r, out, n - 1, scratch) == -EINVAL,
+		      "%s/%zu: huffman4 decode ignores dcap", what, n);
+	CHECK(st->decode(in, r - 1, out, n, scratch) == -EINVAL,
+	      "%s/%zu: truncated huffman4 input accepted", what, n);
+	free(in);
+	enc[r] = 0;
+	in = dup_exact(enc, r + 1);
+	CHECK(st->decode(in, r + 1, out, n, scratch) == -EINVAL,
+	      "%s/%zu: huffman4 input with a trailing byte accepted", what, n);
+	free(in);
+out:
+	free(out);
+	free(enc);
+}
+
+/* Hand-built huffman4 streams: all stored, one section coded, broken. */
+static void check_huffman4_crafted(void *scratch)
+{
+	const struct zbewalgo_step *st =
+		zbewalgo_step_get(ZBEWALGO_STEP_HUFFMAN4);
+	const struct zbewalgo_step *huf =
+		zbewalgo_step_get(ZBEWALGO_STEP_HUFFMAN);
+	unsigned char s[403], enc[1024], code[512], out[403], *in;
+	size_t n = sizeof(s), pos, q, qlen, off, bad;
+	int r, h;
+
+	for (off = 0; off < n; off++)
+		s[off] = off < 300 ? 'a' + rnd() % 3 : rnd();
+	/* bad: 0 valid, 1 stored length off by one, 2 coded length short */
+	for (bad = 0; bad < 3; bad++) {
+		pos = put_varint(enc, n);
+		for (q = 0, off = 0; q < 4; q++, off += qlen) {
+			qlen = q < 3 ? n / 4 : n - 3 * (n / 4);
+			if (q == 1) {
+				h = huf->encode(s + off, qlen - (bad == 2),
+						code, sizeof(code), scratch);
+				CHECK(h > 0 && h < (int)qlen,
+				      "huffman step on a quarter: %d", h);
+				pos += put_varint(enc + pos,
+						  (size_t)h << 1 | 1);
+				memcpy(enc + pos, code, h);
+				pos += h;
+				continue;
+			}
+			pos += put_varint(enc + pos,
+					  (qlen + (bad == 1 && q == 2)) << 1);
+			memcpy(enc + pos, s + off, qlen);
+			pos += qlen + (bad == 1 && q == 2);
+		}
+		in = dup_exact(enc, pos);
+		r = st->decode(in, pos, out, n, scratch);
+		if (!bad)
+			CHECK(r == (int)n && !memcmp(out, s, n),
+			      "huffman4 hand-built stream: %d", r);
+		else
+			CHECK(r == -EINVAL,
+			      "huffman4 broken stream %zu accepted: %d", bad, r);
+		free(in);
+	}
+}
+
+static void test_huffman4_reference(void)
+{
+	unsigned int cap = zbewalgo_stage_cap(PAGE);
+	void *scratch = malloc(zbewalgo_steps_scratch_size(cap));
+	unsigned char buf[300];
+	size_t i, n;
+
+	begin("huffman4 against its definition");
+	for (i = 0; i < nr_pages; i++)
+		check_huffman4(pages[i].data, pages[i].len, scratch,
+			       pages[i].name);
+	for (i = 0; i < sizeof(buf); i++)
+		buf[i] = i < 150 ? rnd() % 4 : rnd();
+	for (n = 0; n <= sizeof(buf); n++)
+		check_huffman4(buf, n, scratch, "skewed");
+	check_huffman4_crafted(scratch);
+	free(scratch);
+	end();
+}
+
+/*
  * huffman mode 3 written by hand from the format document: canonical codes
  * of a predefined table, assigned here independently of lib/zbewalgo.
  */
@@ -1700,6 +1834,7 @@ int main(int argc, char **argv)
 	test_mtf_reference();
 	test_word_steps_reference();
 	test_sieve_reference();
+	test_huffman4_reference();
 	test_huffman_tables();
 	test_lz_crafted();
 	test_steps_enospc();
