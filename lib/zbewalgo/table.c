@@ -34,13 +34,16 @@ enum {
 	LZ		= ZBEWALGO_STEP_LZ,
 	DELTA4		= ZBEWALGO_STEP_DELTA4,
 	DELTA8		= ZBEWALGO_STEP_DELTA8,
+	SIEVE4		= ZBEWALGO_STEP_SIEVE4,
+	HUFFMAN4	= ZBEWALGO_STEP_HUFFMAN4,
 };
 
 /*
  * The default table, chosen by measurement (figures and method in
  * Documentation/staging/zbewalgo.rst): lz for text, code and process
- * memory, byte planes for arrays of numbers, second differences of 8-byte
- * words for smooth float64 fields and pointer arrays.
+ * memory, byte planes for arrays of numbers (with the zero words sieved
+ * out and a code per plane for sparse float32 fields), second differences
+ * of 8-byte words for smooth float64 fields and pointer arrays.
  * bwt-mtf-bewalgo-huffman (level 3) gains 2% on text corpora and binaries
  * but halves their speed.
  */
@@ -48,7 +51,7 @@ static const struct zbewalgo_table zbewalgo_default = {
 	.nr = 5,
 	.comb = {
 		C(LZ),
-		C(BITSHUFFLE4, RLE, BITSHUFFLE4, RLE),
+		C(SIEVE4, BITSHUFFLE4, HUFFMAN4),
 		C(BITSHUFFLE8, RLE, HUFFMAN),
 		C(BITSHUFFLE4, RLE, HUFFMAN),
 		C(DELTA8, DELTA8, BITSHUFFLE8, RLE, HUFFMAN),
@@ -67,7 +70,7 @@ static const struct zbewalgo_table zbewalgo_preset_fast = {
 
 /* Level 3: the 2018 defaults and every chain measured useful. */
 static const struct zbewalgo_table zbewalgo_preset_thorough = {
-	.nr = 15,
+	.nr = 16,
 	.comb = {
 		C(LZ),
 		C(BWT, MTF, BEWALGO, HUFFMAN),
@@ -84,6 +87,7 @@ static const struct zbewalgo_table zbewalgo_preset_thorough = {
 		C(JBE, HUFFMAN),
 		C(DELTA8, DELTA8, BITSHUFFLE8, RLE, HUFFMAN),
 		C(DELTA4, BITSHUFFLE4, RLE, HUFFMAN),
+		C(SIEVE4, BITSHUFFLE4, HUFFMAN4),
 	},
 };
 
@@ -91,7 +95,7 @@ static const struct zbewalgo_table zbewalgo_preset_thorough = {
 
 /**
  * zbewalgo_preset_table() - combination table of a compression level
- * @level: 1 (fast: no BWT), 2 (the default table) or 3 (thorough: fifteen
+ * @level: 1 (fast: no BWT), 2 (the default table) or 3 (thorough: sixteen
  *	chains)
  *
  * zram's algorithm_params level= selects one of these.
