@@ -85,7 +85,7 @@ static int sieve4_decode(const u8 *src, unsigned int slen, u8 *dst,
 			 unsigned int dcap, void *scratch)
 {
 	const u8 *end = src + slen, *p, *words;
-	unsigned int m, i = 0, k, nz;
+	unsigned int m, i = 0, k, nz = 0;
 	bool zero = true;
 	u32 n, run, w;
 
