@@ -210,6 +210,11 @@ static void generated_seeds(void)
 	for (i = 0; i < PAGE / 4; i++)
 		f[i] = (rnd() % 8) ? 0.0f : 1.0f + (rnd() % 1000) / 1000.0f;
 	page_seeds((unsigned char *)f, sizeof(f), 1);
+	/* islands of values in runs of zero words (sieve4's case) */
+	for (i = 0; i < PAGE / 4; i++)
+		f[i] = i % 300 < 40 || i == 1000 ? 280.0f + sinf(i * 0.1f) :
+						   0.0f;
+	page_seeds((unsigned char *)f, sizeof(f), 1);
 	for (i = 0; i < PAGE / 8; i++)
 		d[i] = 1.0 + i / 512.0 + 1e-7 * (rnd() % 100);
 	page_seeds((unsigned char *)d, sizeof(d), 1);
