@@ -882,6 +882,43 @@ int zbw_huf_put_section(const u8 *sec, size_t len, u8 *dst, size_t room,
 	return hl + len;
 }
 
+/**
+ * zbw_huf_get_section() - read a section written by zbw_huf_put_section()
+ * @p: input position, moved past the section
+ * @end: end of the input
+ * @buf: where a Huffman coded section is decoded to
+ * @room: bytes free at @buf
+ * @sec: set to the section's bytes: @buf when it is coded, the input when
+ *	it is stored
+ * @scratch: scratch of the huffman step
+ *
+ * Return: the section's length, or -EINVAL when it is malformed or does
+ * not fit in @room.
+ */
+int zbw_huf_get_section(const u8 **p, const u8 *end, u8 *buf, size_t room,
+			const u8 **sec, void *scratch)
+{
+	unsigned int k;
+	int ret;
+	u32 v;
+
+	k = zbw_get_len(*p, end, &v);
+	if (!k || v >> 1 > end - *p - k)
+		return -EINVAL;
+	*p += k;
+	if (v & 1) {
+		ret = zbw_huf_decode(*p, v >> 1, buf, room, scratch);
+		if (ret < 0)
+			return -EINVAL;
+		*sec = buf;
+	} else {
+		ret = v >> 1;
+		*sec = *p;
+	}
+	*p += v >> 1;
+	return ret;
+}
+
 static size_t zbw_huf_scratch_size(unsigned int max_len)
 {
 	return sizeof(union zbw_huf_scratch);

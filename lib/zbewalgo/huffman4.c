@@ -53,10 +53,9 @@ static int huffman4_encode(const u8 *src, unsigned int slen, u8 *dst,
 static int huffman4_decode(const u8 *src, unsigned int slen, u8 *dst,
 			   unsigned int dcap, void *scratch)
 {
-	const u8 *end = src + slen, *p = src;
+	const u8 *end = src + slen, *p = src, *sec;
 	unsigned int q, k, len;
-	u32 n, v;
-	int ret;
+	u32 n;
 
 	k = zbw_get_len(p, end, &n);
 	if (!k || n > dcap)
@@ -64,22 +63,12 @@ static int huffman4_decode(const u8 *src, unsigned int slen, u8 *dst,
 	p += k;
 	for (q = 0; q < HUF4_QUARTERS; q++) {
 		len = huffman4_quarter(n, q);
-		k = zbw_get_len(p, end, &v);
-		if (!k || v >> 1 > end - p - k)
+		/* a coded quarter is decoded in place, with no room to spare */
+		if (zbw_huf_get_section(&p, end, dst, len, &sec, scratch) !=
+		    (int)len)
 			return -EINVAL;
-		p += k;
-		if (v & 1) {
-			ret = zbewalgo_step_huffman.decode(p, v >> 1, dst, len,
-							   scratch);
-		} else if (v >> 1 == len) {
-			memcpy(dst, p, len);
-			ret = len;
-		} else {
-			ret = -EINVAL;
-		}
-		if (ret != (int)len)
-			return -EINVAL;
-		p += v >> 1;
+		if (sec != dst)
+			memcpy(dst, sec, len);
 		dst += len;
 	}
 	return p == end ? n : -EINVAL;

@@ -326,7 +326,7 @@ static int lz_decode(const u8 *src, unsigned int slen, u8 *dst,
 	size_t len[LZ_NR_SECTIONS], room, ti = 0, li = 0, xi = 0, oi = 0;
 	unsigned int s, k, lit, mlen, off, rep0 = 0, rep1 = 0;
 	u8 *buf = (u8 *)scratch + lz_huf_scratch();
-	u32 n, v, o = 0;
+	u32 n, o = 0;
 	int ret;
 
 	k = zbw_get_len(p, end, &n);
@@ -335,24 +335,14 @@ static int lz_decode(const u8 *src, unsigned int slen, u8 *dst,
 	p += k;
 	room = lz_decoded_bound(n);
 	for (s = 0; s < LZ_NR_SECTIONS; s++) {
-		k = zbw_get_len(p, end, &v);
-		if (!k || v >> 1 > end - p - k)
+		ret = zbw_huf_get_section(&p, end, buf, room, &sec[s], scratch);
+		if (ret < 0)
 			return -EINVAL;
-		p += k;
-		if (v & 1) {
-			ret = zbewalgo_step_huffman.decode(p, v >> 1, buf, room,
-							   scratch);
-			if (ret < 0)
-				return -EINVAL;
-			sec[s] = buf;
-			len[s] = ret;
+		len[s] = ret;
+		if (sec[s] == buf) {
 			buf += ret;
 			room -= ret;
-		} else {
-			sec[s] = p;
-			len[s] = v >> 1;
 		}
-		p += v >> 1;
 	}
 	if (p != end || len[LZ_LO] != len[LZ_HI])
 		return -EINVAL;

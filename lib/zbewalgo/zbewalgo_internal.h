@@ -90,6 +90,8 @@ size_t zbewalgo_steps_scratch_size(unsigned int max_len);
 
 int zbw_huf_put_section(const u8 *sec, size_t len, u8 *dst, size_t room,
 			void *scratch);
+int zbw_huf_get_section(const u8 **p, const u8 *end, u8 *buf, size_t room,
+			const u8 **sec, void *scratch);
 
 /**
  * zbw_put_len() - write @val (< 2^21) as a LEB128 varint of 1..3 bytes
