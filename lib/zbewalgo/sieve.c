@@ -87,7 +87,7 @@ static int sieve4_decode(const u8 *src, unsigned int slen, u8 *dst,
 	const u8 *end = src + slen, *p, *words;
 	unsigned int m, i = 0, k, nz = 0;
 	bool zero = true;
-	u32 n, run, w;
+	u32 n, run = 0, w;
 
 	k = zbw_get_len(src, end, &n);
 	if (!k || n > dcap)
