@@ -567,6 +567,38 @@ static bool word_is_zero(const unsigned char *p)
 }
 
 /*
+ * Decoding @enc (@len bytes, in a buffer of exactly that size) gives the
+ * @n bytes @s; one byte less room, one byte less input and one byte more
+ * input are all rejected.
+ */
+static void check_decode_exact(const struct zbewalgo_step *st,
+			       const unsigned char *enc, size_t len,
+			       const unsigned char *s, size_t n, void *scratch,
+			       const char *what)
+{
+	unsigned char *out = malloc(n + 1), *in = dup_exact(enc, len);
+	int r;
+
+	r = st->decode(in, len, out, n, scratch);
+	CHECK(r == (int)n && !memcmp(out, s, n), "%s/%zu: %s decode differs",
+	      what, n, st->name);
+	if (n)
+		CHECK(st->decode(in, len, out, n - 1, scratch) == -EINVAL,
+		      "%s/%zu: %s decode ignores dcap", what, n, st->name);
+	CHECK(st->decode(in, len - 1, out, n, scratch) == -EINVAL,
+	      "%s/%zu: truncated %s input accepted", what, n, st->name);
+	free(in);
+	in = malloc(len + 1);
+	memcpy(in, enc, len);
+	in[len] = 0;
+	CHECK(st->decode(in, len + 1, out, n, scratch) == -EINVAL,
+	      "%s/%zu: %s input with a trailing byte accepted", what, n,
+	      st->name);
+	free(in);
+	free(out);
+}
+
+/*
  * sieve4 against the format document: varint n, the run lengths of zero
  * and non-zero words (starting with zero words), the non-zero words, the
  * tail.  One byte less room fails on both sides.
@@ -576,7 +608,7 @@ static void check_sieve(const unsigned char *s, size_t n, const char *what)
 	const struct zbewalgo_step *st =
 		zbewalgo_step_get(ZBEWALGO_STEP_SIEVE4);
 	size_t m = n / 4, cap = zbewalgo_stage_cap(n), len, i, j;
-	unsigned char *want = malloc(cap), *got = malloc(cap), *in;
+	unsigned char *want = malloc(cap), *got = malloc(cap);
 	bool zero = true;
 	int r;
 
@@ -600,16 +632,7 @@ static void check_sieve(const unsigned char *s, size_t n, const char *what)
 	      "%s/%zu: sieve4 output differs from the definition", what, n);
 	CHECK(st->encode(s, n, got, len - 1, NULL) == -ENOSPC,
 	      "%s/%zu: sieve4 encode ignores dcap", what, n);
-	in = dup_exact(want, len);
-	r = st->decode(in, len, got, n, NULL);
-	CHECK(r == (int)n && !memcmp(got, s, n), "%s/%zu: sieve4 decode differs",
-	      what, n);
-	if (n)
-		CHECK(st->decode(in, len, got, n - 1, NULL) == -EINVAL,
-		      "%s/%zu: sieve4 decode ignores dcap", what, n);
-	CHECK(st->decode(in, len - 1, got, n, NULL) == -EINVAL,
-	      "%s/%zu: truncated sieve4 input accepted", what, n);
-	free(in);
+	check_decode_exact(st, want, len, s, n, NULL, what);
 	free(got);
 	free(want);
 }
@@ -727,20 +750,7 @@ static void check_huffman4(const unsigned char *s, size_t n, void *scratch,
 	}
 	CHECK(pos == (size_t)r, "%s/%zu: huffman4 output has %d bytes, sections end at %zu",
 	      what, n, r, pos);
-	in = dup_exact(enc, r);
-	CHECK(st->decode(in, r, out, n, scratch) == (int)n &&
-	      !memcmp(out, s, n), "%s/%zu: huffman4 round trip", what, n);
-	if (n)
-		CHECK(st->decode(in, r, out, n - 1, scratch) == -EINVAL,
-		      "%s/%zu: huffman4 decode ignores dcap", what, n);
-	CHECK(st->decode(in, r - 1, out, n, scratch) == -EINVAL,
-	      "%s/%zu: truncated huffman4 input accepted", what, n);
-	free(in);
-	enc[r] = 0;
-	in = dup_exact(enc, r + 1);
-	CHECK(st->decode(in, r + 1, out, n, scratch) == -EINVAL,
-	      "%s/%zu: huffman4 input with a trailing byte accepted", what, n);
-	free(in);
+	check_decode_exact(st, enc, r, s, n, scratch, what);
 out:
 	free(out);
 	free(enc);
