@@ -27,6 +27,8 @@ done
 # The kernel opens /dev/console for init before devtmpfs is mounted.
 mknod -m 600 "$root/dev/console" c 5 1
 cp "$GUEST" "$root/guest.sh"
+# What every guest script greps for splats.
+cp "$(dirname "$0")/guest/dmesg-bugs" "$root/extra/"
 for x in "$@"; do
 	src=${x%%=*}
 	dst=/extra/${src##*/}

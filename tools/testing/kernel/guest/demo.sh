@@ -119,14 +119,7 @@ for a in $ALGS; do
 	echo "ZBW-DEMO: $a: swap done, $v"
 done
 # "BUG:", not BUG: kmemleak's "out of memory" names CONFIG_DEBUG_KMEMLEAK_*.
-# The trace of a warn_alloc() report (an atomic allocation failing under the
-# swap workload's memory pressure) counts only when it runs through zbewalgo.
-splat=$(dmesg | awk '
-	/page allocation failure:/ { a = 1; next }
-	a && /<\/TASK>/ { a = 0; next }
-	a && /zbewalgo/ { print "Call Trace: allocation failure in " $0 }
-	a { next }
-	{ print }' | grep -cE 'BUG:|BUG at|WARNING:|Oops|Call Trace')
+splat=$(dmesg-bugs | grep -cE 'BUG:|BUG at|WARNING:|Oops|Call Trace')
 if [ "$splat" != 0 ]; then
 	echo "ZBW-DEMO: $splat kernel warning lines:"
 	dmesg | grep -E -A5 'BUG:|BUG at|WARNING:|Oops' | sed 's/^/ZBW-DEMO: /' | head -n 40

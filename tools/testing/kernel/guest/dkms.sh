@@ -221,7 +221,7 @@ else
 fi
 
 # --- splats ---------------------------------------------------------------------------
-s=$(dmesg | grep -E 'BUG:|WARNING:|Oops|Call Trace|general protection|INFO: task')
+s=$(dmesg-bugs | grep -E 'BUG:|WARNING:|Oops|Call Trace|general protection|INFO: task')
 if [ -z "$s" ]; then ok no-splat "no BUG/WARNING/Oops in dmesg"
 else fail no-splat "$(echo "$s" | head -n 3 | tr '\n' '|')"; dmesg | tail -n 60; fi
 

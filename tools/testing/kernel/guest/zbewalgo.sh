@@ -15,18 +15,10 @@ ok() { echo "ZBW-CHECK: $1 ok${2:+ $2}"; }
 fail() { echo "ZBW-CHECK: $1 FAIL ${2:-}"; FAILED=1; }
 info() { echo "ZBW-INFO: $*"; }
 
-# Splats anywhere in the log so far; any lockdep report also turns debug_locks off.
-# A warn_alloc() report (an atomic allocation failing under the swap phases'
-# memory pressure, in whatever task) is not a bug: its trace counts only when
-# it runs through zbewalgo.
+# Splats anywhere in the log so far (see dmesg-bugs); any lockdep report also
+# turns debug_locks off.
 splats() {
-	dmesg | awk '
-		/page allocation failure:/ { a = 1; next }
-		a && /<\/TASK>/ { a = 0; next }
-		a && /zbewalgo/ { print "Call Trace: allocation failure in " $0 }
-		a { next }
-		{ print }' |
-		grep -E 'BUG:|WARNING:|Oops|Call Trace|possible (circular|recursive) locking|lock(dep| debugging) .*(off|disabled)|inconsistent lock state|suspicious RCU usage|INFO: task'
+	dmesg-bugs | grep -E 'BUG:|WARNING:|Oops|Call Trace|possible (circular|recursive) locking|lock(dep| debugging) .*(off|disabled)|inconsistent lock state|suspicious RCU usage|INFO: task'
 	grep -q 'debug_locks: *1$' /proc/lockdep_stats || echo "debug_locks is off"
 }
 
