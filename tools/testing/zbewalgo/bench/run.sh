@@ -3,7 +3,8 @@
 #
 # The whole user-space benchmark (`make bench`): generates the data sets,
 # runs `zbewalgo bench` on them and on the public corpora, and writes
-# tables (txt, csv, json) and plots (png) with a note of the machine.
+# tables (txt, csv, json), plots (png), a note of the machine and, for the
+# sets, the figures of the performance targets (targets.txt).
 # See README.md in this directory.
 #
 # usage: run.sh ZBEWALGO_TOOL DATA_DIR CORPUS_DIR OUT_DIR [SIZE_KIB [REPS]]
@@ -69,6 +70,10 @@ run() {	# run NAME FILE...: one bench run, all outputs under $out/NAME.*
 machine started >"$out/machine.txt"
 mapfile -t sets < <(find "$data" -type f | sort)
 run sets "${sets[@]}"
+{
+	echo "# zbewalgo bench: the sets against the performance targets (targets.py)"
+	python3 "$here/targets.py" "$out/sets.csv"
+} >"$out/targets.txt"
 mapfile -t files < <(find "$corpus" -type f ! -name '.*' | sort)
 run corpus "${files[@]}"
 echo "bench: results in $out: $(cd "$out" && echo *)" >&2
