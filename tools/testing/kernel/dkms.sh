@@ -27,8 +27,14 @@ t=$SECONDS
 grep -q '^12' /etc/debian_version 2>/dev/null || say "warning: not Debian 12; the 6.1 packages may not exist"
 pkgs=(dkms make gcc libc6-dev cpio kmod openssl busybox-static qemu-system-x86 util-linux)
 installed() { dpkg-query -W -f '${Status}' "$1" 2>/dev/null | grep -q 'ok installed'; }
-hdr=$(dpkg-query -W -f '${db:Status-Abbrev} ${Package}\n' 'linux-headers-6.1.0-*-amd64' 2>/dev/null |
-	awk '$1 == "ii" { print $2 }' | sort -V | tail -n 1)
+# The newest installed linux-headers-6.1.0-N-amd64, or nothing. dpkg-query
+# fails when no package matches the pattern: that is an answer, not an error
+# (under pipefail it would end the script before the install below).
+latest_headers() {
+	{ dpkg-query -W -f '${db:Status-Abbrev} ${Package}\n' 'linux-headers-6.1.0-*-amd64' 2>/dev/null || true; } |
+		awk '$1 == "ii" { print $2 }' | sort -V | tail -n 1
+}
+hdr=$(latest_headers)
 [ -n "$hdr" ] || pkgs+=(linux-headers-amd64)
 absent=()
 for p in "${pkgs[@]}"; do installed "$p" || absent+=("$p"); done
@@ -36,8 +42,7 @@ if [ ${#absent[@]} -gt 0 ]; then
 	say "installing ${absent[*]}"
 	apt-get install -y -q --no-install-recommends "${absent[@]}" >&2 ||
 		{ apt-get update -q >&2 && apt-get install -y -q --no-install-recommends "${absent[@]}" >&2; }
-	hdr=$(dpkg-query -W -f '${db:Status-Abbrev} ${Package}\n' 'linux-headers-6.1.0-*-amd64' |
-		awk '$1 == "ii" { print $2 }' | sort -V | tail -n 1)
+	hdr=$(latest_headers)
 fi
 [ -n "$hdr" ] || die "no linux-headers-6.1.0-*-amd64 package installed"
 KVER=${hdr#linux-headers-}
