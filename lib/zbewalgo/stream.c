@@ -232,7 +232,7 @@ EXPORT_SYMBOL_GPL(zbewalgo_stream_destroy);
  * @dlen: in: capacity of @dst; out: compressed length
  *
  * Like zbewalgo_compress(), with the current table and thresholds, and
- * counted in the statistics.  Runs without locks; may be preempted.
+ * counted in the statistics unless the stream has a preset level.  Runs without locks; may be preempted.
  *
  * Return: 0, -E2BIG or -ENOSPC as zbewalgo_compress().
  */
@@ -247,13 +247,19 @@ int zbewalgo_stream_compress(struct zbewalgo_stream *s, const void *src,
 	ret = zbewalgo_compress(s->ctx, src, slen, dst, dlen);
 	if (ret)
 		return ret;
+	/*
+	 * The statistics describe the shared table: a preset's pages count
+	 * in neither stats nor wins (its chains are not the table's).
+	 */
+	if (s->preset)
+		return 0;
 	r = zbewalgo_ctx_last_result(s->ctx);
 	st = s->config->stats;
 	this_cpu_inc(st->pages);
 	this_cpu_add(st->tried, r->tried);
 	if (r->stored)
 		this_cpu_inc(st->stored);
-	else if (!s->preset)
+	else
 		this_cpu_inc(st->wins[r->comb]);
 	return 0;
 }

@@ -3,8 +3,8 @@
  * zram backend for zbewalgo.
  *
  * algorithm_params level=1, 2 or 3 selects a preset combination table
- * (fast, default, thorough); without a level the streams follow the table
- * tuned in /sys/kernel/zbewalgo.  Incompressible pages come back in stored
+ * (fast, default, thorough), any other level is refused; without a level
+ * the streams follow the table tuned in /sys/kernel/zbewalgo.  Incompressible pages come back in stored
  * form, larger than zram's huge-class size, so zram keeps them as-is:
  * compression never fails for a valid page.
  */
@@ -15,12 +15,20 @@
 
 #include "backend_zbewalgo.h"
 
+/* zram's "no level= given" marker; older trees call it ZCOMP_PARAM_NO_LEVEL. */
+#ifndef ZCOMP_PARAM_NOT_SET
+#define ZCOMP_PARAM_NOT_SET ZCOMP_PARAM_NO_LEVEL
+#endif
+
 static int zbewalgo_zram_setup_params(struct zcomp_params *params)
 {
-	/* No level given (a negative marker) means the sysfs table. */
-	if (params->level <= 0)
+	/*
+	 * No level means the sysfs table (stream level 0).  Only the presets
+	 * are levels: 0 and negative ones are refused like any other.
+	 */
+	if (params->level == ZCOMP_PARAM_NOT_SET)
 		params->level = 0;
-	else if (!zbewalgo_preset_table(params->level))
+	else if (params->level <= 0 || !zbewalgo_preset_table(params->level))
 		return -EINVAL;
 	/* zbewalgo has no dictionary support. */
 	if (params->dict_sz)

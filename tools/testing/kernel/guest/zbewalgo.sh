@@ -221,8 +221,12 @@ fi
 [ "$r" = ok ] && ok ext2-zram "$detail" || fail ext2-zram "${detail:-zram/mke2fs/mount failed}"
 
 # --- preset levels (zram backends only): each round-trips, an unknown one is refused ---
+# The global stats and wins describe the sysfs table: a preset's pages are in
+# neither. Nothing else compresses with zbewalgo meanwhile.
+wins_sum() { awk '{ n += $1 } END { print n + 0 }' $K/wins; }
 if [ -e $Z/algorithm_params ]; then
 	bad=
+	stats0="$(cut -d' ' -f1 $K/stats) $(wins_sum)"
 	for l in 1 2 3; do
 		if n=$(zram_dev zbewalgo 32M "algo=zbewalgo level=$l"); then
 			cat /tmp/data/*.dat | dd of=/dev/zram$n bs=1M conv=fsync 2>/dev/null
@@ -235,12 +239,34 @@ if [ -e $Z/algorithm_params ]; then
 			bad="$bad level$l:setup"
 		fi
 	done
+	stats1="$(cut -d' ' -f1 $K/stats) $(wins_sum)"
+	[ "$stats0" = "$stats1" ] || bad="$bad stats/wins-counted-presets:[$stats0]->[$stats1]"
+	# Only 1-3 are levels: 0 and negative ones fail at disksize like 9.
+	for l in 9 0 -1; do
+		n=$(cat /sys/class/zram-control/hot_add)
+		echo zbewalgo >/sys/block/zram$n/comp_algorithm
+		echo "algo=zbewalgo level=$l" >/sys/block/zram$n/algorithm_params
+		if echo 16M >/sys/block/zram$n/disksize 2>/dev/null; then bad="$bad level$l:accepted"; fi
+		zram_del "$n"
+	done
+	# No level= at all is zram's "not set": the sysfs table, and it counts.
+	if n=$(zram_dev zbewalgo 16M "algo=zbewalgo"); then
+		head -c 1048576 /tmp/data/$(ls /tmp/data | head -n 1) >/dev/zram$n
+		blockdev --flushbufs /dev/zram$n
+		[ "$(cut -d' ' -f1 $K/stats)" -gt "${stats1%% *}" ] || bad="$bad no-level:not-counted"
+		zram_del "$n"
+	else
+		bad="$bad no-level:setup"
+	fi
+	# algorithm_params names an algorithm the device already has: before
+	# comp_algorithm is zbewalgo, algo=zbewalgo is refused (the guide says so).
 	n=$(cat /sys/class/zram-control/hot_add)
-	echo zbewalgo >/sys/block/zram$n/comp_algorithm
-	echo "algo=zbewalgo level=9" >/sys/block/zram$n/algorithm_params
-	if echo 16M >/sys/block/zram$n/disksize 2>/dev/null; then bad="$bad level9:accepted"; fi
+	if echo "algo=zbewalgo level=1" >/sys/block/zram$n/algorithm_params 2>/dev/null; then
+		bad="$bad params-before-comp_algorithm:accepted"
+	fi
 	zram_del "$n"
-	[ -z "$bad" ] && ok zram-levels "1 2 3 round-trip, 9 refused" || fail zram-levels "$bad"
+	[ -z "$bad" ] && ok zram-levels "1 2 3 round-trip, not in stats/wins; 9 0 -1 refused; none = sysfs table; params before comp_algorithm refused" ||
+		fail zram-levels "$bad"
 fi
 rm -rf /tmp/data
 
