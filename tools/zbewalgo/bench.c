@@ -984,6 +984,10 @@ int bench_main(int argc, char **argv)
 		ret = 2;
 		goto out;
 	}
+	if (tool_plot_ready(&o)) {
+		ret = 2;
+		goto out;
+	}
 	if ((csv && !csv_path) + (o.json && !o.json_path) > 1) {
 		fprintf(stderr, "zbewalgo: only one of --csv and --json can use stdout\n");
 		ret = 2;

@@ -133,11 +133,58 @@ const char *tool_out_path(const char *arg)
 	return arg && strcmp(arg, "-") ? arg : NULL;
 }
 
+/* The plot scripts' interpreter: $ZBEWALGO_PYTHON, else Debian's python3. */
+static const char *plot_python(void)
+{
+	const char *py = getenv("ZBEWALGO_PYTHON");
+
+	/* matplotlib comes from Debian's python3-matplotlib */
+	if (!py)
+		py = access("/usr/bin/python3", X_OK) ? "python3" :
+		     "/usr/bin/python3";
+	return py;
+}
+
+/*
+ * --plot is checked before any work: a run of minutes must not end in
+ * "matplotlib missing".  Returns 0 when there is no --plot or the plot
+ * script's python can import matplotlib.
+ */
+int tool_plot_ready(const struct tool_output *o)
+{
+	const char *py = plot_python();
+	char *cmd;
+	size_t len;
+	int ret;
+
+	if (!o->plot_path)
+		return 0;
+	if (strchr(py, '\'')) {
+		fprintf(stderr, "zbewalgo: --plot: quote in a path\n");
+		return -1;
+	}
+	len = strlen(py) + 64;
+	cmd = malloc(len);
+	if (!cmd)
+		return -1;
+	snprintf(cmd, len, "'%s' -c 'import matplotlib' 2>/dev/null", py);
+	ret = system(cmd);
+	free(cmd);
+	if (ret) {
+		fprintf(stderr,
+			"zbewalgo: --plot needs matplotlib for %s, which cannot import it\n"
+			"  Debian: apt-get install python3-matplotlib (make bench installs it)\n",
+			py);
+		return -1;
+	}
+	return 0;
+}
+
 /* Runs the plot script on the JSON file @json. */
 static int run_plot(const struct tool_output *o, const char *json)
 {
 	const char *script = getenv(o->plot_env);
-	const char *py = getenv("ZBEWALGO_PYTHON");
+	const char *py = plot_python();
 	const char *png = o->plot_path;
 	char *cmd;
 	size_t len;
@@ -145,10 +192,6 @@ static int run_plot(const struct tool_output *o, const char *json)
 
 	if (!script)
 		script = o->plot_script;
-	/* matplotlib comes from Debian's python3-matplotlib */
-	if (!py)
-		py = access("/usr/bin/python3", X_OK) ? "python3" :
-		     "/usr/bin/python3";
 	/* Paths are quoted for the shell; reject the one unquotable char. */
 	if (strchr(script, '\'') || strchr(json, '\'') || strchr(png, '\'') ||
 	    strchr(py, '\'')) {

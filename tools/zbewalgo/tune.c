@@ -1934,6 +1934,8 @@ int tune_main(int argc, char **argv)
 		tune_usage(stderr);
 		goto out;
 	}
+	if (tool_plot_ready(&o))
+		goto out;
 	if (isfinite(min_speed) && isfinite(max_us)) {
 		fprintf(stderr, "zbewalgo: --min-speed and --max-us-per-page exclude each other\n");
 		goto out;

@@ -43,6 +43,7 @@ struct tool_output {
 	const char *plot_path;		/* NULL: no plot */
 };
 
+int tool_plot_ready(const struct tool_output *o);
 int tool_write_json(const struct tool_output *o,
 		    void (*write)(FILE *f, const void *arg), const void *arg);
 

@@ -174,6 +174,21 @@ expect_fail "bench unknown algorithm" "$tool" bench -a lz5 "$first"
 expect_fail "bench custom without -c" "$tool" bench -a zbewalgo-custom "$first"
 expect_fail "bench threshold above page" "$tool" bench -t 5000 "$first"
 expect_fail "bench two outputs on stdout" "$tool" bench --csv --json "$first"
+# --plot without matplotlib: refused up front, naming the package (python -S
+# has no site-packages, so it cannot import matplotlib even where installed).
+printf '#!/bin/sh\nexec /usr/bin/python3 -S "$@"\n' >"$tmp/nompl"
+chmod +x "$tmp/nompl"
+for sub in bench tune; do
+	if ZBEWALGO_PYTHON="$tmp/nompl" "$tool" $sub --plot="$tmp/nompl.png" "$first" \
+		>"$tmp/nompl.out" 2>"$tmp/nompl.err"; then
+		not_ok "$sub --plot without matplotlib: accepted"
+	elif grep -q 'python3-matplotlib' "$tmp/nompl.err" && [ ! -s "$tmp/nompl.out" ] &&
+		[ ! -e "$tmp/nompl.png" ]; then
+		ok "$sub --plot without matplotlib: refused before any work"
+	else
+		not_ok "$sub --plot without matplotlib: $(head -c 200 "$tmp/nompl.err")"
+	fi
+done
 if /usr/bin/python3 -c 'import matplotlib' 2>/dev/null; then
 	expect "bench --plot" "$tool" bench -r 1 -a lz4,zstd-1,memcpy \
 		--plot="$tmp/b.png" "$first" "$tmp/bench.in"
