@@ -1692,6 +1692,7 @@ static void tune_usage(FILE *f)
 "                            (default 256)\n"
 "  -d, --drop-same           drop same-filled pages (zram stores them as one\n"
 "                            word without compressing) and repeated pages\n"
+"                            (zram compresses every copy of those)\n"
 "      --min-speed X         compression at least X times lz4's speed, both\n"
 "                            measured on the sample in this run\n"
 "      --max-us-per-page T   compression at most T microseconds per page\n"
