@@ -129,9 +129,16 @@ clean:
 
 # Out-of-tree kernel module against a prepared tree or a headers package.
 KDIR		?= /lib/modules/$(shell uname -r)/build
-.PHONY: modules modules-clean
+.PHONY: modules modules_install modules-clean
 modules:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
+# modules_install: Kbuild puts them under INSTALL_MOD_PATH (default /)
+# lib/modules/RELEASE/ (RELEASE: the one KDIR was built for), then depmod
+# indexes them, so that "echo zbewalgo > comp_algorithm" loads both.
+KRELEASE	= $(shell cat $(KDIR)/include/config/kernel.release)
+modules_install:
+	$(MAKE) -C $(KDIR) M=$(CURDIR) modules_install
+	depmod $(if $(INSTALL_MOD_PATH),-b $(INSTALL_MOD_PATH)) $(KRELEASE)
 modules-clean:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) clean
 
