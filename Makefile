@@ -109,6 +109,7 @@ check-user: deps
 	$(MAKE) SANITIZE=1 test-unit test-cli
 	$(MAKE) fuzz-smoke
 	$(MAKE) docs
+	$(MAKE) doc-user
 
 test-unit: $(TEST) corpus
 	$(TEST) $(CORPUS)
@@ -200,14 +201,18 @@ bench: deps
 # swap on zram with zbewalgo, the zramctl/zram-tools/zram-generator examples
 # and zswap (tools/testing/kernel/README.md; 9-10 minutes, not in make check).
 # docs: every .rst under
-# Documentation/ parses without a warning (docutils).
+# Documentation/ parses without a warning (docutils), every literal block of
+# the admin guide is tagged with where it runs (tools/testing/kernel/
+# doc-blocks.py), and its step list matches lib/zbewalgo/steps.c.
 DKMS_VERSION	:= $(shell sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' dkms.conf)
 DKMS_SRCTREE	?= /usr/src
 DKMS_KERNEL	?= $(shell uname -r)
 DKMS_FLAGS	?=
 DKMS_DIR	= $(DKMS_SRCTREE)/zbewalgo-$(DKMS_VERSION)
 DKMS		= dkms $(DKMS_FLAGS) --sourcetree $(DKMS_SRCTREE) -m zbewalgo -v $(DKMS_VERSION)
-.PHONY: dkms-src dkms-install dkms-remove check-dkms docs
+GUIDE		:= Documentation/admin-guide/blockdev/zbewalgo.rst
+DOC_BLOCKS	:= tools/testing/kernel/doc-blocks.py
+.PHONY: dkms-src dkms-install dkms-remove check-dkms docs doc-user
 dkms-src:
 	rm -rf $(DKMS_DIR) && mkdir -p $(DKMS_DIR)
 	find Kbuild dkms.conf include lib/zbewalgo crypto/zbewalgo.c -type f \
@@ -230,6 +235,13 @@ docs:
 			--no-file-insertion "$$f" /dev/null; echo "docs: $$f ok"; done
 	@python3 $(HUF_GEN) --check $(HUF_TABLES) $(HUF_SPEC)
 	@echo "docs: $(HUF_SPEC) lists the tables of $(HUF_TABLES)"
+	@python3 $(DOC_BLOCKS) check $(GUIDE)
+	@python3 $(DOC_BLOCKS) steps $(GUIDE) lib/zbewalgo
+
+# doc-user: the guide's blocks tagged "user" (the tool in user space), each a
+# named check; the kernel-side ones run in check-kernel and check-dkms.
+doc-user: $(TOOL) corpus
+	tools/testing/zbewalgo/doc-user.sh $(GUIDE) $(TOOL) $(CORPUS)
 
 # ---- Predefined Huffman tables (tools/testing/zbewalgo/huffman-tables) -------
 # huffman-tables: rebuilds the tables of huffman's mode 3 from the lz

@@ -1,0 +1,200 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only
+"""The admin guide's literal blocks, for the tests that run them.
+
+Every literal block of the guide is tagged by an rst comment before the
+paragraph that introduces it:
+
+    .. zbw-test: NAME PLACE[,PLACE...] [file=PATH] [keep] [vars=A,B]
+
+PLACE says where the block runs (see PLACES); file=PATH makes the block
+the content of a file instead of commands; keep runs it on the state the
+block before it left (no clean-up in between); vars names the variables
+the block expects, which the guide must define in the text before it.
+
+  doc-blocks.py check GUIDE            every block tagged, tags valid
+  doc-blocks.py names GUIDE PLACES     the check names of the blocks of
+                                       PLACES (comma-separated)
+  doc-blocks.py extract GUIDE PLACES DIR
+      DIR/NN-NAME.sh (commands) or NN-NAME.file (content) plus NN-NAME.path,
+      NN-NAME.keep and NN-NAME.vars where the tag says so, in guide order
+  doc-blocks.py steps GUIDE LIBDIR     the guide's step list is exactly the
+                                       steps lib/zbewalgo registers
+"""
+import os
+import re
+import sys
+
+PLACES = {
+    'guest': 'every make check-kernel guest (6.1, 6.12, 7.2)',
+    'guest-levels': 'make check-kernel guests whose zram has algorithm_params (6.12+)',
+    'dkms': "the make check-dkms guest (Debian's 6.1 kernel)",
+    'dkms-host': 'the host of make check-dkms, before the boot',
+    'dkms-host-end': 'the host of make check-dkms, after the boot',
+    'user': 'make check-user, in user space',
+}
+TAG = re.compile(r'^\s*\.\. zbw-test:\s*(.*)$')
+NAME = re.compile(r'^[a-z0-9][a-z0-9-]*$')
+
+
+def indent(line):
+    return len(line) - len(line.lstrip(' '))
+
+
+def blocks(path):
+    """(lineno, tag text or None, tag lineno, block lines) per literal block."""
+    lines = open(path).read().split('\n')
+    out = []
+    tag = None
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        m = TAG.match(line)
+        if m:
+            if tag:
+                raise SystemExit('%s:%d: tag without a block (next tag at %d)'
+                                 % (path, tag[1], i + 1))
+            tag = (m.group(1), i + 1)
+            i += 1
+            continue
+        s = line.rstrip()
+        # A paragraph ending in "::" (not a directive) introduces a block.
+        code = re.match(r'^\s*\.\. (code-block|code|sourcecode)::', s)
+        if code or (s.endswith('::') and not re.match(r'^\s*\.\. \S+::', s)):
+            start = i + 1
+            j = start
+            while j < len(lines) and not lines[j].strip():
+                j += 1
+            if j < len(lines) and indent(lines[j]) > indent(line):
+                b = indent(lines[j])
+                body = []
+                while j < len(lines) and (not lines[j].strip() or
+                                          indent(lines[j]) >= b):
+                    body.append(lines[j][b:])
+                    j += 1
+                while body and not body[-1].strip():
+                    body.pop()
+                out.append((start, tag[0] if tag else None,
+                            tag[1] if tag else None, body))
+                tag = None
+                i = j
+                continue
+        i += 1
+    if tag:
+        raise SystemExit('%s:%d: tag without a block' % (path, tag[1]))
+    return out
+
+
+def parse(path):
+    """The tagged blocks as dicts; exits on an untagged block or bad tag."""
+    res = []
+    names = set()
+    errors = []
+    text = open(path).read()
+    for lineno, tag, tagline, body in blocks(path):
+        if tag is None:
+            errors.append('%s:%d: literal block without a ".. zbw-test:" tag'
+                          % (path, lineno))
+            continue
+        words = tag.split()
+        if len(words) < 2 or not NAME.match(words[0]):
+            errors.append('%s:%d: tag wants NAME PLACE[,PLACE] [options]'
+                          % (path, tagline))
+            continue
+        b = {'name': words[0], 'places': words[1].split(','), 'line': lineno,
+             'body': body, 'file': None, 'keep': False, 'vars': []}
+        for w in words[2:]:
+            if w.startswith('file='):
+                b['file'] = w[5:]
+            elif w == 'keep':
+                b['keep'] = True
+            elif w.startswith('vars='):
+                b['vars'] = w[5:].split(',')
+            else:
+                errors.append('%s:%d: unknown tag option %s' % (path, tagline, w))
+        for p in b['places']:
+            if p not in PLACES:
+                errors.append('%s:%d: unknown place %s (one of: %s)'
+                              % (path, tagline, p, ' '.join(PLACES)))
+        if b['name'] in names:
+            errors.append('%s:%d: block name %s used twice' % (path, tagline, b['name']))
+        names.add(b['name'])
+        # A variable is defined where the guide says ``NAME`` before the block.
+        before = text[:text.index('.. zbw-test: ' + tag)]
+        for v in b['vars']:
+            if '``%s``' % v not in before:
+                errors.append('%s:%d: variable %s is not described before the block'
+                              % (path, tagline, v))
+            elif not any(re.search(r'\$\{?%s\b' % v, x) for x in body):
+                errors.append('%s:%d: variable %s is not used in the block'
+                              % (path, tagline, v))
+        res.append(b)
+    if errors:
+        raise SystemExit('\n'.join(errors))
+    return res
+
+
+def steps(guide, libdir):
+    """The names in the guide's step list against the registered steps."""
+    text = open(guide).read()
+    m = re.search(r'\.\. zbw-steps-begin\n(.*?)\.\. zbw-steps-end', text, re.S)
+    if not m:
+        raise SystemExit('%s: no ".. zbw-steps-begin/end" step list' % guide)
+    doc = re.findall(r'^``([a-z0-9]+)``', m.group(1), re.M)
+    reg = open(os.path.join(libdir, 'steps.c')).read()
+    ids = re.findall(r'\[ZBEWALGO_STEP_\w+\]\s*=\s*&(\w+),', reg)
+    code = []
+    for f in sorted(os.listdir(libdir)):
+        if not f.endswith('.c'):
+            continue
+        src = open(os.path.join(libdir, f)).read()
+        for sym in ids:
+            d = re.search(r'\b%s\s*=\s*\{[^}]*?\.name\s*=\s*"([a-z0-9]+)"' % sym, src, re.S)
+            if d:
+                code.append(d.group(1))
+    if len(code) != len(ids):
+        raise SystemExit('steps.c registers %d steps, found the names of %d'
+                         % (len(ids), len(code)))
+    if sorted(doc) != sorted(code) or len(set(doc)) != len(doc):
+        raise SystemExit('%s: step list %s, the code registers %s'
+                         % (guide, ' '.join(sorted(doc)), ' '.join(sorted(code))))
+    print('docs: %s lists the %d steps of %s/steps.c' % (guide, len(doc), libdir))
+
+
+def main():
+    a = sys.argv[1:]
+    if len(a) == 2 and a[0] == 'check':
+        bs = parse(a[1])
+        print('docs: %s: %d literal blocks, each tagged for a test' % (a[1], len(bs)))
+    elif len(a) == 3 and a[0] == 'names':
+        for b in parse(a[1]):
+            if set(a[2].split(',')) & set(b['places']):
+                print('doc-' + b['name'])
+    elif len(a) == 4 and a[0] == 'extract':
+        os.makedirs(a[3], exist_ok=True)
+        n = 0
+        for b in parse(a[1]):
+            if not set(a[2].split(',')) & set(b['places']):
+                continue
+            n += 1
+            base = os.path.join(a[3], '%02d-%s' % (n, b['name']))
+            with open(base + ('.file' if b['file'] else '.sh'), 'w') as f:
+                f.write('\n'.join(b['body']) + '\n')
+            if b['file']:
+                with open(base + '.path', 'w') as f:
+                    f.write(b['file'] + '\n')
+            if b['keep']:
+                open(base + '.keep', 'w').close()
+            if b['vars']:
+                with open(base + '.vars', 'w') as f:
+                    f.write(' '.join(b['vars']) + '\n')
+    elif len(a) == 3 and a[0] == 'steps':
+        steps(a[1], a[2])
+    else:
+        sys.stderr.write(__doc__)
+        return 2
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
