@@ -84,3 +84,32 @@ missing_checks() {
 	echo "$log" | grep -qx 'ZBW-RESULT: ok' || missing="$missing ZBW-RESULT"
 	echo "$missing"
 }
+
+# bin_extras BINARY DEST: initramfs.sh arguments (one a line) for a dynamic
+# BINARY at DEST in the guest, with its ELF interpreter and libraries at
+# their own paths.
+bin_extras() {
+	local l
+	echo "$1=$2"
+	for l in $(ldd "$1" | awk '$2 == "=>" && $3 ~ /^\// { print $3 } $1 ~ /^\// { print $1 }'); do
+		echo "$(readlink -f "$l")=$l"
+	done
+}
+
+# doc_extras DIR PLACES: the admin guide's blocks for PLACES (doc-blocks.py)
+# extracted to DIR, and the guest's files for running them: the runner,
+# bash and Debian's zramctl, swapon, swapoff and mkswap (the guide's
+# commands) with their libraries. Prints initramfs.sh arguments, one a line.
+doc_extras() {
+	local b p
+	rm -rf "$1"
+	python3 "$HERE/doc-blocks.py" extract "$REPO/$GUIDE" "$2" "$1" || return 1
+	echo "$1=/doc"
+	echo "$HERE/guest/doc-run.sh"
+	bin_extras /bin/bash /bin/bash
+	for b in zramctl swapon swapoff mkswap; do
+		p=$(PATH=/usr/sbin:/sbin:$PATH command -v $b) || { say "$b not found (util-linux)"; return 1; }
+		bin_extras "$p" "/usr/sbin/$b"
+	done
+}
+GUIDE=Documentation/admin-guide/blockdev/zbewalgo.rst

@@ -24,6 +24,35 @@ CHECKS_INTEGRATED="zram-levels zswap verify-zswap sysfs-stress-zswap"
 # The workload is static: the guest has no libc.
 ZBWMEM=$CACHE/run/zbwmem
 gcc -static -O2 -Wall -o "$ZBWMEM" "$HERE/zbwmem.c" -lm
+# The tool, static, for the guide's "build/zbewalgo tune ... /dev/zram0".
+make -C "$REPO" -s BUILD=build/static LDFLAGS=-static build/static/zbewalgo >&2
+TOOL_STATIC=$REPO/build/static/zbewalgo
+
+# guest_modules OBJ [MODDIR]: /lib/modules/RELEASE for the guest under
+# $RUN/modroot, so that modprobe works as on a distribution: modules.builtin
+# of OBJ, and the crypto module of an integrated tree or the out-of-tree
+# modules in MODDIR installed by the repo's "make modules_install" (which
+# runs depmod).
+guest_modules() {
+	local obj=$1 m=${2:-} rel root=$RUN/modroot
+	rel=$(cat "$obj/include/config/kernel.release")
+	rm -rf "$root"
+	mkdir -p "$root/lib/modules/$rel"
+	cp "$obj/modules.builtin" "$obj/modules.builtin.modinfo" "$obj/modules.order" "$root/lib/modules/$rel/"
+	if [ -z "$m" ]; then
+		mkdir -p "$root/lib/modules/$rel/kernel/crypto"
+		cp "$obj/crypto/zbewalgo.ko" "$root/lib/modules/$rel/kernel/crypto/"
+		depmod -b "$root" "$rel"
+	else
+		cp "$REPO/Makefile" "$REPO/dkms.conf" "$m/"
+		make -C "$m" -s --no-print-directory modules_install KDIR="$obj" \
+			INSTALL_MOD_PATH="$root" >"$RUN/modules_install.log" 2>&1 ||
+			{ cat "$RUN/modules_install.log" >&2; return 1; }
+		grep -q crypto-zbewalgo "$root/lib/modules/$rel/modules.alias" ||
+			{ say "make modules_install: no crypto-zbewalgo in modules.alias"; return 1; }
+	fi
+	echo "$root/lib/modules=/lib/modules"
+}
 
 stage() { # NAME START: a timing entry for the summary
 	printf '  %-10s %4ds\n' "$1" $((SECONDS - $2)) >>"$summary.t"
@@ -41,13 +70,22 @@ for v in "$@"; do
 		mods=("$OBJ/crypto/zbewalgo.ko")
 		want="$CHECKS $CHECKS_INTEGRATED"
 		integ=1
+		places=guest,guest-levels
+		mapfile -t extras < <(guest_modules "$OBJ")
 	else
 		M=$(zbw_modules "$OBJ")
 		mods=("$M/libzbewalgo.ko" "$M/zbewalgo.ko")
 		want=$CHECKS
 		integ=0
+		places=guest
+		mapfile -t extras < <(guest_modules "$OBJ" "$M")
 	fi
-	"$HERE/initramfs.sh" "$RUN/initramfs.cpio.gz" "$HERE/guest/zbewalgo.sh" "$ZBWMEM" "${mods[@]}"
+	[ ${#extras[@]} -gt 0 ] || die "no /lib/modules tree for the $v guest"
+	# The admin guide's blocks for this guest, each a required check.
+	mapfile -t -O ${#extras[@]} extras < <(doc_extras "$RUN/doc" "$places")
+	want="$want $(python3 "$HERE/doc-blocks.py" names "$REPO/$GUIDE" "$places" | tr '\n' ' ')"
+	"$HERE/initramfs.sh" "$RUN/initramfs.cpio.gz" "$HERE/guest/zbewalgo.sh" "$ZBWMEM" "${mods[@]}" \
+		"${extras[@]}" "$TOOL_STATIC=/src/build/zbewalgo"
 	stage initramfs $t
 	t=$SECONDS
 	# Progress: the guest's check and workload lines as they come.

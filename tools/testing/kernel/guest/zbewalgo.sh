@@ -347,6 +347,15 @@ if [ -n "$MODS" ]; then
 	check_crypto crypto-selftest-reload
 fi
 
+# --- the admin guide's blocks (doc-run.sh), on the modules as modprobe finds them ----
+# /lib/modules holds modules.builtin and our modules, depmod'ed on the host;
+# the kernel's request_module() and the guide's modprobe use busybox's.
+mkdir -p /sbin
+ln -sf /bin/busybox /sbin/modprobe
+. /extra/doc-run.sh
+doc_run
+doc_clean
+
 # --- kmemleak after everything, if it survived the memory pressure -------------------
 # The required check ran before the swap phases; a second one here covers them
 # and the module reload when kmemleak is still on (it usually is not: its

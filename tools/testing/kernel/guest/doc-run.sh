@@ -1,0 +1,136 @@
+# shellcheck shell=dash
+# (busybox sh: local is there)
+# Sourced by the guest scripts: runs the admin guide's blocks that
+# doc-blocks.py extracted into a directory, in the guide's order, each as the
+# check doc-NAME. The sourcing script defines ok, fail and info. A block of
+# commands runs under bash -e (Debian's swapon, mkswap and zramctl come first
+# on PATH) in /src, where build/zbewalgo is the tool; it fails when a command
+# fails or when its doc_verify_NAME hook does. doc_before_NAME prepares what
+# the guide says must be there first (e.g. "run the workload"). Before every
+# block without .keep, doc_clean undoes what the blocks before set up.
+# Blocks that are file contents are written to their path; the tests that
+# use those files (dkms guest) call doc_install NAME first.
+DOC_K=/sys/kernel/zbewalgo
+DOC_P=/sys/module/zswap/parameters
+DOC_ZSWAP_COMP=$(cat $DOC_P/compressor 2>/dev/null)
+
+doc_clean() {
+	local d n
+	for d in $(awk 'NR > 1 { print $1 }' /proc/swaps); do swapoff "$d"; done
+	[ -e $DOC_P/enabled ] && echo N >$DOC_P/enabled
+	[ -z "$DOC_ZSWAP_COMP" ] || echo "$DOC_ZSWAP_COMP" >$DOC_P/compressor
+	for d in /sys/block/zram*; do
+		[ -e "$d/reset" ] || continue
+		echo 1 >"$d/reset"
+		n=${d#/sys/block/zram}
+		[ "$n" = 0 ] || echo "$n" >/sys/class/zram-control/hot_remove
+	done
+	if [ -d $DOC_K ]; then
+		echo reset >$DOC_K/combinations
+		echo 512 >$DOC_K/early_abort_size
+		echo 3264 >$DOC_K/max_output_size
+	fi
+	return 0
+}
+
+# doc_install NAME: the file block NAME written to its path (no check line).
+doc_install() {
+	local f p
+	f=$(find /doc -name "*-$1.file" | head -n 1)
+	[ -n "$f" ] || { echo "no file block $1"; return 1; }
+	p=$(cat "${f%.file}.path")
+	mkdir -p "${p%/*}" && cp "$f" "$p"
+}
+
+# doc_run: every block in /doc, in order.
+doc_run() {
+	local b name hook rc detail
+	mkdir -p /src
+	for b in $(find /doc -name '*.sh' -o -name '*.file' | sed 's|.*/||; s/\.[a-z]*$//' | sort); do
+		name=doc-${b#*-}
+		hook=$(echo "${b#*-}" | tr - _)
+		[ -e "/doc/$b.keep" ] || doc_clean
+		rc=0
+		if command -v "doc_before_$hook" >/dev/null; then
+			"doc_before_$hook" >"/tmp/$name.before" 2>&1 || rc=$?
+			[ "$rc" = 0 ] || { fail "$name" "preparing: $(tail -n 3 "/tmp/$name.before" | tr '\n' '|')"; continue; }
+		fi
+		if [ -e "/doc/$b.file" ]; then
+			doc_install "${b#*-}" >"/tmp/$name.log" 2>&1 || rc=$?
+			detail="wrote $(cat "/doc/$b.path")"
+		else
+			(cd /src && PATH=/usr/sbin:/sbin:/bin:/extra bash -e "/doc/$b.sh") >"/tmp/$name.log" 2>&1 || rc=$?
+			detail="exit $rc"
+		fi
+		sed "s/^/ZBW-INFO: $name: /" "/tmp/$name.log" | cut -c1-200
+		if [ "$rc" = 0 ] && command -v "doc_verify_$hook" >/dev/null; then
+			detail="$detail; $("doc_verify_$hook" "/tmp/$name.log" 2>&1)" || rc=1
+		fi
+		if [ "$rc" = 0 ]; then ok "$name" "$detail"; else fail "$name" "$detail"; fi
+	done
+}
+
+# --- what each block must have done ----------------------------------------------
+doc_comp() { grep -q '\[zbewalgo\]' "/sys/block/$1/comp_algorithm"; }
+doc_swap() { # DEV: the priority of the swap on /dev/DEV, fails if none
+	awk -v d="/dev/$1" '$1 == d { print $5; f = 1 } END { exit !f }' /proc/swaps
+}
+doc_verify_sysfs_by_hand() {
+	local p
+	p=$(doc_swap zram0) && [ "$p" = 100 ] && doc_comp zram0 &&
+		echo "swap on zram0 at priority 100, $(cat /sys/block/zram0/comp_algorithm)"
+}
+doc_verify_check_device() {
+	grep -q '\[zbewalgo\]' "$1" && grep -q '^/dev/zram0 ' "$1" && echo "shows [zbewalgo] and the swap"
+}
+doc_verify_zramctl() {
+	local d
+	for d in $(awk '$1 ~ /^\/dev\/zram/ { print substr($1, 6) }' /proc/swaps); do
+		doc_comp "$d" && grep -q "^/dev/$d .*zbewalgo" "$1" &&
+			{ echo "swap on $d, zramctl lists zbewalgo"; return 0; }
+	done
+	return 1
+}
+doc_verify_zswap() {
+	[ "$(cat $DOC_P/compressor)" = zbewalgo ] && [ "$(cat $DOC_P/enabled)" = Y ] &&
+		echo "compressor zbewalgo, enabled Y"
+}
+doc_verify_level_by_hand() {
+	[ "$(cat /sys/block/zram0/disksize)" -gt 0 ] && doc_comp zram0 &&
+		echo "zram0 initialized with zbewalgo level 1"
+}
+doc_table_is() { # CHAIN...: the table is exactly these chains
+	[ "$(cat $DOC_K/combinations | tr '\n' ' ')" = "$* " ]
+}
+doc_verify_level1_table() {
+	doc_table_is bitshuffle4-rle-bitshuffle4-rle bitshuffle8-rle-huffman bewalgo-huffman &&
+		echo "table: level 1's chains"
+}
+# "Run the workload": 16 MiB of the test patterns written to zram0.
+doc_before_walk_look() {
+	echo zbewalgo >/sys/block/zram0/comp_algorithm && echo 64M >/sys/block/zram0/disksize &&
+		mkdir -p /tmp/wl && zbwmem files /tmp/wl 16 >/dev/null &&
+		cat /tmp/wl/*.dat >/dev/zram0 && blockdev --flushbufs /dev/zram0 && rm -rf /tmp/wl
+}
+doc_verify_walk_look() {
+	# shellcheck disable=SC2046  # the fields, one a word
+	set -- $(cat /sys/block/zram0/mm_stat)
+	[ "$1" -gt 0 ] && [ "$2" -gt 0 ] && [ "$(cut -d' ' -f1 $DOC_K/stats)" -gt 0 ] &&
+		echo "mm_stat orig $1 compr $2, stats $(cat $DOC_K/stats)"
+}
+doc_verify_walk_tune_zram() {
+	grep -q "^  echo 'set .*/sys/kernel/zbewalgo/combinations" "$1" && echo "tune printed a table to apply"
+}
+doc_verify_walk_apply() {
+	doc_table_is bitshuffle8-rle-huffman bitshuffle4-rle-bitshuffle4-rle &&
+		[ "$(cat $DOC_K/early_abort_size)" = 256 ] && echo "table and early_abort_size applied"
+}
+# No systemd in the guests: the unit's ExecStart lines, in order, by sh.
+doc_verify_settings_unit() {
+	local l
+	sed -n 's/^ExecStart=//p' /etc/systemd/system/zbewalgo-settings.service >/tmp/execstart
+	while read -r l; do
+		eval "$l" || { echo "ExecStart failed: $l"; return 1; }
+	done </tmp/execstart
+	doc_verify_walk_apply >/dev/null && echo "its $(wc -l </tmp/execstart) ExecStart lines applied the settings"
+}
