@@ -112,13 +112,29 @@ mkdir -p "$T/src" "$T/dkms" "$T/root/lib/modules/$KVER"
 ln -s "$HDRS" "$T/root/lib/modules/$KVER/build"
 # A private signing key too: dkms on Debian would create /var/lib/dkms/mok.key.
 export mok_signing_key=$T/mok.key mok_certificate=$T/mok.pub
-FLAGS="--dkmstree $T/dkms --installtree $T/root/lib/modules --no-depmod"
-say "make dkms-install for $KVER (log $RUN/dkms.log)"
-if ! nice -n 10 make -C "$REPO" --no-print-directory dkms-install DKMS_SRCTREE="$T/src" \
-	DKMS_KERNEL="$KVER" DKMS_FLAGS="$FLAGS" >"$RUN/dkms.log" 2>&1; then
-	tail -n 40 "$RUN/dkms.log" >&2
+# The admin guide's host-side blocks run as written, with the guide's
+# variable KVER and the private trees through the environment the guide
+# names (DKMS_SRCTREE, DKMS_FLAGS, INSTALL_MOD_PATH); each is a check.
+export KVER DKMS_SRCTREE=$T/src
+export DKMS_FLAGS="--dkmstree $T/dkms --installtree $T/root/lib/modules --no-depmod"
+HOSTLOG=$RUN/host-checks
+: >"$HOSTLOG"
+host_block() { # NAME DIR: the guide's block NAME, bash -e in DIR
+	local f rc=0
+	f=$(find "$RUN/doc-host" -name "*-$1.sh" | head -n 1)
+	[ -n "$f" ] || die "no host block $1 in the guide"
+	say "guide block $1 in $2 (log $RUN/doc-$1.log)"
+	(cd "$2" && nice -n 10 bash -e "$f") </dev/null >"$RUN/doc-$1.log" 2>&1 || rc=$?
+	if [ "$rc" = 0 ]; then echo "ZBW-CHECK: doc-$1 ok" >>"$HOSTLOG"; return 0; fi
+	echo "ZBW-CHECK: doc-$1 FAIL exit $rc" >>"$HOSTLOG"
+	tail -n 40 "$RUN/doc-$1.log" >&2
+	return 1
+}
+rm -rf "$RUN/doc-host"
+python3 "$HERE/doc-blocks.py" extract "$REPO/$GUIDE" dkms-host,dkms-host-end "$RUN/doc-host"
+if ! host_block install-dkms "$REPO"; then
 	cat "$T/dkms/zbewalgo"/*/build/make.log 2>/dev/null | tail -n 40 >&2 || true
-	die "dkms-install failed"
+	die "the guide's DKMS install failed"
 fi
 status=$(dkms status --dkmstree "$T/dkms" --installtree "$T/root/lib/modules" -m zbewalgo -k "$KVER")
 say "dkms status: $status"
@@ -131,6 +147,20 @@ case $vermagic in "$KVER "*) ;; *) die "vermagic '$vermagic' is not $KVER" ;; es
 sig=$(modinfo -F signer "$MODDIR/updates/dkms/zbewalgo.ko" || true)
 say "built: $(echo "$ours" | sed "s|$MODDIR/||" | tr '\n' ' ')vermagic '$vermagic', signer '${sig:-none}'"
 stage dkms $t
+
+# The guide's Kbuild install (make modules, make modules_install), in a copy
+# of the sources (make modules builds in the tree) into a private root.
+t=$SECONDS
+rm -rf "$T/kbuild" "$T/modinst"
+mkdir -p "$T/kbuild"
+(cd "$REPO" && find Makefile Kbuild dkms.conf include lib/zbewalgo crypto/zbewalgo.c -type f \
+	! -name '*.o' ! -name '*.ko' ! -name '*.cmd' ! -name '*.mod*' | cpio -pdm --quiet "$T/kbuild")
+INSTALL_MOD_PATH=$T/modinst host_block modules-install "$T/kbuild" || die "the guide's make modules_install failed"
+grep -q crypto-zbewalgo "$T/modinst/lib/modules/$KVER/modules.alias" ||
+	die "make modules_install: no crypto-zbewalgo in modules.alias"
+[ "$(find "$T/modinst/lib/modules/$KVER" -name '*zbewalgo.ko*' | wc -l)" = 2 ] ||
+	die "make modules_install: not both modules under $T/modinst/lib/modules/$KVER"
+stage kbuild $t
 
 # The stock modules: zram, the compressors zram lists, and our dependencies.
 t=$SECONDS
@@ -157,13 +187,9 @@ say "stock modules: $(echo "$need" | sed 's|.*/||' | tr '\n' ' ')"
 ZBWMEM=$RUN/zbwmem
 gcc -static -O2 -Wall -o "$ZBWMEM" "$HERE/zbwmem.c" -lm
 extras=("$ZBWMEM" "$MODDIR=/lib/modules/$KVER")
-libs_of() { # the ELF interpreter and shared libraries of BINARY
-	ldd "$1" | awk '$2 == "=>" && $3 ~ /^\// { print $3 } $1 ~ /^\// { print $1 }'
-}
 add_bin() { # BINARY DEST: BINARY at DEST, its libraries at their own paths
-	local l
-	extras+=("$1=$2")
-	for l in $(libs_of "$1"); do extras+=("$(readlink -f "$l")=$l"); done
+	local x
+	while read -r x; do extras+=("$x"); done < <(bin_extras "$1" "$2")
 }
 # Debian's own zramctl, swapon (priorities: busybox's has no -p), mkswap, and bash
 # for zram-tools' zramswap (busybox's sh would run its own swapon applet).
@@ -191,6 +217,8 @@ add_bin "$ZG" /lib/systemd/system-generators/zram-generator
 extras+=("$PK/root/usr/sbin/zramswap=/usr/sbin/zramswap"
 	 "$HERE/guest/systemd-makefs=/lib/systemd/systemd-makefs")
 PKGVERS="zram-tools $(dpkg-deb -f "$PK"/deb/zram-tools_*.deb Version), systemd-zram-generator $(dpkg-deb -f "$PK"/deb/systemd-zram-generator_*.deb Version), util-linux $(dpkg-query -W -f '${Version}' util-linux)"
+# The guide's blocks for this guest, each a required check.
+mapfile -t -O ${#extras[@]} extras < <(doc_extras "$RUN/doc" dkms)
 "$HERE/initramfs.sh" "$RUN/initramfs.cpio.gz" "$HERE/guest/dkms.sh" "${extras[@]}"
 stage initramfs $t
 
@@ -207,7 +235,16 @@ CHECKS="stock-kernel modprobe-zram autoload modules-signature crypto comp-algori
 	swap-zram verify-zram zramctl verify-zramctl zramswap verify-zramswap
 	zram-generator-units zram-generator-setup verify-zram-generator zswap verify-zswap
 	no-splat"
-log=$(tr -d '\r' <"$RUN/console.log")
+# The guide's uninstall, on the host.
+host_block uninstall-dkms "$REPO" || true
+left=$(dkms status --dkmstree "$T/dkms" --installtree "$T/root/lib/modules" -m zbewalgo 2>&1
+	find "$T/src" "$T/root/lib/modules/$KVER/updates" -name '*zbewalgo*' 2>/dev/null)
+if [ -n "$left" ]; then
+	sed -i '/^ZBW-CHECK: doc-uninstall-dkms ok/d' "$HOSTLOG"
+	echo "ZBW-CHECK: doc-uninstall-dkms FAIL left behind: $(echo "$left" | tr '\n' ' ')" >>"$HOSTLOG"
+fi
+CHECKS="$CHECKS $(python3 "$HERE/doc-blocks.py" names "$REPO/$GUIDE" dkms,dkms-host,dkms-host-end | tr '\n' ' ')"
+log=$(tr -d '\r' <"$RUN/console.log"; cat "$HOSTLOG")
 # shellcheck disable=SC2086  # $CHECKS is a list of check names
 missing=$(missing_checks "$log" $CHECKS)
 echo

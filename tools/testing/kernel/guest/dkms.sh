@@ -52,6 +52,9 @@ swapped() {
 	return 1
 }
 
+# The admin guide's blocks (doc-run.sh): config files now, commands at the end.
+. /extra/doc-run.sh
+
 echo 5 >/proc/sys/kernel/printk
 info "$(cat /proc/version)"
 info "$(grep MemTotal /proc/meminfo | tr -s ' '), $(grep -c ^processor /proc/cpuinfo) CPUs"
@@ -138,11 +141,7 @@ fi
 # As at boot: zram not loaded, zramswap's own modprobe creates zram0 (zramctl
 # --reset above removed that device). zramswap runs under Debian's bash.
 modprobe -r zram || fail zramswap "modprobe -r zram before zramswap start"
-cat >/etc/default/zramswap <<'EOF'
-ALGO=zbewalgo
-SIZE=512
-PRIORITY=100
-EOF
+doc_install zramswap-conf || fail zramswap "the guide's /etc/default/zramswap"
 /usr/sbin/zramswap start >/tmp/zramswap.out 2>&1
 rc=$?
 sed 's/^/ZBW-INFO: zramswap start: /' /tmp/zramswap.out
@@ -162,19 +161,14 @@ fi
 # and creates the device itself), --setup-device sets algorithm and size and runs
 # systemd-makefs (a stand-in around mkswap), and the swapon of dev-zram0.swap is
 # done by hand with the unit's options.
-cat >/etc/systemd/zram-generator.conf <<'EOF'
-[zram0]
-zram-size = ram * 2
-compression-algorithm = zbewalgo
-swap-priority = 50
-EOF
+doc_install zram-generator-conf || fail zram-generator-units "the guide's zram-generator.conf"
 G=/lib/systemd/system-generators/zram-generator
 rm -rf /tmp/gen && mkdir /tmp/gen
 $G /tmp/gen >/tmp/gen.out 2>&1
 rc=$?
 sed 's/^/ZBW-INFO: zram-generator: /' /tmp/gen.out
 u=/tmp/gen/dev-zram0.swap
-if [ "$rc" = 0 ] && grep -qx 'What=/dev/zram0' $u && grep -qx 'Priority=50' $u &&
+if [ "$rc" = 0 ] && grep -qx 'What=/dev/zram0' $u && grep -qx 'Priority=100' $u &&
 	[ -L /tmp/gen/swap.target.wants/dev-zram0.swap ] && [ -d $Z ]; then
 	ok zram-generator-units "$(cd /tmp/gen && find . -type f -o -type l | sort | tr '\n' ' ')"
 else
@@ -183,14 +177,14 @@ fi
 $G --setup-device zram0 >/tmp/gen.out 2>&1
 rc=$?
 sed 's/^/ZBW-INFO: zram-generator --setup-device zram0: /' /tmp/gen.out
-# The generator computes in whole MiB: allow a few below 2 * MemTotal.
+# The guide's "ram / 2"; the generator computes in whole MiB: allow a few below.
 ram=$(awk '/^MemTotal/ { print $2 * 1024 }' /proc/meminfo)
 ds=$(cat $Z/disksize)
 prio=$(sed -n 's/^Priority=//p' $u)
-if [ "$rc" = 0 ] && grep -q '\[zbewalgo\]' $Z/comp_algorithm && [ "$ds" -le $((ram * 2)) ] &&
-	[ "$ds" -ge $((ram * 2 - 4 * 1048576)) ] &&
+if [ "$rc" = 0 ] && grep -q '\[zbewalgo\]' $Z/comp_algorithm && [ "$ds" -le $((ram / 2)) ] &&
+	[ "$ds" -ge $((ram / 2 - 4 * 1048576)) ] &&
 	/usr/sbin/swapon -p "$prio" /dev/zram0; then
-	ok zram-generator-setup "$(cat $Z/comp_algorithm), disksize $ds (ram*2 of $ram), swapon -p $prio"
+	ok zram-generator-setup "$(cat $Z/comp_algorithm), disksize $ds (ram/2 of $ram), swapon -p $prio"
 	fill zram-generator "$EX" $Z/mm_stat
 	s=$(swapped zram-generator zram0) && info "zram-generator swap $s" || fail zram-generator-swap "$s"
 	swapoff /dev/zram0
@@ -219,6 +213,25 @@ if n=$(cat /sys/class/zram-control/hot_add) && echo lz4 >/sys/block/zram$n/comp_
 else
 	fail zswap "setup failed: compressor $(cat $P/compressor)"
 fi
+
+# --- the admin guide's blocks -------------------------------------------------------
+# Uninstalling starts from zram-tools with the guide's ALGO=zbewalgo, once
+# zswap let go of zbewalgo (it frees an old compressor from a work item).
+doc_before_uninstall_switch() {
+	local i=0
+	doc_install zramswap-conf || return 1
+	while [ "$(awk '$1 == "zbewalgo" { print $3 }' /proc/modules)" != 0 ] && [ $i -lt 20 ]; do
+		sleep 1
+		i=$((i + 1))
+	done
+	/usr/sbin/zramswap start && grep -q '\[zbewalgo\]' $Z/comp_algorithm
+}
+doc_verify_uninstall_switch() {
+	grep -q '\[lz4\]' $Z/comp_algorithm && doc_swap zram0 >/dev/null && ! loaded zbewalgo &&
+		! loaded libzbewalgo && echo "zramswap on lz4, zbewalgo and libzbewalgo unloaded"
+}
+doc_run
+doc_clean
 
 # --- splats ---------------------------------------------------------------------------
 s=$(dmesg-bugs | grep -E 'BUG:|WARNING:|Oops|Call Trace|general protection|INFO: task')
