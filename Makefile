@@ -134,9 +134,12 @@ KDIR		?= /lib/modules/$(shell uname -r)/build
 modules:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
 # modules_install: Kbuild puts them under INSTALL_MOD_PATH (default /)
-# lib/modules/RELEASE/ (RELEASE: the one KDIR was built for), then depmod
-# indexes them, so that "echo zbewalgo > comp_algorithm" loads both.
-KRELEASE	= $(shell cat $(KDIR)/include/config/kernel.release)
+# lib/modules/RELEASE/, then depmod indexes them, so that "echo zbewalgo >
+# comp_algorithm" loads both.  RELEASE is the modules' vermagic, the kernel's
+# UTS_RELEASE (Debian's headers say 6.1.0-N-amd64 there but the upstream
+# version in include/config/kernel.release).
+KRELEASE	= $(shell sed -n 's/^\#define UTS_RELEASE "\(.*\)"/\1/p' \
+			$(KDIR)/include/generated/utsrelease.h)
 modules_install:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) modules_install
 	depmod $(if $(INSTALL_MOD_PATH),-b $(INSTALL_MOD_PATH)) $(KRELEASE)

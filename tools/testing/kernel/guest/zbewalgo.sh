@@ -251,7 +251,7 @@ if [ -e $Z/algorithm_params ]; then
 	done
 	# No level= at all is zram's "not set": the sysfs table, and it counts.
 	if n=$(zram_dev zbewalgo 16M "algo=zbewalgo"); then
-		head -c 1048576 /tmp/data/$(ls /tmp/data | head -n 1) >/dev/zram$n
+		head -c 1048576 "/tmp/data/$(ls /tmp/data | head -n 1)" >/dev/zram$n
 		blockdev --flushbufs /dev/zram$n
 		[ "$(cut -d' ' -f1 $K/stats)" -gt "${stats1%% *}" ] || bad="$bad no-level:not-counted"
 		zram_del "$n"
