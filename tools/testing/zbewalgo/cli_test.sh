@@ -92,6 +92,27 @@ expect_fail "unknown step" "$tool" -c "bwt-nosuch" table
 expect_fail "eight steps" "$tool" -c "bwt-mtf-rle-jbe-jbe2-huffman-bewalgo-bewalgo2" table
 expect_fail "empty table" "$tool" -c "" table
 expect_fail "bad page size" "$tool" -p 0 table
+for l in 0 4 12 x ""; do
+	expect_fail "level '$l'" "$tool" -l "$l" table
+done
+
+# Levels: level 2 is the default table; each level's table round-trips.
+if [ "$("$tool" -l 2 table)" = "$("$tool" table)" ] &&
+   [ "$("$tool" -l 1 table)" != "$("$tool" table)" ] &&
+   [ "$("$tool" -l 3 table | wc -l)" -gt "$("$tool" table | wc -l)" ]; then
+	ok "-l: level 2 is the default, 1 and 3 differ"; else not_ok "-l tables"; fi
+for l in 1 3; do
+	expect "round trip with -l $l" roundtrip "$first" -l "$l"
+done
+
+# steps: ids 1..N with unique names, and each name is a valid one-step table.
+"$tool" steps >"$tmp/steps"
+if [ -s "$tmp/steps" ] &&
+   awk '$1 != NR || NF != 2 { exit 1 }' "$tmp/steps" &&
+   [ "$(cut -d' ' -f2 "$tmp/steps" | sort -u | wc -l)" -eq "$(wc -l <"$tmp/steps")" ] &&
+   while read -r _ name; do "$tool" -c "$name" table >/dev/null || exit 1; done <"$tmp/steps"; then
+	ok "steps: $(wc -l <"$tmp/steps") named steps, each a valid table"; else
+	not_ok "steps"; cat "$tmp/steps"; fi
 expect_fail "missing file" "$tool" compress "$tmp/nonexistent" "$tmp/x"
 
 # bench: figures that do not depend on timing (no timed assertions).
