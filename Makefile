@@ -38,7 +38,8 @@ LIB_OBJS	:= $(patsubst %.c,$(BUILD)/%.o,$(LIB_SRCS))
 TOOL		:= $(BUILD)/zbewalgo
 TEST		:= $(BUILD)/zbewalgo_test
 
-.PHONY: all check check-user test-unit test-cli corpus clean deps run
+.PHONY: all check check-user test-unit test-cli test-golden golden corpus \
+	clean deps run
 
 # Debian packages the user-space build and tests need.
 DEPS		:= build-essential liblz4-dev libzstd-dev liblzo2-dev zlib1g-dev \
@@ -106,7 +107,7 @@ check:
 	$(MAKE) check-kernel
 
 check-user: deps
-	$(MAKE) SANITIZE=1 test-unit test-cli
+	$(MAKE) SANITIZE=1 test-unit test-cli test-golden
 	$(MAKE) fuzz-smoke
 	$(MAKE) docs
 
@@ -115,6 +116,17 @@ test-unit: $(TEST) corpus
 
 test-cli: $(TOOL) corpus
 	tools/testing/zbewalgo/cli_test.sh $(TOOL) $(CORPUS)
+
+# Golden pages (tools/testing/zbewalgo/golden/RELEASE): every committed
+# release's compressed pages must decode byte-exact in this build.
+# "make golden" adds the set of the release in dkms.conf, made by this
+# build; a committed set is never rewritten.
+GOLDEN		:= tools/testing/zbewalgo/golden
+test-golden: $(TOOL)
+	python3 tools/testing/zbewalgo/golden.py check $(TOOL) $(GOLDEN)
+golden: $(TOOL)
+	python3 tools/testing/zbewalgo/golden.py make $(TOOL) \
+		$(GOLDEN)/$(shell sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' dkms.conf)
 
 # Main job: builds the 7.2 kernel with zbewalgo (cached), boots it under qemu
 # and compares zram with zbewalgo, lz4, lzo-rle and zstd in that one boot: the
