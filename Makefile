@@ -234,6 +234,7 @@ docs:
 		/usr/bin/python3 -m docutils --halt=warning --report=warning \
 			--no-file-insertion "$$f" /dev/null; echo "docs: $$f ok"; done
 	@python3 $(HUF_GEN) --check $(HUF_TABLES) $(HUF_SPEC)
+	@python3 tools/testing/zbewalgo/spec-steps.py lib/zbewalgo/steps.h $(HUF_SPEC)
 	@echo "docs: $(HUF_SPEC) lists the tables of $(HUF_TABLES)"
 
 # ---- Predefined Huffman tables (tools/testing/zbewalgo/huffman-tables) -------

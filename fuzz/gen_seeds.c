@@ -74,7 +74,8 @@ static void chain_seeds(const struct zbewalgo_combination *comb,
 
 		if (n < 0)
 			break;
-		snprintf(name, sizeof(name), "step-%s", step->name);
+		snprintf(name, sizeof(name), "step-%s",
+			 zbewalgo_step_name(comb->ids[k]));
 		put(name, hdr, 2, buf[k & 1], n);
 		in = buf[k & 1];
 		inlen = n;
