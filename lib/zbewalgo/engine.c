@@ -24,10 +24,6 @@
 #define ZBW_MAX_SHORTCUTS	15
 
 /* Page header, byte 0: format version in bits 0-3, step count in 4-6. */
-#define ZBW_HDR_VERSION_MASK	0x0f
-#define ZBW_HDR_STEPS_SHIFT	4
-#define ZBW_HDR_STEPS_MASK	0x70
-#define ZBW_HDR_RESERVED	0x80
 
 /*
  * Incompressibility test: 16 of every 64 bytes, counted per byte lane
@@ -357,7 +353,7 @@ static int zbw_write_stored(const u8 *src, size_t slen, u8 *dst, size_t *dlen)
 
 	if (*dlen < 1 + n + slen)
 		return -ENOSPC;
-	dst[0] = ZBEWALGO_FORMAT_VERSION;
+	dst[0] = zbw_page_byte0(0);
 	zbw_put_len(dst + 1, dst + 1 + n, slen);
 	memcpy(dst + 1 + n, src, slen);
 	*dlen = 1 + n + slen;
@@ -485,7 +481,7 @@ finish:
 	if (*dlen < best_total)
 		return -ENOSPC;
 
-	out[0] = ZBEWALGO_FORMAT_VERSION | best_steps << ZBW_HDR_STEPS_SHIFT;
+	out[0] = zbw_page_byte0(best_steps);
 	memcpy(out + 1, table->comb[best_comb].ids, best_steps);
 	zbw_put_len(out + 1 + best_steps, out + best_total, slen);
 	k = 1 + best_steps + len_bytes;

@@ -23,6 +23,17 @@ enum zbewalgo_step_id {
 	ZBEWALGO_NR_STEP_IDS,
 };
 
+/* Byte 0 of a page: format version, number of steps, a reserved bit */
+#define ZBW_HDR_VERSION_MASK	0x0f
+#define ZBW_HDR_STEPS_SHIFT	4
+#define ZBW_HDR_STEPS_MASK	0x70
+#define ZBW_HDR_RESERVED	0x80
+
+static inline u8 zbw_page_byte0(unsigned int nr_steps)
+{
+	return ZBEWALGO_FORMAT_VERSION | nr_steps << ZBW_HDR_STEPS_SHIFT;
+}
+
 /**
  * struct zbewalgo_step - one transform or coder of a chain
  * @encode: encode @slen bytes of @src into @dst, writing at most @dcap

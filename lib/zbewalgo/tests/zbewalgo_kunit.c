@@ -11,6 +11,8 @@
 #include <linux/string.h>
 #include <linux/zbewalgo.h>
 
+#include "../zbewalgo_internal.h"
+
 #define PAGE_LEN	4096
 
 enum zbw_kind {
@@ -269,7 +271,7 @@ static void zbewalgo_test_random_input(struct kunit *test)
 		KUNIT_ASSERT_NOT_NULL(test, p);
 		for (k = 0; k < len; k++)
 			p[k] = zbw_rnd(&state);
-		p[0] = ZBEWALGO_FORMAT_VERSION | steps << 4;
+		p[0] = zbw_page_byte0(steps);
 		for (k = 1; k <= steps && k < len; k++)
 			p[k] = 1 + zbw_rnd(&state) % (nr_ids - 1);
 		ret = zbewalgo_decompress(p, len, out, &olen, f->scratch);

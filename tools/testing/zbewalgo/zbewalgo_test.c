@@ -1356,7 +1356,7 @@ static void test_random_input(void)
 		if (len > 4 && (i & 1)) {
 			unsigned int steps = 1 + rnd() % 7;
 
-			p[0] = ZBEWALGO_FORMAT_VERSION | (steps << 4);
+			p[0] = zbw_page_byte0(steps);
 			for (k = 1; k <= steps && k < len; k++)
 				p[k] = 1 + rnd() % (ZBEWALGO_NR_STEP_IDS - 1);
 		}
@@ -1497,7 +1497,7 @@ static void test_api_errors(void)
 	CHECK(zbewalgo_decompress(c, clen, o, &dlen, scratch) == -EINVAL,
 	      "reserved bit accepted");
 	/* Unknown step id. */
-	c[0] = ZBEWALGO_FORMAT_VERSION | 1 << 4;
+	c[0] = zbw_page_byte0(1);
 	c[1] = 0xee;
 	CHECK(zbewalgo_decompress(c, clen, o, &dlen, scratch) == -EINVAL,
 	      "unknown step accepted");
