@@ -182,18 +182,38 @@ demo: corpus
 # zstd, deflate, memcpy) page by page on the generated data sets and the
 # public corpora; tables (txt, csv, json), plots (png) and a note of the
 # machine go to BENCH_OUT.  BENCH_KIB sizes each generated set, BENCH_REPS
-# is the number of repetitions whose median is reported.
+# is the number of repetitions whose median is reported.  Into the default
+# BENCH_OUT (the committed results) it also re-renders the figures of the
+# docs (RENDER, below).
+# bench-kernel: make run's in-kernel benchmark on DEMO_VERSION, then its
+# table and records into BENCH_OUT as kernel-VERSION.{txt,csv} with a note
+# of the tree (kernel-VERSION.machine.txt), for the cover letter.
 BENCH_DEPS	:= python3-matplotlib
 BENCH_KIB	?= 4096
 BENCH_REPS	?= 5
 BENCH_DATA	:= build/bench-data
-BENCH_OUT	?= tools/testing/zbewalgo/bench/results
-.PHONY: bench
+BENCH_RESULTS	:= tools/testing/zbewalgo/bench/results
+BENCH_OUT	?= $(BENCH_RESULTS)
+RENDER		:= tools/testing/zbewalgo/bench/render.py
+.PHONY: bench bench-kernel
 bench: deps
 	@scripts/install-deps.sh $(BENCH_DEPS)
 	$(MAKE) $(TOOL) corpus
 	CC='$(CC)' CFLAGS='$(CFLAGS)' tools/testing/zbewalgo/bench/run.sh \
 		$(TOOL) $(BENCH_DATA) $(CORPUS) $(BENCH_OUT) $(BENCH_KIB) $(BENCH_REPS)
+ifeq ($(BENCH_OUT),$(BENCH_RESULTS))
+	python3 $(RENDER)
+endif
+KBENCH		:= build/kernel-bench/$(DEMO_VERSION)
+bench-kernel: corpus
+	@mkdir -p build/kernel-bench
+	{ echo "# tree:      $$(python3 $(RENDER) tree-id $(BENCH_OUT))"; \
+	  echo "# date:      $$(date -u '+%Y-%m-%d %H:%M:%S UTC')"; \
+	  echo "# load:      $$(cut -d' ' -f1-3 /proc/loadavg) (1, 5, 15 min) when the run started"; \
+	} >$(KBENCH).machine.txt
+	tools/testing/kernel/demo.sh $(DEMO_VERSION)
+	for x in txt csv machine.txt; do \
+		cp $(KBENCH).$$x $(BENCH_OUT)/kernel-$(DEMO_VERSION).$$x || exit 1; done
 
 # ---- DKMS and admin docs (Documentation/admin-guide/blockdev/zbewalgo.rst) -
 # dkms-src: the module sources and dkms.conf in DKMS_SRCTREE/zbewalgo-VERSION,
@@ -205,7 +225,11 @@ bench: deps
 # swap on zram with zbewalgo, the zramctl/zram-tools/zram-generator examples
 # and zswap (tools/testing/kernel/README.md; 9-10 minutes, not in make check).
 # docs: every .rst under
-# Documentation/ parses without a warning (docutils).
+# Documentation/ parses without a warning (docutils); the generated figures
+# of the admin guide and fuzz/README are what the committed results render
+# (tools/testing/zbewalgo/bench/render.py --check, after its tests), and
+# those results were measured on HEAD's lib/zbewalgo.  ZBW_ALLOW_STALE=1
+# accepts results of older code while it is being changed (not in CI).
 DKMS_VERSION	:= $(shell sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' dkms.conf)
 DKMS_SRCTREE	?= /usr/src
 DKMS_KERNEL	?= $(shell uname -r)
@@ -236,6 +260,8 @@ docs:
 	@python3 $(HUF_GEN) --check $(HUF_TABLES) $(HUF_SPEC)
 	@python3 tools/testing/zbewalgo/spec-steps.py lib/zbewalgo/steps.h $(HUF_SPEC)
 	@echo "docs: $(HUF_SPEC) lists the tables of $(HUF_TABLES)"
+	@python3 tools/testing/zbewalgo/render_test.py
+	@python3 $(RENDER) --check
 
 # ---- Predefined Huffman tables (tools/testing/zbewalgo/huffman-tables) -------
 # huffman-tables: rebuilds the tables of huffman's mode 3 from the lz

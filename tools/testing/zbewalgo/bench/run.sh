@@ -25,16 +25,10 @@ rm -rf "$data"
 python3 "$gen" "$data" "$size"
 
 # Commit of the code measured; "-dirty" for changes outside the results,
-# which the run itself rewrites.
+# which the run itself rewrites.  render.py compares it with HEAD.
 tree_id() {
-	local id root rel
-	id=$(git -C "$here" describe --always 2>/dev/null) || { echo unknown; return; }
-	root=$(git -C "$here" rev-parse --show-toplevel)
-	rel=$(realpath -m --relative-to="$root" "$out")
-	case $rel in ../*) rel=;; esac
-	[ -z "$(git -C "$root" status --porcelain -- . ${rel:+":(exclude)$rel"})" ] ||
-		id=$id-dirty
-	echo "$id"
+	python3 "$here/render.py" --repo "$here/../../../.." tree-id "$out" 2>/dev/null ||
+		echo unknown
 }
 
 machine() {
@@ -76,4 +70,6 @@ run sets "${sets[@]}"
 } >"$out/targets.txt"
 mapfile -t files < <(find "$corpus" -type f ! -name '.*' | sort)
 run corpus "${files[@]}"
+echo "# load:      $(cut -d' ' -f1-3 /proc/loadavg) (1, 5, 15 min) when the run ended" \
+	>>"$out/machine.txt"
 echo "bench: results in $out: $(cd "$out" && echo *)" >&2
