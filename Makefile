@@ -208,6 +208,7 @@ KBENCH		:= build/kernel-bench/$(DEMO_VERSION)
 bench-kernel: corpus
 	@mkdir -p build/kernel-bench
 	{ echo "# tree:      $$(python3 $(RENDER) tree-id $(BENCH_OUT))"; \
+	  echo "# code:      $$(python3 $(RENDER) code-id)"; \
 	  echo "# date:      $$(date -u '+%Y-%m-%d %H:%M:%S UTC')"; \
 	  echo "# load:      $$(cut -d' ' -f1-3 /proc/loadavg) (1, 5, 15 min) when the run started"; \
 	} >$(KBENCH).machine.txt

@@ -131,13 +131,12 @@ def fuzz(repo):
 
 
 def check_fresh(repo):
-    trees = [('bench/results/machine.txt',
-              render.bench_note(repo).get('tree', [''])[0])]
-    trees += [('bench/results/kernel-%s.machine.txt' % v,
-               note.get('tree', [''])[0]) for v, _, note in
-              render.kernel_runs(repo)]
-    for name, tree in trees:
-        why = render.stale(repo, tree)
+    notes = [('bench/results/machine.txt', render.bench_note(repo))]
+    notes += [('bench/results/kernel-%s.machine.txt' % v, note)
+              for v, _, note in render.kernel_runs(repo)]
+    for name, note in notes:
+        why = render.stale(repo, note.get('tree', [''])[0],
+                           note.get('code', [None])[0])
         if not why:
             continue
         msg = 'cover.py: %s: stale results: %s' % (name, why)

@@ -91,6 +91,13 @@ class Scratch(unittest.TestCase):
         self.write(name, re.sub(r'(?m)^# tree: .*$', '# tree:      ' + tree,
                                 self.read(name)))
 
+    def set_code(self, code):
+        """Records the code id CODE after the tree line."""
+        name = os.path.join(render.RESULTS, 'machine.txt')
+        text = re.sub(r'(?m)^# code: .*\n', '', self.read(name))
+        self.write(name, re.sub(r'(?m)^(# tree: .*)$',
+                                r'\1\n# code:      ' + code, text))
+
 
 class Drift(Scratch):
     def test_committed_blocks_match(self):
@@ -252,6 +259,41 @@ class Stale(Scratch):
             self.assertIn('shallow clone', r.stderr)
         finally:
             shutil.rmtree(clone)
+
+    def test_code_id(self):
+        """With a code id a shallow clone or a tarball can be checked."""
+        self.git('init', '-q')
+        tree = self.commit('one')
+        self.set_tree(tree)
+        self.set_code(render.code_id(self.dir))
+        self.assertEqual(self.render().returncode, 0)
+        self.commit('results')
+        self.write('unrelated.txt', 'y\n')
+        self.commit('three')
+        clone = self.dir + '-clone'
+        r = run(['git', 'clone', '-q', '--depth', '1',
+                 'file://' + self.dir, clone])
+        self.assertEqual(r.returncode, 0, r.stderr)
+        try:
+            r = run([sys.executable, RENDER, '--repo', clone, '--check'])
+            self.assertEqual(r.returncode, 0, r.stderr)
+            self.assertIn('describe HEAD', r.stdout)
+            shutil.rmtree(os.path.join(clone, '.git'))
+            r = run([sys.executable, RENDER, '--repo', clone, '--check'])
+            self.assertEqual(r.returncode, 0, r.stderr)
+            with open(os.path.join(clone, 'lib/zbewalgo/engine.c'), 'a') as f:
+                f.write('int z;\n')
+            r = run([sys.executable, RENDER, '--repo', clone, '--check'])
+            self.assertEqual(r.returncode, 1)
+            self.assertIn('differ from the code', r.stderr)
+        finally:
+            shutil.rmtree(clone)
+        # A new header file counts as a change of the code.
+        self.write('lib/zbewalgo/new.h', '\n')
+        self.commit('four')
+        r = self.check(allow_stale=False)
+        self.assertEqual(r.returncode, 1)
+        self.assertIn('differ from the code', r.stderr)
 
     def test_tree_id(self):
         self.git('init', '-q')

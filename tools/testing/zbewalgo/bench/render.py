@@ -4,6 +4,7 @@
 
 usage: render.py [--check] [--repo DIR]
        render.py tree-id [EXCLUDE_DIR]
+       render.py code-id
 
 Reads the machine-readable results (bench/results/*.csv and machine.txt of
 `make bench`, fuzz/campaigns.csv and fuzz/coverage.csv) and rewrites the
@@ -20,6 +21,10 @@ is only reported.
 
 tree-id prints the commit of the work tree for a results header, with
 "-dirty" when files outside EXCLUDE_DIR (the results) have changes.
+code-id prints the SHA-256 of the code the results describe (every .c and
+.h file of lib/zbewalgo and include/linux/zbewalgo.h, by path and
+content), so a clone without the measured commit in its history (shallow,
+or a tarball) can still tell whether the results describe its code.
 
 The cover letter (scripts/patches/cover.py) imports this module, so that
 every figure is read in one place.
@@ -27,6 +32,7 @@ every figure is read in one place.
 import csv
 import difflib
 import glob
+import hashlib
 import os
 import re
 import subprocess
@@ -172,13 +178,47 @@ def git(repo, *args):
                           capture_output=True, text=True)
 
 
-def stale(repo, tree):
-    """None when results of TREE describe HEAD's code, else why not."""
+def code_id(repo):
+    """SHA-256 over the paths and contents of the code in CODE."""
+    files = []
+    for c in CODE:
+        top = os.path.join(repo, c)
+        if os.path.isfile(top):
+            files.append(c)
+        for d, _, names in os.walk(top):
+            files += [os.path.relpath(os.path.join(d, n), repo)
+                      for n in names if n.endswith(('.c', '.h'))]
+    h = hashlib.sha256()
+    for f in sorted(files):
+        with open(os.path.join(repo, f), 'rb') as fh:
+            h.update(b'%s\0%s\0' % (f.encode(),
+                                      hashlib.sha256(fh.read()).hexdigest()
+                                      .encode()))
+    return h.hexdigest()
+
+
+def stale(repo, tree, code=None):
+    """None when results of TREE (code id CODE) describe this code, else why.
+
+    With a code id, the code itself decides, and the history is asked only
+    where it has the commit: a shallow clone or a tarball can be checked.
+    """
     if not tree or tree == 'unknown':
         return 'the results do not name the tree they measured'
     if tree.endswith('-dirty'):
         return ('the results were measured on %s with uncommitted changes'
                 % tree)
+    if code:
+        if code != code_id(repo):
+            return '%s differ from the code the results of %s measured' % (
+                ' and '.join(CODE), tree)
+        commit = git(repo, 'rev-parse', '--verify', '-q', tree + '^{commit}')
+        if (not commit.returncode and
+                git(repo, 'merge-base', '--is-ancestor',
+                    commit.stdout.strip(), 'HEAD').returncode):
+            return '%s, the tree the results measured, is not an ancestor ' \
+                   'of HEAD' % tree
+        return None
     top = git(repo, 'rev-parse', '--show-toplevel')
     # A tarball unpacked inside another work tree has no history either.
     if top.returncode or os.path.realpath(top.stdout.strip()) != \
@@ -511,6 +551,9 @@ def main(argv):
     if args[:1] == ['tree-id']:
         print(tree_id(repo, args[1] if len(args) > 1 else None))
         return 0
+    if args == ['code-id']:
+        print(code_id(repo))
+        return 0
     check = args == ['--check']
     if args and not check:
         sys.stderr.write(__doc__)
@@ -541,7 +584,8 @@ def main(argv):
             with open(path, 'w') as f:
                 f.write(new)
             print('render: %s: rewritten from the results' % name)
-    why = stale(repo, bench_note(repo).get('tree', [''])[0])
+    note = bench_note(repo)
+    why = stale(repo, note.get('tree', [''])[0], note.get('code', [None])[0])
     if why:
         print('render: the benchmark results are stale: %s.  Rerun make '
               'bench (it measures and re-renders the docs), or set %s=1 '

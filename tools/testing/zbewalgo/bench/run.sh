@@ -43,6 +43,7 @@ machine() {
 	echo "# compiler:  $(${CC:-cc} --version | head -1), CFLAGS ${CFLAGS:--O2 -g}"
 	echo "# libraries: $(dpkg-query -W -f='${Package} ${Version}, ' liblz4-1 libzstd1 liblzo2-2 zlib1g 2>/dev/null | sed 's/, $//')"
 	echo "# tree:      $(tree_id)"
+	echo "# code:      $(python3 "$here/render.py" --repo "$here/../../../.." code-id)"
 	echo "# load:      $(cut -d' ' -f1-3 /proc/loadavg) (1, 5, 15 min) when the run $1"
 }
 
