@@ -249,6 +249,38 @@ static void zbewalgo_test_corrupted(struct kunit *test)
 	}
 }
 
+/* One encoding per page: a byte appended to any page makes it invalid. */
+static void zbewalgo_test_trailing_bytes(struct kunit *test)
+{
+	struct zbw_fixture *f = test->priv;
+	unsigned int k, s, stored = 0;
+
+	for (k = 0; k < ZBW_NR_KINDS; k++) {
+		for (s = 0; s < ARRAY_SIZE(zbw_sizes); s++) {
+			size_t len = zbw_sizes[s], clen, olen = PAGE_LEN;
+			u8 *c = zbw_compress(test, f->page[k], len, &clen);
+			u8 *t = kmalloc(clen + 1, GFP_KERNEL);
+			u8 *out = kmalloc(PAGE_LEN, GFP_KERNEL);
+
+			stored += zbewalgo_ctx_last_result(f->ctx)->stored;
+			KUNIT_ASSERT_NOT_NULL(test, t);
+			KUNIT_ASSERT_NOT_NULL(test, out);
+			memcpy(t, c, clen);
+			t[clen] = 0x5a;
+			KUNIT_EXPECT_EQ_MSG(test,
+					    zbewalgo_decompress(t, clen + 1, out,
+								&olen,
+								f->scratch),
+					    -EINVAL, "kind %u, %zu bytes", k, len);
+			kfree(out);
+			kfree(t);
+			kfree(c);
+		}
+	}
+	/* Short and random pages are stored: the check covers that form. */
+	KUNIT_EXPECT_GE(test, stored, 2U * ZBW_NR_KINDS);
+}
+
 /* Random bytes behind valid headers reach every step decoder. */
 static void zbewalgo_test_random_input(struct kunit *test)
 {
@@ -332,6 +364,7 @@ static struct kunit_case zbewalgo_test_cases[] = {
 	KUNIT_CASE(zbewalgo_test_compresses),
 	KUNIT_CASE(zbewalgo_test_context_size),
 	KUNIT_CASE(zbewalgo_test_corrupted),
+	KUNIT_CASE(zbewalgo_test_trailing_bytes),
 	KUNIT_CASE(zbewalgo_test_random_input),
 	KUNIT_CASE(zbewalgo_test_small_destination),
 	KUNIT_CASE(zbewalgo_test_table_text),

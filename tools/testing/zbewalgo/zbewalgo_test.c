@@ -1325,6 +1325,49 @@ static void test_corruption(void)
 	zbewalgo_ctx_destroy(ctx);
 }
 
+/*
+ * One encoding per page: a compressed page with a byte appended is not a
+ * page.  Stored pages (random, and short ones no chain shrinks) are
+ * checked first, every kind of page after them.
+ */
+static void test_trailing_bytes(void)
+{
+	struct zbewalgo_ctx *ctx = zbewalgo_ctx_create(PAGE);
+	void *scratch = malloc(zbewalgo_decompress_scratch_size(PAGE));
+	static const size_t lens[] = { 0, 1, 100, PAGE };
+	unsigned char page[PAGE], c[ZBEWALGO_STORED_SIZE(PAGE) + 1];
+	unsigned long stored = 0;
+	size_t i, k;
+
+	begin("a page with trailing bytes is rejected");
+	for (i = 0; i < PAGE; i++)
+		page[i] = rnd();
+	for (k = 0; k < nr_pages + 4; k++) {
+		const unsigned char *data = k < 4 ? page : pages[k - 4].data;
+		size_t len = k < 4 ? lens[k] : pages[k - 4].len;
+		size_t clen = ZBEWALGO_STORED_SIZE(PAGE), olen = PAGE;
+		unsigned char *t, *o = malloc(PAGE);
+		int err;
+
+		if (zbewalgo_compress(ctx, data, len, c, &clen))
+			abort();
+		stored += zbewalgo_ctx_last_result(ctx)->stored;
+		t = malloc(clen + 1);
+		memcpy(t, c, clen);
+		t[clen] = rnd();
+		err = zbewalgo_decompress(t, clen + 1, o, &olen, scratch);
+		CHECK(err == -EINVAL, "%s (%zu bytes, stored %d): gave %d",
+		      k < 4 ? "random" : pages[k - 4].name, len,
+		      zbewalgo_ctx_last_result(ctx)->stored, err);
+		free(t);
+		free(o);
+	}
+	CHECK(stored >= 4, "only %lu stored pages", stored);
+	end();
+	free(scratch);
+	zbewalgo_ctx_destroy(ctx);
+}
+
 /* Random bytes as a page: errors only, never a sanitizer report. */
 static void test_random_input(void)
 {
@@ -1859,6 +1902,7 @@ int main(int argc, char **argv)
 	test_random_stored_at_once();
 	test_precheck_keeps_compressible();
 	test_corruption();
+	test_trailing_bytes();
 	test_random_input();
 	test_step_decoders_hostile();
 
