@@ -127,6 +127,8 @@ int zbewalgo_compress(struct zbewalgo_ctx *ctx, const void *src, size_t slen,
 size_t zbewalgo_decompress_scratch_size(size_t max_len);
 int zbewalgo_decompress(const void *src, size_t slen, void *dst,
 			size_t *dlen, void *scratch);
+int zbewalgo_ctx_decompress(struct zbewalgo_ctx *ctx, const void *src,
+			    size_t slen, void *dst, size_t *dlen);
 
 /* Combination tables and their text form "bwt-mtf-huffman". */
 const struct zbewalgo_table *zbewalgo_table_default(void);

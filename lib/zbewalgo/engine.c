@@ -248,7 +248,9 @@ EXPORT_SYMBOL_GPL(zbewalgo_ctx_last_result);
  * @ctx: the context
  *
  * Return: an area of zbewalgo_decompress_scratch_size(max_len) bytes for
- * zbewalgo_decompress(); it must not be used while @ctx compresses.
+ * zbewalgo_decompress() with a *dlen of at most max_len (which
+ * zbewalgo_ctx_decompress() ensures); it must not be used while @ctx
+ * compresses.
  */
 void *zbewalgo_ctx_scratch(struct zbewalgo_ctx *ctx)
 {
@@ -578,6 +580,36 @@ int zbewalgo_decompress(const void *src, size_t slen, void *dst,
 	return 0;
 }
 EXPORT_SYMBOL_GPL(zbewalgo_decompress);
+
+/**
+ * zbewalgo_ctx_decompress() - decompress one page with a context's scratch
+ * @ctx: the context; not compressing at the same time
+ * @src: compressed data
+ * @slen: its exact length
+ * @dst: output buffer
+ * @dlen: in: capacity of @dst; out: decompressed length
+ *
+ * zbewalgo_decompress() with zbewalgo_ctx_scratch() as scratch.  That
+ * scratch is laid out for pages of up to the context's max_len, so pages
+ * claiming more are refused whatever *@dlen allows: callers need not
+ * bound *@dlen themselves.
+ *
+ * Return: 0 on success, -EINVAL for malformed or corrupted data, -ENOSPC
+ * when the page does not fit in *@dlen bytes or is longer than the
+ * context's max_len.
+ */
+int zbewalgo_ctx_decompress(struct zbewalgo_ctx *ctx, const void *src,
+			    size_t slen, void *dst, size_t *dlen)
+{
+	size_t cap = min(*dlen, ctx->max_len);
+	int ret;
+
+	ret = zbewalgo_decompress(src, slen, dst, &cap, ctx->buf[0]);
+	if (!ret)
+		*dlen = cap;
+	return ret;
+}
+EXPORT_SYMBOL_GPL(zbewalgo_ctx_decompress);
 
 MODULE_LICENSE("GPL");
 MODULE_DESCRIPTION("zbewalgo page compression library");

@@ -265,15 +265,16 @@ EXPORT_SYMBOL_GPL(zbewalgo_stream_compress);
  * @src: compressed data
  * @slen: its length
  * @dst: output buffer
- * @dlen: in: capacity of @dst (at most the stream's page_len); out: length
+ * @dlen: in: capacity of @dst; out: length
  *
- * Return: 0, -EINVAL for corrupt data, -ENOSPC as zbewalgo_decompress().
+ * Return: 0, -EINVAL for corrupt data, -ENOSPC as
+ * zbewalgo_ctx_decompress() (also for pages longer than the stream's
+ * page_len).
  */
 int zbewalgo_stream_decompress(struct zbewalgo_stream *s, const void *src,
 			       size_t slen, void *dst, size_t *dlen)
 {
-	return zbewalgo_decompress(src, slen, dst, dlen,
-				   zbewalgo_ctx_scratch(s->ctx));
+	return zbewalgo_ctx_decompress(s->ctx, src, slen, dst, dlen);
 }
 EXPORT_SYMBOL_GPL(zbewalgo_stream_decompress);
 

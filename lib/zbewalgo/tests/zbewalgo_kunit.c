@@ -281,6 +281,45 @@ static void zbewalgo_test_trailing_bytes(struct kunit *test)
 	KUNIT_EXPECT_GE(test, stored, 2U * ZBW_NR_KINDS);
 }
 
+/*
+ * A context decodes pages of up to its max_len only, whatever room the
+ * caller offers: its scratch is laid out for that length.
+ */
+static void zbewalgo_test_ctx_decompress_bound(struct kunit *test)
+{
+	struct zbw_fixture *f = test->priv;
+	struct zbewalgo_table *t = kunit_kzalloc(test, sizeof(*t), GFP_KERNEL);
+	struct zbewalgo_ctx *big = zbewalgo_ctx_create(SZ_64K);
+	size_t clen = ZBEWALGO_STORED_SIZE(SZ_64K), olen = SZ_64K;
+	u8 *page = kvmalloc(SZ_64K, GFP_KERNEL);
+	u8 *c = kvmalloc(clen, GFP_KERNEL);
+	u8 *out = kvmalloc(SZ_64K, GFP_KERNEL);
+	unsigned int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, t);
+	KUNIT_ASSERT_NOT_NULL(test, big);
+	KUNIT_ASSERT_NOT_NULL(test, page);
+	KUNIT_ASSERT_NOT_NULL(test, c);
+	KUNIT_ASSERT_NOT_NULL(test, out);
+	KUNIT_ASSERT_EQ(test, zbewalgo_table_parse(t, "rle-huffman"), 0);
+	for (i = 0; i < SZ_64K; i++)
+		page[i] = i / (3 + i / 4096 % 8) % 3 ? 0 : 0xff;
+	zbewalgo_ctx_set_table(big, t);
+	KUNIT_ASSERT_EQ(test, zbewalgo_compress(big, page, SZ_64K, c, &clen), 0);
+	KUNIT_ASSERT_EQ(test, zbewalgo_ctx_last_result(big)->nr_steps, 2U);
+	KUNIT_EXPECT_EQ(test, zbewalgo_ctx_decompress(f->ctx, c, clen, out,
+						      &olen), -ENOSPC);
+	olen = SZ_64K;
+	KUNIT_EXPECT_EQ(test, zbewalgo_ctx_decompress(big, c, clen, out,
+						      &olen), 0);
+	KUNIT_EXPECT_EQ(test, olen, (size_t)SZ_64K);
+	KUNIT_EXPECT_MEMEQ(test, out, page, SZ_64K);
+	kvfree(out);
+	kvfree(c);
+	kvfree(page);
+	zbewalgo_ctx_destroy(big);
+}
+
 /* Random bytes behind valid headers reach every step decoder. */
 static void zbewalgo_test_random_input(struct kunit *test)
 {
@@ -365,6 +404,7 @@ static struct kunit_case zbewalgo_test_cases[] = {
 	KUNIT_CASE(zbewalgo_test_context_size),
 	KUNIT_CASE(zbewalgo_test_corrupted),
 	KUNIT_CASE(zbewalgo_test_trailing_bytes),
+	KUNIT_CASE(zbewalgo_test_ctx_decompress_bound),
 	KUNIT_CASE(zbewalgo_test_random_input),
 	KUNIT_CASE(zbewalgo_test_small_destination),
 	KUNIT_CASE(zbewalgo_test_table_text),

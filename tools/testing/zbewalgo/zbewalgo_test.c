@@ -1836,6 +1836,58 @@ static void test_precheck_keeps_compressible(void)
 	zbewalgo_ctx_destroy(on);
 }
 
+/*
+ * A context's scratch is laid out for its max_len: decompressing with it
+ * must refuse a longer page, even when the caller offers a larger output
+ * (zbewalgo_stream_decompress() passes the caller's length).  Here a
+ * 64 KiB rle-huffman page into a 4 KiB context with 64 KiB of output
+ * room; unbounded, the huffman decoder wrote its tables and its stage
+ * past the context's scratch.
+ */
+static void test_ctx_decompress_bound(void)
+{
+	struct zbewalgo_table *t = table_of("rle-huffman");
+	struct zbewalgo_ctx *big = zbewalgo_ctx_create(ZBEWALGO_MAX_INPUT);
+	struct zbewalgo_ctx *small = zbewalgo_ctx_create(PAGE);
+	size_t n = ZBEWALGO_MAX_INPUT, clen = ZBEWALGO_STORED_SIZE(n), olen;
+	unsigned char *page = malloc(n), *c = malloc(clen), *o = malloc(n);
+	const struct zbewalgo_result *res = zbewalgo_ctx_last_result(big);
+	size_t i;
+	int err;
+
+	begin("context decompression is bounded by the context's max_len");
+	/* runs of 3..10 bytes: rle shrinks them, and again its output */
+	for (i = 0; i < n; i++)
+		page[i] = i / (3 + i / 4096 % 8) % 3 ? 0 : 0xff;
+	zbewalgo_ctx_set_table(big, t);
+	CHECK(!zbewalgo_compress(big, page, n, c, &clen) &&
+	      res->nr_steps == 2, "rle-huffman page: %u steps", res->nr_steps);
+	olen = n;
+	err = zbewalgo_ctx_decompress(small, c, clen, o, &olen);
+	CHECK(err == -ENOSPC, "64 KiB page in a 4 KiB context gave %d", err);
+	olen = n;
+	err = zbewalgo_ctx_decompress(big, c, clen, o, &olen);
+	CHECK(!err && olen == n && !memcmp(o, page, n),
+	      "64 KiB context: %d, %zu bytes", err, olen);
+	/* A page that fits the context decodes with any larger room. */
+	clen = ZBEWALGO_STORED_SIZE(n);
+	CHECK(!zbewalgo_compress(big, page, PAGE, c, &clen), "4 KiB page");
+	olen = n;
+	err = zbewalgo_ctx_decompress(small, c, clen, o, &olen);
+	CHECK(!err && olen == PAGE && !memcmp(o, page, PAGE),
+	      "4 KiB page, 64 KiB room: %d, %zu bytes", err, olen);
+	olen = PAGE - 1;
+	err = zbewalgo_ctx_decompress(small, c, clen, o, &olen);
+	CHECK(err == -ENOSPC, "4 KiB page, short room gave %d", err);
+	end();
+	free(o);
+	free(c);
+	free(page);
+	free(t);
+	zbewalgo_ctx_destroy(small);
+	zbewalgo_ctx_destroy(big);
+}
+
 /* A page stays readable after its combination left the table. */
 static void test_removed_combination(void)
 {
@@ -1896,6 +1948,7 @@ int main(int argc, char **argv)
 	test_default_combinations();
 	test_default_table();
 	test_removed_combination();
+	test_ctx_decompress_bound();
 	test_short_page_stage_cap();
 	test_context_adapts();
 	test_context_memory();
