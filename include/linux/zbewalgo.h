@@ -140,6 +140,8 @@ int zbewalgo_table_remove(struct zbewalgo_table *table, const char *text);
 int zbewalgo_table_command(struct zbewalgo_table *table, const char *cmd);
 int zbewalgo_table_format(const struct zbewalgo_table *table, char *buf,
 			  size_t size);
+int zbewalgo_table_format_counts(const struct zbewalgo_table *table,
+				 const u64 *counts, char *buf, size_t size);
 int zbewalgo_combination_format(const struct zbewalgo_combination *comb,
 				char *buf, size_t size);
 

@@ -398,6 +398,54 @@ static void zbewalgo_test_table_text(struct kunit *test)
 	KUNIT_EXPECT_MEMEQ(test, t, zbewalgo_table_default(), sizeof(*t));
 }
 
+/*
+ * sysfs "wins": counts before the lines of a table longer than a page
+ * (built directly, as no budget allows it) keep whole lines only.
+ */
+static void zbewalgo_test_format_counts(struct kunit *test)
+{
+	struct zbewalgo_table *t = kunit_kzalloc(test, sizeof(*t), GFP_KERNEL);
+	u64 *counts = kunit_kcalloc(test, ZBEWALGO_MAX_COMBINATIONS,
+				    sizeof(*counts), GFP_KERNEL);
+	char *buf = kunit_kzalloc(test, PAGE_SIZE, GFP_KERNEL);
+	int b4 = zbewalgo_step_id("bitshuffle4", 11);
+	int b8 = zbewalgo_step_id("bitshuffle8", 11);
+	unsigned int i, k, lines = 0;
+	size_t len;
+	int full;
+
+	KUNIT_ASSERT_NOT_NULL(test, t);
+	KUNIT_ASSERT_NOT_NULL(test, counts);
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	KUNIT_ASSERT_GT(test, b4, 0);
+	KUNIT_ASSERT_GT(test, b8, 0);
+	t->nr = ZBEWALGO_MAX_COMBINATIONS;
+	for (i = 0; i < t->nr; i++) {
+		t->comb[i].nr_steps = ZBEWALGO_MAX_STEPS;
+		for (k = 0; k < ZBEWALGO_MAX_STEPS; k++)
+			t->comb[i].ids[k] = (i >> k) & 1 ? b8 : b4;
+		counts[i] = U64_MAX - i;
+	}
+	/* a short first line, so that no page boundary falls between lines */
+	counts[0] = 0;
+	full = zbewalgo_table_format_counts(t, counts, buf, PAGE_SIZE);
+	len = strlen(buf);
+	KUNIT_EXPECT_GT(test, full, (int)PAGE_SIZE);
+	KUNIT_EXPECT_LT(test, len, (size_t)PAGE_SIZE);
+	KUNIT_ASSERT_GT(test, len, (size_t)0);
+	KUNIT_EXPECT_EQ(test, buf[len - 1], '\n');
+	for (i = 0; i < len; i++)
+		lines += buf[i] == '\n';
+	/* the first line is 2 + 7 * 12 - 1 + 1 = 86 bytes, the others 105 */
+	KUNIT_ASSERT_GT(test, lines, 0U);
+	KUNIT_EXPECT_EQ(test, len, 86 + (size_t)(lines - 1) * 105);
+	KUNIT_EXPECT_EQ(test, lines,
+			(unsigned int)((PAGE_SIZE - 1 - 86) / 105 + 1));
+	KUNIT_EXPECT_EQ(test, strncmp(buf, "0 bitshuffle4-", 14), 0);
+	KUNIT_EXPECT_EQ(test, strncmp(buf + 86, "18446744073709551614 bitshuffle8-",
+				      33), 0);
+}
+
 static struct kunit_case zbewalgo_test_cases[] = {
 	KUNIT_CASE(zbewalgo_test_steps_and_presets),
 	KUNIT_CASE(zbewalgo_test_compresses),
@@ -408,6 +456,7 @@ static struct kunit_case zbewalgo_test_cases[] = {
 	KUNIT_CASE(zbewalgo_test_random_input),
 	KUNIT_CASE(zbewalgo_test_small_destination),
 	KUNIT_CASE(zbewalgo_test_table_text),
+	KUNIT_CASE(zbewalgo_test_format_counts),
 	{}
 };
 

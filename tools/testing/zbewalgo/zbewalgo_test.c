@@ -1549,6 +1549,35 @@ static void test_api_errors(void)
 	zbewalgo_ctx_destroy(ctx);
 }
 
+/*
+ * Counts before the lines (sysfs wins): whole lines only, like the table
+ * itself.  @buf holds at least 4096 bytes.
+ */
+static void test_table_format_counts(struct zbewalgo_table *t, char *buf)
+{
+	static const char full[] = "18446744073709551615 bwt-mtf-huffman\n"
+				   "0 rle\n42 bewalgo\n";
+	const u64 counts[] = { 18446744073709551615ull, 0, 42 };
+	size_t n = strlen(full), first = strchr(full, '\n') + 1 - full, size;
+
+	CHECK(!zbewalgo_table_parse(t, "bwt-mtf-huffman rle bewalgo"),
+	      "valid table rejected");
+	CHECK(zbewalgo_table_format_counts(t, counts, buf, 4096) == (int)n &&
+	      !strcmp(buf, full), "counts format gave '%s'", buf);
+	for (size = 0; size <= n + 1; size++) {
+		size_t want = size > n ? n : size > first + 6 ? first + 6 :
+			      size > first ? first : 0;
+
+		memset(buf, 'x', size + 1);
+		CHECK(zbewalgo_table_format_counts(t, counts, buf, size) ==
+		      (int)n && (!size || (strlen(buf) == want &&
+					   !memcmp(buf, full, want))) &&
+		      buf[size] == 'x',
+		      "counts format into %zu bytes gave '%.*s'", size,
+		      (int)size, buf);
+	}
+}
+
 static void test_tables(void)
 {
 	struct zbewalgo_table *t = calloc(1, sizeof(*t));
@@ -1576,6 +1605,7 @@ static void test_tables(void)
 	      !strcmp(buf, "bwt-mtf-huffman\n"), "partial format '%s'", buf);
 	CHECK(!zbewalgo_table_parse(t, "bwt-mtf-huffman-jbe-rle-bewalgo-bitshuffle8"),
 	      "7 steps rejected");
+	test_table_format_counts(t, buf);
 
 	zbewalgo_table_parse(t, "bwt-mtf-huffman rle");
 	*old = *t;
