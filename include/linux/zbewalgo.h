@@ -19,6 +19,12 @@
 #define ZBEWALGO_MAX_STEPS		7
 /* Most combinations in one table. */
 #define ZBEWALGO_MAX_COMBINATIONS	256
+/*
+ * Most steps in one table, summed over its combinations: a page runs each
+ * at most once, so this bounds the work per page (which zswap does with
+ * bottom halves disabled).  The level 3 preset has 58.
+ */
+#define ZBEWALGO_MAX_TABLE_STEPS	64
 /* Largest input one call can compress (a 64 KiB page). */
 #define ZBEWALGO_MAX_INPUT		65536
 /* Current page format version, see the format documentation. */
@@ -134,6 +140,7 @@ int zbewalgo_ctx_decompress(struct zbewalgo_ctx *ctx, const void *src,
 const struct zbewalgo_table *zbewalgo_table_default(void);
 const struct zbewalgo_table *zbewalgo_preset_table(int level);
 void zbewalgo_table_reset(struct zbewalgo_table *table);
+unsigned int zbewalgo_table_steps(const struct zbewalgo_table *table);
 int zbewalgo_table_parse(struct zbewalgo_table *table, const char *text);
 int zbewalgo_table_add(struct zbewalgo_table *table, const char *text);
 int zbewalgo_table_remove(struct zbewalgo_table *table, const char *text);

@@ -244,6 +244,24 @@ static int zbw_apply_text(const char *text, struct zbewalgo_table *table,
 	}
 }
 
+/**
+ * zbewalgo_table_steps() - steps of a table, summed over its combinations
+ * @table: the table
+ *
+ * Tables built from text hold at most ZBEWALGO_MAX_TABLE_STEPS.
+ *
+ * Return: the most steps one page runs with @table.
+ */
+unsigned int zbewalgo_table_steps(const struct zbewalgo_table *table)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; i < table->nr; i++)
+		n += table->comb[i].nr_steps;
+	return n;
+}
+EXPORT_SYMBOL_GPL(zbewalgo_table_steps);
+
 /*
  * The table functions build the result in @tmp and copy it over @table only
  * on success, so a failed call leaves @table as it was.
@@ -257,6 +275,8 @@ static int zbw_edit(struct zbewalgo_table *table, struct zbewalgo_table *tmp,
 		return ret;
 	if (!tmp->nr)
 		return -EINVAL;
+	if (zbewalgo_table_steps(tmp) > ZBEWALGO_MAX_TABLE_STEPS)
+		return -ENOSPC;
 	*table = *tmp;
 	return 0;
 }
@@ -268,7 +288,8 @@ static int zbw_edit(struct zbewalgo_table *table, struct zbewalgo_table *tmp,
  *
  * Return: 0, or -EINVAL for an unknown step, more than ZBEWALGO_MAX_STEPS
  * steps, an empty text, or a combination listed twice; -ENOSPC for more
- * than ZBEWALGO_MAX_COMBINATIONS combinations; -ENOMEM.
+ * than ZBEWALGO_MAX_COMBINATIONS combinations or ZBEWALGO_MAX_TABLE_STEPS
+ * steps in all; -ENOMEM.
  */
 int zbewalgo_table_parse(struct zbewalgo_table *table, const char *text)
 {
@@ -289,7 +310,9 @@ EXPORT_SYMBOL_GPL(zbewalgo_table_parse);
  * @text: combinations in text form
  *
  * Return: 0, -EINVAL for malformed text, -EEXIST when a combination is
- * already in the table, -ENOSPC when the table would overflow, -ENOMEM.
+ * already in the table, -ENOSPC when the table would exceed
+ * ZBEWALGO_MAX_COMBINATIONS combinations or ZBEWALGO_MAX_TABLE_STEPS
+ * steps, -ENOMEM.
  */
 int zbewalgo_table_add(struct zbewalgo_table *table, const char *text)
 {

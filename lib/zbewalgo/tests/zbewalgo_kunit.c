@@ -398,6 +398,41 @@ static void zbewalgo_test_table_text(struct kunit *test)
 	KUNIT_EXPECT_MEMEQ(test, t, zbewalgo_table_default(), sizeof(*t));
 }
 
+/* The step budget: presets fit, a table over it is refused unchanged. */
+static void zbewalgo_test_table_budget(struct kunit *test)
+{
+	struct zbewalgo_table *t = kunit_kzalloc(test, sizeof(*t), GFP_KERNEL);
+	struct zbewalgo_table *old = kunit_kzalloc(test, sizeof(*t), GFP_KERNEL);
+	char *text = kunit_kzalloc(test, PAGE_SIZE, GFP_KERNEL);
+	unsigned int i, level, len = 0;
+
+	KUNIT_ASSERT_NOT_NULL(test, t);
+	KUNIT_ASSERT_NOT_NULL(test, old);
+	KUNIT_ASSERT_NOT_NULL(test, text);
+	KUNIT_EXPECT_LE(test, zbewalgo_table_steps(zbewalgo_table_default()),
+			ZBEWALGO_MAX_TABLE_STEPS);
+	for (level = 1; zbewalgo_preset_table(level); level++)
+		KUNIT_EXPECT_LE(test,
+				zbewalgo_table_steps(zbewalgo_preset_table(level)),
+				ZBEWALGO_MAX_TABLE_STEPS);
+	/* "set" and nine different 7-step chains, then "mtf" */
+	len += scnprintf(text + len, PAGE_SIZE - len, "set");
+	for (i = 0; i < ZBEWALGO_MAX_TABLE_STEPS / 7; i++)
+		len += scnprintf(text + len, PAGE_SIZE - len,
+				 " bwt-bwt-bwt-bwt-bwt-bwt-%s",
+				 zbewalgo_step_name(1 + i));
+	len += scnprintf(text + len, PAGE_SIZE - len, " mtf\n");
+	KUNIT_ASSERT_EQ(test, ZBEWALGO_MAX_TABLE_STEPS % 7, 1);
+	KUNIT_ASSERT_EQ(test, zbewalgo_table_command(t, text), 0);
+	KUNIT_EXPECT_EQ(test, zbewalgo_table_steps(t), ZBEWALGO_MAX_TABLE_STEPS);
+	*old = *t;
+	KUNIT_EXPECT_EQ(test, zbewalgo_table_command(t, "add rle\n"), -ENOSPC);
+	KUNIT_EXPECT_MEMEQ(test, t, old, sizeof(*t));
+	memcpy(text + len - 1, " rle\n", 6);
+	KUNIT_EXPECT_EQ(test, zbewalgo_table_command(t, text), -ENOSPC);
+	KUNIT_EXPECT_MEMEQ(test, t, old, sizeof(*t));
+}
+
 /*
  * sysfs "wins": counts before the lines of a table longer than a page
  * (built directly, as no budget allows it) keep whole lines only.
@@ -456,6 +491,7 @@ static struct kunit_case zbewalgo_test_cases[] = {
 	KUNIT_CASE(zbewalgo_test_random_input),
 	KUNIT_CASE(zbewalgo_test_small_destination),
 	KUNIT_CASE(zbewalgo_test_table_text),
+	KUNIT_CASE(zbewalgo_test_table_budget),
 	KUNIT_CASE(zbewalgo_test_format_counts),
 	{}
 };

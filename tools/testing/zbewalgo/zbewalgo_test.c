@@ -1658,6 +1658,65 @@ static void test_tables(void)
 }
 
 /*
+ * The work per page is bounded: a table holds at most
+ * ZBEWALGO_MAX_TABLE_STEPS steps over all its combinations, and every
+ * way of building one from text refuses more with -ENOSPC, leaving the
+ * table as it was.  The default table and the presets fit.
+ */
+static void test_table_budget(void)
+{
+	struct zbewalgo_table *t = calloc(1, sizeof(*t));
+	struct zbewalgo_table *old = calloc(1, sizeof(*old));
+	char *text = malloc(ZBEWALGO_MAX_TABLE_STEPS * 16), *p = text;
+	unsigned int i, k, level;
+	int err;
+
+	begin("table step budget");
+	CHECK(zbewalgo_table_steps(zbewalgo_table_default()) <=
+	      ZBEWALGO_MAX_TABLE_STEPS, "default table over the budget");
+	for (level = 1; zbewalgo_preset_table(level); level++)
+		CHECK(zbewalgo_table_steps(zbewalgo_preset_table(level)) <=
+		      ZBEWALGO_MAX_TABLE_STEPS, "level %u over the budget",
+		      level);
+	/* bwt-...-bwt-<name of i>: 7 steps each, all different */
+	for (i = 0; i < ZBEWALGO_MAX_TABLE_STEPS / 7; i++) {
+		for (k = 0; k < 6; k++)
+			p += sprintf(p, "bwt-");
+		p += sprintf(p, "%s ", zbewalgo_step_name(1 + i));
+	}
+	for (k = 0; k < ZBEWALGO_MAX_TABLE_STEPS % 7; k++)
+		p += sprintf(p, "%s%s", k ? "-" : "", "mtf");
+	err = zbewalgo_table_parse(t, text);
+	CHECK(!err && zbewalgo_table_steps(t) == ZBEWALGO_MAX_TABLE_STEPS,
+	      "a table of exactly the budget: %d, %u steps", err,
+	      zbewalgo_table_steps(t));
+	*old = *t;
+	err = zbewalgo_table_command(t, "add rle");
+	CHECK(err == -ENOSPC && !memcmp(t, old, sizeof(*t)),
+	      "add over the budget gave %d", err);
+	err = zbewalgo_table_add(t, "lz");
+	CHECK(err == -ENOSPC && !memcmp(t, old, sizeof(*t)),
+	      "table_add over the budget gave %d", err);
+	strcpy(p, " lz");
+	err = zbewalgo_table_parse(t, text);
+	CHECK(err == -ENOSPC && !memcmp(t, old, sizeof(*t)),
+	      "parse over the budget gave %d", err);
+	memmove(text + 4, text, strlen(text) + 1);
+	memcpy(text, "set ", 4);
+	err = zbewalgo_table_command(t, text);
+	CHECK(err == -ENOSPC && !memcmp(t, old, sizeof(*t)),
+	      "set over the budget gave %d", err);
+	/* Room again after a remove. */
+	CHECK(!zbewalgo_table_command(t, "remove bwt-bwt-bwt-bwt-bwt-bwt-bwt") &&
+	      !zbewalgo_table_command(t, "add lz rle"),
+	      "add after remove");
+	end();
+	free(text);
+	free(old);
+	free(t);
+}
+
+/*
  * Found by fuzz/roundtrip: a page shorter than the context's max_len went
  * through a chain whose intermediate result exceeded
  * zbewalgo_stage_cap(len), the bound decoders enforce, because the engine
@@ -1974,6 +2033,7 @@ int main(int argc, char **argv)
 	test_lz_crafted();
 	test_steps_enospc();
 	test_tables();
+	test_table_budget();
 	test_api_errors();
 	test_default_combinations();
 	test_default_table();
