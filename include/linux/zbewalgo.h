@@ -162,6 +162,8 @@ const char *zbewalgo_step_name(unsigned int id);
  */
 struct zbewalgo_stream;
 
+bool zbewalgo_ready(void);
+
 struct zbewalgo_stream *zbewalgo_stream_create(size_t page_len, int level);
 void zbewalgo_stream_destroy(struct zbewalgo_stream *s);
 int zbewalgo_stream_compress(struct zbewalgo_stream *s, const void *src,

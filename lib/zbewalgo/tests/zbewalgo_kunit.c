@@ -11,6 +11,8 @@
 #include <linux/string.h>
 #include <linux/zbewalgo.h>
 
+#include "../stream.h"
+
 #define PAGE_LEN	4096
 
 enum zbw_kind {
@@ -481,6 +483,40 @@ static void zbewalgo_test_format_counts(struct kunit *test)
 				      33), 0);
 }
 
+static int zbw_setup_fails(void)
+{
+	return -EEXIST;
+}
+
+static int zbw_setup_works(void)
+{
+	return 0;
+}
+
+/*
+ * A failed library init frees its configuration before returning: a
+ * module whose init fails is freed at once, and a pending RCU callback
+ * would then run freed code.  Tested on a slot of its own, beside the
+ * live configuration.
+ */
+static void zbewalgo_test_failed_init(struct kunit *test)
+{
+	struct zbewalgo_config __rcu *slot = NULL;
+	int base = zbewalgo_nr_configs();
+
+	KUNIT_EXPECT_TRUE(test, zbewalgo_ready());
+	KUNIT_EXPECT_EQ(test, zbewalgo_core_init(&slot, zbw_setup_fails),
+			-EEXIST);
+	KUNIT_EXPECT_NULL(test, rcu_access_pointer(slot));
+	KUNIT_EXPECT_EQ(test, zbewalgo_nr_configs(), base);
+	KUNIT_ASSERT_EQ(test, zbewalgo_core_init(&slot, zbw_setup_works), 0);
+	KUNIT_EXPECT_NOT_NULL(test, rcu_access_pointer(slot));
+	KUNIT_EXPECT_EQ(test, zbewalgo_nr_configs(), base + 1);
+	zbewalgo_core_exit(&slot);
+	KUNIT_EXPECT_NULL(test, rcu_access_pointer(slot));
+	KUNIT_EXPECT_EQ(test, zbewalgo_nr_configs(), base);
+}
+
 static struct kunit_case zbewalgo_test_cases[] = {
 	KUNIT_CASE(zbewalgo_test_steps_and_presets),
 	KUNIT_CASE(zbewalgo_test_compresses),
@@ -493,6 +529,7 @@ static struct kunit_case zbewalgo_test_cases[] = {
 	KUNIT_CASE(zbewalgo_test_table_text),
 	KUNIT_CASE(zbewalgo_test_table_budget),
 	KUNIT_CASE(zbewalgo_test_format_counts),
+	KUNIT_CASE(zbewalgo_test_failed_init),
 	{}
 };
 
@@ -506,4 +543,5 @@ static struct kunit_suite zbewalgo_test_suite = {
 kunit_test_suite(zbewalgo_test_suite);
 
 MODULE_DESCRIPTION("KUnit tests for zbewalgo");
+MODULE_IMPORT_NS("EXPORTED_FOR_KUNIT_TESTING");
 MODULE_LICENSE("GPL");
