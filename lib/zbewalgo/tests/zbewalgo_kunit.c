@@ -23,6 +23,8 @@ enum zbw_kind {
 	ZBW_FLOAT64,
 	ZBW_SPARSE,
 	ZBW_RANDOM,
+	ZBW_PERIODIC,
+	ZBW_SORTED,
 	ZBW_NR_KINDS,
 };
 
@@ -43,7 +45,18 @@ static void zbw_fill(u8 *p, enum zbw_kind kind)
 	static const u8 f32[4] = { 0, 0, 0x8c, 0x43 };
 	static const u8 f64[4] = { 0, 0xf0, 0xf0, 0x3f };
 	u32 state = 0x12345678 + kind;
-	unsigned int i;
+	u16 count[256] = { 0 };
+	unsigned int i, b;
+
+	if (kind == ZBW_SORTED) {
+		/* random bytes in ascending order */
+		for (i = 0; i < PAGE_LEN; i++)
+			count[zbw_rnd(&state) & 0xff]++;
+		for (b = 0, i = 0; b < 256; b++)
+			while (count[b]--)
+				p[i++] = b;
+		return;
+	}
 
 	for (i = 0; i < PAGE_LEN; i++) {
 		switch (kind) {
@@ -68,6 +81,10 @@ static void zbw_fill(u8 *p, enum zbw_kind kind)
 			break;
 		case ZBW_SPARSE:
 			p[i] = zbw_rnd(&state) % 16 ? 0 : zbw_rnd(&state);
+			break;
+		case ZBW_PERIODIC:
+			/* a random block of 661 bytes, repeated */
+			p[i] = i < 661 ? zbw_rnd(&state) : p[i - 661];
 			break;
 		default:
 			p[i] = zbw_rnd(&state);
@@ -187,6 +204,15 @@ static void zbewalgo_test_compresses(struct kunit *test)
 	kfree(c);
 	c = zbw_compress(test, f->page[ZBW_FLOAT32], PAGE_LEN, &clen);
 	KUNIT_EXPECT_LT(test, clen, PAGE_LEN / 2);
+	kfree(c);
+	/* Random-looking lanes with structure: a repeated block, sorted. */
+	c = zbw_compress(test, f->page[ZBW_PERIODIC], PAGE_LEN, &clen);
+	KUNIT_EXPECT_FALSE(test, zbewalgo_ctx_last_result(f->ctx)->stored);
+	KUNIT_EXPECT_LT(test, clen, PAGE_LEN * 51 / 64);
+	kfree(c);
+	c = zbw_compress(test, f->page[ZBW_SORTED], PAGE_LEN, &clen);
+	KUNIT_EXPECT_FALSE(test, zbewalgo_ctx_last_result(f->ctx)->stored);
+	KUNIT_EXPECT_LT(test, clen, PAGE_LEN * 51 / 64);
 	kfree(c);
 	/* Incompressible: stored form, never an error. */
 	c = zbw_compress(test, f->page[ZBW_RANDOM], PAGE_LEN, &clen);

@@ -1862,6 +1862,48 @@ static void test_random_stored_at_once(void)
 }
 
 /*
+ * Pages whose byte lanes look random but which lz4 and zstd shrink well:
+ * a random block repeated across the page, at periods that are not a
+ * multiple of the sampling block (once stored as 4099 bytes where lz4
+ * needs 687), and sorted random bytes (zstd-1: 418 bytes).  None may be
+ * stored; each must compress below zram's threshold.
+ */
+static void test_precheck_structured(void)
+{
+	static const unsigned int periods[] = { 661, 1000, 1500, 2064, 2900 };
+	struct zbewalgo_ctx *ctx = zbewalgo_ctx_create(PAGE);
+	const struct zbewalgo_result *res = zbewalgo_ctx_last_result(ctx);
+	unsigned char page[PAGE], c[ZBEWALGO_STORED_SIZE(PAGE)];
+	unsigned int n = sizeof(periods) / sizeof(periods[0]);
+	unsigned int count[256] = { 0 }, k, i, b;
+	size_t clen;
+
+	begin("random-looking pages with structure are compressed");
+	for (k = 0; k <= n; k++) {
+		if (k < n) {
+			for (i = 0; i < periods[k]; i++)
+				page[i] = rnd();
+			for (; i < PAGE; i++)
+				page[i] = page[i - periods[k]];
+		} else {
+			for (i = 0; i < PAGE; i++)
+				count[rnd() & 0xff]++;
+			for (b = 0, i = 0; b < 256; b++)
+				while (count[b]--)
+					page[i++] = b;
+		}
+		clen = sizeof(c);
+		CHECK(!zbewalgo_compress(ctx, page, PAGE, c, &clen) &&
+		      !res->stored && clen < 3264,
+		      "%s %u: %zu bytes, stored %d, %u tried",
+		      k < n ? "period" : "sorted", k < n ? periods[k] : 0,
+		      clen, res->stored, res->tried);
+	}
+	end();
+	zbewalgo_ctx_destroy(ctx);
+}
+
+/*
  * The test never stores a page that a full search would have compressed:
  * every page (corpus and generated, plus float arrays with random
  * mantissas, half-random pages and a random block repeated) compresses to
@@ -2044,6 +2086,7 @@ int main(int argc, char **argv)
 	test_context_memory();
 	test_random_stored_at_once();
 	test_precheck_keeps_compressible();
+	test_precheck_structured();
 	test_corruption();
 	test_trailing_bytes();
 	test_random_input();
