@@ -1337,6 +1337,49 @@ static void test_corruption(void)
 	zbewalgo_ctx_destroy(ctx);
 }
 
+/*
+ * One encoding per page: a compressed page with a byte appended is not a
+ * page.  Stored pages (random, and short ones no chain shrinks) are
+ * checked first, every kind of page after them.
+ */
+static void test_trailing_bytes(void)
+{
+	struct zbewalgo_ctx *ctx = zbewalgo_ctx_create(PAGE);
+	void *scratch = malloc(zbewalgo_decompress_scratch_size(PAGE));
+	static const size_t lens[] = { 0, 1, 100, PAGE };
+	unsigned char page[PAGE], c[ZBEWALGO_STORED_SIZE(PAGE) + 1];
+	unsigned long stored = 0;
+	size_t i, k;
+
+	begin("a page with trailing bytes is rejected");
+	for (i = 0; i < PAGE; i++)
+		page[i] = rnd();
+	for (k = 0; k < nr_pages + 4; k++) {
+		const unsigned char *data = k < 4 ? page : pages[k - 4].data;
+		size_t len = k < 4 ? lens[k] : pages[k - 4].len;
+		size_t clen = ZBEWALGO_STORED_SIZE(PAGE), olen = PAGE;
+		unsigned char *t, *o = malloc(PAGE);
+		int err;
+
+		if (zbewalgo_compress(ctx, data, len, c, &clen))
+			abort();
+		stored += zbewalgo_ctx_last_result(ctx)->stored;
+		t = malloc(clen + 1);
+		memcpy(t, c, clen);
+		t[clen] = rnd();
+		err = zbewalgo_decompress(t, clen + 1, o, &olen, scratch);
+		CHECK(err == -EINVAL, "%s (%zu bytes, stored %d): gave %d",
+		      k < 4 ? "random" : pages[k - 4].name, len,
+		      zbewalgo_ctx_last_result(ctx)->stored, err);
+		free(t);
+		free(o);
+	}
+	CHECK(stored >= 4, "only %lu stored pages", stored);
+	end();
+	free(scratch);
+	zbewalgo_ctx_destroy(ctx);
+}
+
 /* Random bytes as a page: errors only, never a sanitizer report. */
 static void test_random_input(void)
 {
@@ -1518,6 +1561,35 @@ static void test_api_errors(void)
 	zbewalgo_ctx_destroy(ctx);
 }
 
+/*
+ * Counts before the lines (sysfs wins): whole lines only, like the table
+ * itself.  @buf holds at least 4096 bytes.
+ */
+static void test_table_format_counts(struct zbewalgo_table *t, char *buf)
+{
+	static const char full[] = "18446744073709551615 bwt-mtf-huffman\n"
+				   "0 rle\n42 bewalgo\n";
+	const u64 counts[] = { 18446744073709551615ull, 0, 42 };
+	size_t n = strlen(full), first = strchr(full, '\n') + 1 - full, size;
+
+	CHECK(!zbewalgo_table_parse(t, "bwt-mtf-huffman rle bewalgo"),
+	      "valid table rejected");
+	CHECK(zbewalgo_table_format_counts(t, counts, buf, 4096) == (int)n &&
+	      !strcmp(buf, full), "counts format gave '%s'", buf);
+	for (size = 0; size <= n + 1; size++) {
+		size_t want = size > n ? n : size > first + 6 ? first + 6 :
+			      size > first ? first : 0;
+
+		memset(buf, 'x', size + 1);
+		CHECK(zbewalgo_table_format_counts(t, counts, buf, size) ==
+		      (int)n && (!size || (strlen(buf) == want &&
+					   !memcmp(buf, full, want))) &&
+		      buf[size] == 'x',
+		      "counts format into %zu bytes gave '%.*s'", size,
+		      (int)size, buf);
+	}
+}
+
 static void test_tables(void)
 {
 	struct zbewalgo_table *t = calloc(1, sizeof(*t));
@@ -1545,6 +1617,7 @@ static void test_tables(void)
 	      !strcmp(buf, "bwt-mtf-huffman\n"), "partial format '%s'", buf);
 	CHECK(!zbewalgo_table_parse(t, "bwt-mtf-huffman-jbe-rle-bewalgo-bitshuffle8"),
 	      "7 steps rejected");
+	test_table_format_counts(t, buf);
 
 	zbewalgo_table_parse(t, "bwt-mtf-huffman rle");
 	*old = *t;
@@ -1592,6 +1665,65 @@ static void test_tables(void)
 	CHECK(!zbewalgo_table_command(t, " reset\n") &&
 	      !memcmp(t, zbewalgo_table_default(), sizeof(*t)), "reset");
 	end();
+	free(old);
+	free(t);
+}
+
+/*
+ * The work per page is bounded: a table holds at most
+ * ZBEWALGO_MAX_TABLE_STEPS steps over all its combinations, and every
+ * way of building one from text refuses more with -ENOSPC, leaving the
+ * table as it was.  The default table and the presets fit.
+ */
+static void test_table_budget(void)
+{
+	struct zbewalgo_table *t = calloc(1, sizeof(*t));
+	struct zbewalgo_table *old = calloc(1, sizeof(*old));
+	char *text = malloc(ZBEWALGO_MAX_TABLE_STEPS * 16), *p = text;
+	unsigned int i, k, level;
+	int err;
+
+	begin("table step budget");
+	CHECK(zbewalgo_table_steps(zbewalgo_table_default()) <=
+	      ZBEWALGO_MAX_TABLE_STEPS, "default table over the budget");
+	for (level = 1; zbewalgo_preset_table(level); level++)
+		CHECK(zbewalgo_table_steps(zbewalgo_preset_table(level)) <=
+		      ZBEWALGO_MAX_TABLE_STEPS, "level %u over the budget",
+		      level);
+	/* bwt-...-bwt-<name of i>: 7 steps each, all different */
+	for (i = 0; i < ZBEWALGO_MAX_TABLE_STEPS / 7; i++) {
+		for (k = 0; k < 6; k++)
+			p += sprintf(p, "bwt-");
+		p += sprintf(p, "%s ", zbewalgo_step_name(1 + i));
+	}
+	for (k = 0; k < ZBEWALGO_MAX_TABLE_STEPS % 7; k++)
+		p += sprintf(p, "%s%s", k ? "-" : "", "mtf");
+	err = zbewalgo_table_parse(t, text);
+	CHECK(!err && zbewalgo_table_steps(t) == ZBEWALGO_MAX_TABLE_STEPS,
+	      "a table of exactly the budget: %d, %u steps", err,
+	      zbewalgo_table_steps(t));
+	*old = *t;
+	err = zbewalgo_table_command(t, "add rle");
+	CHECK(err == -ENOSPC && !memcmp(t, old, sizeof(*t)),
+	      "add over the budget gave %d", err);
+	err = zbewalgo_table_add(t, "lz");
+	CHECK(err == -ENOSPC && !memcmp(t, old, sizeof(*t)),
+	      "table_add over the budget gave %d", err);
+	strcpy(p, " lz");
+	err = zbewalgo_table_parse(t, text);
+	CHECK(err == -ENOSPC && !memcmp(t, old, sizeof(*t)),
+	      "parse over the budget gave %d", err);
+	memmove(text + 4, text, strlen(text) + 1);
+	memcpy(text, "set ", 4);
+	err = zbewalgo_table_command(t, text);
+	CHECK(err == -ENOSPC && !memcmp(t, old, sizeof(*t)),
+	      "set over the budget gave %d", err);
+	/* Room again after a remove. */
+	CHECK(!zbewalgo_table_command(t, "remove bwt-bwt-bwt-bwt-bwt-bwt-bwt") &&
+	      !zbewalgo_table_command(t, "add lz rle"),
+	      "add after remove");
+	end();
+	free(text);
 	free(old);
 	free(t);
 }
@@ -1742,6 +1874,48 @@ static void test_random_stored_at_once(void)
 }
 
 /*
+ * Pages whose byte lanes look random but which lz4 and zstd shrink well:
+ * a random block repeated across the page, at periods that are not a
+ * multiple of the sampling block (once stored as 4099 bytes where lz4
+ * needs 687), and sorted random bytes (zstd-1: 418 bytes).  None may be
+ * stored; each must compress below zram's threshold.
+ */
+static void test_precheck_structured(void)
+{
+	static const unsigned int periods[] = { 661, 1000, 1500, 2064, 2900 };
+	struct zbewalgo_ctx *ctx = zbewalgo_ctx_create(PAGE);
+	const struct zbewalgo_result *res = zbewalgo_ctx_last_result(ctx);
+	unsigned char page[PAGE], c[ZBEWALGO_STORED_SIZE(PAGE)];
+	unsigned int n = sizeof(periods) / sizeof(periods[0]);
+	unsigned int count[256] = { 0 }, k, i, b;
+	size_t clen;
+
+	begin("random-looking pages with structure are compressed");
+	for (k = 0; k <= n; k++) {
+		if (k < n) {
+			for (i = 0; i < periods[k]; i++)
+				page[i] = rnd();
+			for (; i < PAGE; i++)
+				page[i] = page[i - periods[k]];
+		} else {
+			for (i = 0; i < PAGE; i++)
+				count[rnd() & 0xff]++;
+			for (b = 0, i = 0; b < 256; b++)
+				while (count[b]--)
+					page[i++] = b;
+		}
+		clen = sizeof(c);
+		CHECK(!zbewalgo_compress(ctx, page, PAGE, c, &clen) &&
+		      !res->stored && clen < 3264,
+		      "%s %u: %zu bytes, stored %d, %u tried",
+		      k < n ? "period" : "sorted", k < n ? periods[k] : 0,
+		      clen, res->stored, res->tried);
+	}
+	end();
+	zbewalgo_ctx_destroy(ctx);
+}
+
+/*
  * The test never stores a page that a full search would have compressed:
  * every page (corpus and generated, plus float arrays with random
  * mantissas, half-random pages and a random block repeated) compresses to
@@ -1805,6 +1979,58 @@ static void test_precheck_keeps_compressible(void)
 	zbewalgo_ctx_destroy(on);
 }
 
+/*
+ * A context's scratch is laid out for its max_len: decompressing with it
+ * must refuse a longer page, even when the caller offers a larger output
+ * (zbewalgo_stream_decompress() passes the caller's length).  Here a
+ * 64 KiB rle-huffman page into a 4 KiB context with 64 KiB of output
+ * room; unbounded, the huffman decoder wrote its tables and its stage
+ * past the context's scratch.
+ */
+static void test_ctx_decompress_bound(void)
+{
+	struct zbewalgo_table *t = table_of("rle-huffman");
+	struct zbewalgo_ctx *big = zbewalgo_ctx_create(ZBEWALGO_MAX_INPUT);
+	struct zbewalgo_ctx *small = zbewalgo_ctx_create(PAGE);
+	size_t n = ZBEWALGO_MAX_INPUT, clen = ZBEWALGO_STORED_SIZE(n), olen;
+	unsigned char *page = malloc(n), *c = malloc(clen), *o = malloc(n);
+	const struct zbewalgo_result *res = zbewalgo_ctx_last_result(big);
+	size_t i;
+	int err;
+
+	begin("context decompression is bounded by the context's max_len");
+	/* runs of 3..10 bytes: rle shrinks them, and again its output */
+	for (i = 0; i < n; i++)
+		page[i] = i / (3 + i / 4096 % 8) % 3 ? 0 : 0xff;
+	zbewalgo_ctx_set_table(big, t);
+	CHECK(!zbewalgo_compress(big, page, n, c, &clen) &&
+	      res->nr_steps == 2, "rle-huffman page: %u steps", res->nr_steps);
+	olen = n;
+	err = zbewalgo_ctx_decompress(small, c, clen, o, &olen);
+	CHECK(err == -ENOSPC, "64 KiB page in a 4 KiB context gave %d", err);
+	olen = n;
+	err = zbewalgo_ctx_decompress(big, c, clen, o, &olen);
+	CHECK(!err && olen == n && !memcmp(o, page, n),
+	      "64 KiB context: %d, %zu bytes", err, olen);
+	/* A page that fits the context decodes with any larger room. */
+	clen = ZBEWALGO_STORED_SIZE(n);
+	CHECK(!zbewalgo_compress(big, page, PAGE, c, &clen), "4 KiB page");
+	olen = n;
+	err = zbewalgo_ctx_decompress(small, c, clen, o, &olen);
+	CHECK(!err && olen == PAGE && !memcmp(o, page, PAGE),
+	      "4 KiB page, 64 KiB room: %d, %zu bytes", err, olen);
+	olen = PAGE - 1;
+	err = zbewalgo_ctx_decompress(small, c, clen, o, &olen);
+	CHECK(err == -ENOSPC, "4 KiB page, short room gave %d", err);
+	end();
+	free(o);
+	free(c);
+	free(page);
+	free(t);
+	zbewalgo_ctx_destroy(small);
+	zbewalgo_ctx_destroy(big);
+}
+
 /* A page stays readable after its combination left the table. */
 static void test_removed_combination(void)
 {
@@ -1861,16 +2087,20 @@ int main(int argc, char **argv)
 	test_lz_crafted();
 	test_steps_enospc();
 	test_tables();
+	test_table_budget();
 	test_api_errors();
 	test_default_combinations();
 	test_default_table();
 	test_removed_combination();
+	test_ctx_decompress_bound();
 	test_short_page_stage_cap();
 	test_context_adapts();
 	test_context_memory();
 	test_random_stored_at_once();
 	test_precheck_keeps_compressible();
+	test_precheck_structured();
 	test_corruption();
+	test_trailing_bytes();
 	test_random_input();
 	test_step_decoders_hostile();
 

@@ -6,6 +6,8 @@
 #include <linux/compiler.h>
 #include <linux/minmax.h>
 #include <linux/types.h>
+/* snprintf() */
+#include <stdio.h>
 
 #define ARRAY_SIZE(a)		(sizeof(a) / sizeof((a)[0]))
 /* 0, or a compile error when @e is true (linux/build_bug.h) */
