@@ -23,7 +23,8 @@
 # Trees and objects live in $ZBEWALGO_CACHE/patches/DEBVER/check (kept
 # between runs, so reruns are incremental); logs and the summary go to
 # build/patches-check/.  Every check runs; the exit status is 1 if any
-# failed.
+# failed.  series.sh (make check-series, in make check) is the quick
+# subset: checkpatch, git am and one build of the final tree, no boot.
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 . "$HERE/common.sh"

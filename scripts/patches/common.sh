@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # shellcheck shell=bash disable=SC2034,SC2120  # used by the sourcing scripts
-# Sourced by scripts/patches/{make,check}.sh: the clean Linux tree
+# Sourced by scripts/patches/{make,check,series}.sh: the clean Linux tree
 # the series is made against and applied to, as git work trees that cost
-# seconds, and the parts the checks share.
+# seconds, and the parts the two checks share.
 #
 # The pristine source is Debian's linux-source-$PATCH_VERSION, unpacked by
 # tools/testing/kernel/fetch.sh.  Its base commit is made once per Debian
@@ -78,7 +78,7 @@ new_tree() {
 		die "work tree $dir does not match the base commit"
 }
 
-# ---- Shared by the checks ---------------------------------------------------
+# ---- Shared by the checks (check.sh, series.sh) ------------------------------
 
 # check_setup: host packages, the pristine tree and its base commit.
 # Debian's python3 (docutils; ply and git for checkpatch's SPDX check),
