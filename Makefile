@@ -100,9 +100,12 @@ $(CORPUS)/.stamp: $(wildcard $(SHARED)/corpus/*/*.tar.gz)
 # smoke run replays the saved corpora and fuzzes each harness briefly.  Then
 # the kernel side: KUnit under UML with KASAN, and the booted-kernel suite on
 # 6.1, 6.12 and 7.2 (about an hour from nothing, 20 minutes on a warm cache;
-# see tools/testing/kernel/README.md).  check-user is the quick part alone.
+# see tools/testing/kernel/README.md).  check-series: the upstream series as
+# make patches writes it, applied and built (scripts/patches/series.sh).
+# check-user is the quick part alone.
 check:
 	$(MAKE) check-user
+	$(MAKE) check-series
 	$(MAKE) check-kunit
 	$(MAKE) check-kernel
 
@@ -289,8 +292,14 @@ huffman-tables: $(BUILD)/libzbewalgo.a corpus
 # into build/patches.  check-patches: checkpatch --strict, git am and a W=1
 # and sparse build after every patch, kernel-doc, rst, KUnit under UML and a
 # qemu boot (CHECK_BOOT=0 skips it); logs in build/patches-check.
-.PHONY: patches check-patches
+# check-series (in make check): make patches, checkpatch --strict, git am
+# without offsets, the result compared with kernel-integrate.py --upstream,
+# and an x86_64 tinyconfig build of vmlinux and the series' modules, no
+# boot; logs in build/patches-series.
+.PHONY: patches check-patches check-series
 patches:
 	scripts/patches/make.sh
 check-patches:
 	scripts/patches/check.sh
+check-series:
+	scripts/patches/series.sh
