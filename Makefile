@@ -11,7 +11,6 @@
 # Kernel modules are built by Kbuild; see Kbuild in this directory.
 
 CC		?= gcc
-SHARED		?= $(CURDIR)/../shared
 CFLAGS		?= -O2 -g
 WARN		:= -Wall -Wextra -Wno-sign-compare -Wno-unused-parameter \
 		   -Wno-missing-field-initializers -Wstrict-prototypes
@@ -38,8 +37,8 @@ LIB_OBJS	:= $(patsubst %.c,$(BUILD)/%.o,$(LIB_SRCS))
 TOOL		:= $(BUILD)/zbewalgo
 TEST		:= $(BUILD)/zbewalgo_test
 
-.PHONY: all check check-user test-unit test-cli test-golden golden corpus \
-	clean deps run
+.PHONY: all check check-user test-unit test-cli test-golden golden testdata \
+	corpus clean deps run
 
 # Debian packages the user-space build and tests need.
 DEPS		:= build-essential liblz4-dev libzstd-dev liblzo2-dev zlib1g-dev \
@@ -86,15 +85,33 @@ $(TOOL): $(TOOL_OBJS) $(LZORLE_OBJS) $(BUILD)/libzbewalgo.a
 $(TEST): $(BUILD)/tools/testing/zbewalgo/zbewalgo_test.o $(BUILD)/libzbewalgo.a
 	$(CC) $(LDFLAGS) -Wl,--wrap=malloc,--wrap=calloc -o $@ $^ -lm
 
-# The public corpora, unpacked once; tests read every page of every file.
+# Test data: real files (documentation, man pages, ELF executables and
+# libraries, C and C++ source, float grids and signals) from Debian
+# packages pinned in tools/testing/zbewalgo/testdata/manifest, downloaded
+# once into $ZBEWALGO_CACHE/testdata (about 17 MiB of .deb) and unpacked
+# into build/testdata (about 8 MiB).  Tests read every page of every file.
+TESTDATA	:= build/testdata
+TESTDATA_SRC	:= tools/testing/zbewalgo/testdata
+testdata: $(TESTDATA)/.stamp
+$(TESTDATA)/.stamp: $(TESTDATA_SRC)/manifest $(TESTDATA_SRC)/fetch.sh
+	$(TESTDATA_SRC)/fetch.sh $(TESTDATA)
+
+# The Calgary and Canterbury corpora are optional: not in Debian, so not
+# fetched.  ZBW_EXTRA_CORPUS=DIR (calgary.tar.gz and cantrbry.tar.gz, or
+# their unpacked calgary/ and canterbury/) adds them to the tests, the
+# benchmark and the fuzz seeds; huffman-tables needs them.
+ZBW_EXTRA_CORPUS ?=
 CORPUS		:= build/corpus
-corpus: $(CORPUS)/.stamp
-$(CORPUS)/.stamp: $(wildcard $(SHARED)/corpus/*/*.tar.gz)
-	@test -n "$^" || { echo "corpus not found under $(SHARED)/corpus" >&2; exit 1; }
-	@rm -rf $(CORPUS) && mkdir -p $(CORPUS)
-	@for t in $^; do d=$(CORPUS)/$$(basename $$(dirname $$t)); \
-		mkdir -p $$d && tar -xzf $$t -C $$d || exit 1; done
-	@touch $@
+EXTRA		:= $(if $(ZBW_EXTRA_CORPUS),corpus)
+EXTRA_DIRS	:= $(if $(ZBW_EXTRA_CORPUS),$(CORPUS))
+EXTRA_SKIP	= $(if $(ZBW_EXTRA_CORPUS),@:,@echo "$@: skipped: the \
+		   Calgary and Canterbury corpora (set ZBW_EXTRA_CORPUS=DIR to include them)")
+corpus:
+	@test -n "$(ZBW_EXTRA_CORPUS)" || { echo "corpus: the Calgary and" \
+		"Canterbury corpora are not in Debian: set ZBW_EXTRA_CORPUS=DIR" \
+		"(calgary.tar.gz and cantrbry.tar.gz, or unpacked calgary/ and" \
+		"canterbury/)" >&2; exit 1; }
+	@tools/testing/zbewalgo/extra-corpus.sh "$(ZBW_EXTRA_CORPUS)" $(CORPUS)
 
 # Tests always run under the sanitizers: a report is a failure.  The fuzz
 # smoke run replays the saved corpora and fuzzes each harness briefly.  Then
@@ -114,11 +131,13 @@ check-user: deps
 	$(MAKE) fuzz-smoke
 	$(MAKE) docs
 
-test-unit: $(TEST) corpus
-	$(TEST) $(CORPUS)
+test-unit: $(TEST) testdata $(EXTRA)
+	$(EXTRA_SKIP)
+	$(TEST) $(TESTDATA) $(EXTRA_DIRS)
 
-test-cli: $(TOOL) corpus
-	tools/testing/zbewalgo/cli_test.sh $(TOOL) $(CORPUS)
+test-cli: $(TOOL) testdata $(EXTRA)
+	$(EXTRA_SKIP)
+	tools/testing/zbewalgo/cli_test.sh $(TOOL) $(TESTDATA) $(EXTRA_DIRS)
 
 # Golden pages (tools/testing/zbewalgo/golden/RELEASE): every committed
 # release's compressed pages must decode byte-exact in this build.
@@ -133,10 +152,10 @@ golden: $(TOOL)
 
 # Main job: builds the 7.2 kernel with zbewalgo (cached), boots it under qemu
 # and compares zram with zbewalgo, lz4, lzo-rle and zstd in that one boot: the
-# data sets (generated + corpus files) through the block device, then swap
+# data sets (generated + test data files) through the block device, then swap
 # under memory pressure.  Prints one table, also written to
 # build/kernel-bench/7.2.{txt,csv} (tools/testing/kernel/README.md).
-run: corpus
+run: testdata
 	tools/testing/kernel/demo.sh 7.2
 
 clean:
@@ -177,17 +196,18 @@ check-kunit:
 	tools/testing/kernel/kunit.sh
 check-kernel:
 	tools/testing/kernel/zbewalgo-tests.sh $(KERNEL_VERSIONS)
-demo: corpus
+demo: testdata
 	tools/testing/kernel/demo.sh $(DEMO_VERSION)
 
 # ---- User-space benchmark (tools/testing/zbewalgo/bench/README.md) --------
 # bench: every algorithm (zbewalgo and its presets, lz4, lz4hc, lzo, lzo-rle,
 # zstd, deflate, memcpy) page by page on the generated data sets and the
-# public corpora; tables (txt, csv, json), plots (png) and a note of the
-# machine go to BENCH_OUT.  BENCH_KIB sizes each generated set, BENCH_REPS
-# is the number of repetitions whose median is reported.  Into the default
-# BENCH_OUT (the committed results) it also re-renders the figures of the
-# docs (RENDER, below).
+# test data (and the optional corpora, given ZBW_EXTRA_CORPUS); tables
+# (txt, csv, json), plots (png) and a note of the machine go to BENCH_OUT.
+# BENCH_KIB sizes each generated set, BENCH_REPS is the number of
+# repetitions whose median is reported.  Into the default BENCH_OUT (the
+# committed results) it also re-renders the figures of the docs (RENDER,
+# below).
 # bench-kernel: make run's in-kernel benchmark on DEMO_VERSION, then its
 # table and records into BENCH_OUT as kernel-VERSION.{txt,csv} with a note
 # of the tree (kernel-VERSION.machine.txt), for the cover letter.
@@ -201,14 +221,16 @@ RENDER		:= tools/testing/zbewalgo/bench/render.py
 .PHONY: bench bench-kernel
 bench: deps
 	@scripts/install-deps.sh $(BENCH_DEPS)
-	$(MAKE) $(TOOL) corpus
+	$(MAKE) $(TOOL) testdata $(EXTRA)
+	$(EXTRA_SKIP)
 	CC='$(CC)' CFLAGS='$(CFLAGS)' tools/testing/zbewalgo/bench/run.sh \
-		$(TOOL) $(BENCH_DATA) $(CORPUS) $(BENCH_OUT) $(BENCH_KIB) $(BENCH_REPS)
+		$(TOOL) $(BENCH_DATA) $(TESTDATA) $(BENCH_OUT) $(BENCH_KIB) \
+		$(BENCH_REPS) $(EXTRA_DIRS)
 ifeq ($(BENCH_OUT),$(BENCH_RESULTS))
 	python3 $(RENDER)
 endif
 KBENCH		:= build/kernel-bench/$(DEMO_VERSION)
-bench-kernel: corpus
+bench-kernel: testdata
 	@mkdir -p build/kernel-bench
 	{ echo "# tree:      $$(python3 $(RENDER) tree-id $(BENCH_OUT))"; \
 	  echo "# code:      $$(python3 $(RENDER) code-id)"; \
@@ -269,9 +291,10 @@ docs:
 
 # ---- Predefined Huffman tables (tools/testing/zbewalgo/huffman-tables) -------
 # huffman-tables: rebuilds the tables of huffman's mode 3 from the lz
-# sections of the corpus files that no benchmark table uses (ptt5 is pic),
-# into the header and the format document.  They are part of the page
-# format: regenerate only for a new format version.
+# sections of the Calgary and Canterbury files, less those the in-kernel
+# benchmark used to take (ptt5 is pic), into the header and the format
+# document; needs ZBW_EXTRA_CORPUS (see corpus above).  The tables are
+# part of the page format: regenerate only for a new format version.
 HUF_DIR		:= tools/testing/zbewalgo/huffman-tables
 HUF_GEN		:= $(HUF_DIR)/gen.py
 HUF_TABLES	:= lib/zbewalgo/huffman_tables.h
