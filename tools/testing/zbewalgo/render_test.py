@@ -53,6 +53,11 @@ class Scratch(unittest.TestCase):
                         os.path.join(self.dir, render.RESULTS))
         os.makedirs(os.path.join(self.dir, 'lib/zbewalgo'))
         self.write('lib/zbewalgo/engine.c', 'int x;\n')
+        self.write('lib/zbewalgo/Makefile',
+                   'ZBEWALGO_CORE := engine.o \\\n\t\tlz.o\n'
+                   'libzbewalgo-y := $(ZBEWALGO_CORE) stream.o\n')
+        self.write('lib/zbewalgo/lz.c', 'int l;\n')
+        self.write('lib/zbewalgo/stream.c', 'int s;\n')
 
     def tearDown(self):
         shutil.rmtree(self.dir)
@@ -288,6 +293,17 @@ class Stale(Scratch):
             self.assertIn('differ from the code', r.stderr)
         finally:
             shutil.rmtree(clone)
+        # The kernel-only files do not count, a core file on a
+        # continuation line of ZBEWALGO_CORE does.
+        self.write('lib/zbewalgo/stream.c', 'int t;\n')
+        self.commit('kernel only')
+        r = self.check(allow_stale=False)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.write('lib/zbewalgo/lz.c', 'int m;\n')
+        self.commit('core')
+        r = self.check(allow_stale=False)
+        self.assertEqual(r.returncode, 1)
+        self.git('revert', '--no-edit', 'HEAD')
         # A new header file counts as a change of the code.
         self.write('lib/zbewalgo/new.h', '\n')
         self.commit('four')

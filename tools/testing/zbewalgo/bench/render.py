@@ -21,9 +21,9 @@ is only reported.
 
 tree-id prints the commit of the work tree for a results header, with
 "-dirty" when files outside EXCLUDE_DIR (the results) have changes.
-code-id prints the SHA-256 of the code the results describe (every .c and
-.h file of lib/zbewalgo and include/linux/zbewalgo.h, by path and
-content), so a clone without the measured commit in its history (shallow,
+code-id prints the SHA-256 of the code the results describe (the core
+sources and headers of lib/zbewalgo and include/linux/zbewalgo.h, by path
+and content, see code_files()), so a clone without the measured commit in its history (shallow,
 or a tarball) can still tell whether the results describe its code.
 
 The cover letter (scripts/patches/cover.py) imports this module, so that
@@ -178,18 +178,33 @@ def git(repo, *args):
                           capture_output=True, text=True)
 
 
+def code_files(repo):
+    """The files of CODE that decide what the user-space build does: the
+    core of lib/zbewalgo (ZBEWALGO_CORE in its Makefile, and the Makefile),
+    its headers and include/linux/zbewalgo.h; not the kernel-only files
+    (stream.c, sysfs.c) or the tests."""
+    lib = CODE[0]
+    files = [f for f in CODE[1:] if os.path.isfile(os.path.join(repo, f))]
+    mk = os.path.join(repo, lib, 'Makefile')
+    core = []
+    if os.path.isfile(mk):
+        with open(mk) as f:
+            m = re.search(r'^ZBEWALGO_CORE\s*:=((?:.*\\\n)*.*)$', f.read(),
+                          re.M)
+        if m:
+            core = [o[:-2] + '.c' for o in m.group(1).replace('\\', ' ')
+                    .split() if o.endswith('.o')]
+        files.append(os.path.join(lib, 'Makefile'))
+    for n in sorted(os.listdir(os.path.join(repo, lib))):
+        if n.endswith('.h') or n in core:
+            files.append(os.path.join(lib, n))
+    return sorted(files)
+
+
 def code_id(repo):
-    """SHA-256 over the paths and contents of the code in CODE."""
-    files = []
-    for c in CODE:
-        top = os.path.join(repo, c)
-        if os.path.isfile(top):
-            files.append(c)
-        for d, _, names in os.walk(top):
-            files += [os.path.relpath(os.path.join(d, n), repo)
-                      for n in names if n.endswith(('.c', '.h'))]
+    """SHA-256 over the paths and contents of code_files()."""
     h = hashlib.sha256()
-    for f in sorted(files):
+    for f in code_files(repo):
         with open(os.path.join(repo, f), 'rb') as fh:
             h.update(b'%s\0%s\0' % (f.encode(),
                                       hashlib.sha256(fh.read()).hexdigest()
@@ -237,7 +252,8 @@ def stale(repo, tree, code=None):
     if git(repo, 'merge-base', '--is-ancestor', commit, 'HEAD').returncode:
         return '%s, the tree the results measured, is not an ancestor of ' \
                'HEAD' % tree
-    if git(repo, 'diff', '--quiet', commit, 'HEAD', '--', *CODE).returncode:
+    if git(repo, 'diff', '--quiet', commit, 'HEAD', '--',
+           *code_files(repo)).returncode:
         return '%s changed since %s, the tree the results measured ' \
                '(git diff --stat %s HEAD -- %s)' % (
                    ' or '.join(CODE), tree, tree, ' '.join(CODE))
