@@ -51,6 +51,9 @@ class Scratch(unittest.TestCase):
             shutil.copy(os.path.join(REPO, f), os.path.join(self.dir, f))
         shutil.copytree(os.path.join(REPO, render.RESULTS),
                         os.path.join(self.dir, render.RESULTS))
+        # Without a code id the history decides; set_code() adds one.
+        note = os.path.join(render.RESULTS, 'machine.txt')
+        self.write(note, re.sub(r'(?m)^# code: .*\n', '', self.read(note)))
         os.makedirs(os.path.join(self.dir, 'lib/zbewalgo'))
         self.write('lib/zbewalgo/engine.c', 'int x;\n')
         self.write('lib/zbewalgo/Makefile',
