@@ -11,7 +11,6 @@
 # Kernel modules are built by Kbuild; see Kbuild in this directory.
 
 CC		?= gcc
-SHARED		?= $(CURDIR)/../shared
 CFLAGS		?= -O2 -g
 WARN		:= -Wall -Wextra -Wno-sign-compare -Wno-unused-parameter \
 		   -Wno-missing-field-initializers -Wstrict-prototypes
@@ -38,7 +37,8 @@ LIB_OBJS	:= $(patsubst %.c,$(BUILD)/%.o,$(LIB_SRCS))
 TOOL		:= $(BUILD)/zbewalgo
 TEST		:= $(BUILD)/zbewalgo_test
 
-.PHONY: all check check-user test-unit test-cli corpus clean deps run
+.PHONY: all check check-user test-unit test-cli test-golden golden testdata \
+	corpus clean deps run
 
 # Debian packages the user-space build and tests need.
 DEPS		:= build-essential liblz4-dev libzstd-dev liblzo2-dev zlib1g-dev \
@@ -85,44 +85,78 @@ $(TOOL): $(TOOL_OBJS) $(LZORLE_OBJS) $(BUILD)/libzbewalgo.a
 $(TEST): $(BUILD)/tools/testing/zbewalgo/zbewalgo_test.o $(BUILD)/libzbewalgo.a
 	$(CC) $(LDFLAGS) -Wl,--wrap=malloc,--wrap=calloc -o $@ $^ -lm
 
-# The public corpora, unpacked once; tests read every page of every file.
+# Test data: real files (documentation, man pages, ELF executables and
+# libraries, C and C++ source, float grids and signals) from Debian
+# packages pinned in tools/testing/zbewalgo/testdata/manifest, downloaded
+# once into $ZBEWALGO_CACHE/testdata (about 17 MiB of .deb) and unpacked
+# into build/testdata (about 8 MiB).  Tests read every page of every file.
+TESTDATA	:= build/testdata
+TESTDATA_SRC	:= tools/testing/zbewalgo/testdata
+testdata: $(TESTDATA)/.stamp
+$(TESTDATA)/.stamp: $(TESTDATA_SRC)/manifest $(TESTDATA_SRC)/fetch.sh
+	$(TESTDATA_SRC)/fetch.sh $(TESTDATA)
+
+# The Calgary and Canterbury corpora are optional: not in Debian, so not
+# fetched.  ZBW_EXTRA_CORPUS=DIR (calgary.tar.gz and cantrbry.tar.gz, or
+# their unpacked calgary/ and canterbury/) adds them to the tests, the
+# benchmark and the fuzz seeds; huffman-tables needs them.
+ZBW_EXTRA_CORPUS ?=
 CORPUS		:= build/corpus
-corpus: $(CORPUS)/.stamp
-$(CORPUS)/.stamp: $(wildcard $(SHARED)/corpus/*/*.tar.gz)
-	@test -n "$^" || { echo "corpus not found under $(SHARED)/corpus" >&2; exit 1; }
-	@rm -rf $(CORPUS) && mkdir -p $(CORPUS)
-	@for t in $^; do d=$(CORPUS)/$$(basename $$(dirname $$t)); \
-		mkdir -p $$d && tar -xzf $$t -C $$d || exit 1; done
-	@touch $@
+EXTRA		:= $(if $(ZBW_EXTRA_CORPUS),corpus)
+EXTRA_DIRS	:= $(if $(ZBW_EXTRA_CORPUS),$(CORPUS))
+EXTRA_SKIP	= $(if $(ZBW_EXTRA_CORPUS),@:,@echo "$@: skipped: the \
+		   Calgary and Canterbury corpora (set ZBW_EXTRA_CORPUS=DIR to include them)")
+corpus:
+	@test -n "$(ZBW_EXTRA_CORPUS)" || { echo "corpus: the Calgary and" \
+		"Canterbury corpora are not in Debian: set ZBW_EXTRA_CORPUS=DIR" \
+		"(calgary.tar.gz and cantrbry.tar.gz, or unpacked calgary/ and" \
+		"canterbury/)" >&2; exit 1; }
+	@tools/testing/zbewalgo/extra-corpus.sh "$(ZBW_EXTRA_CORPUS)" $(CORPUS)
 
 # Tests always run under the sanitizers: a report is a failure.  The fuzz
 # smoke run replays the saved corpora and fuzzes each harness briefly.  Then
 # the kernel side: KUnit under UML with KASAN, and the booted-kernel suite on
 # 6.1, 6.12 and 7.2 (about an hour from nothing, 20 minutes on a warm cache;
-# see tools/testing/kernel/README.md).  check-user is the quick part alone.
+# see tools/testing/kernel/README.md).  check-series: the upstream series as
+# make patches writes it, applied and built (scripts/patches/series.sh).
+# check-user is the quick part alone.
 check:
 	$(MAKE) check-user
+	$(MAKE) check-series
 	$(MAKE) check-kunit
 	$(MAKE) check-kernel
 
 check-user: deps
-	$(MAKE) SANITIZE=1 test-unit test-cli
+	$(MAKE) SANITIZE=1 test-unit test-cli test-golden
 	$(MAKE) fuzz-smoke
 	$(MAKE) docs
 	$(MAKE) doc-user
 
-test-unit: $(TEST) corpus
-	$(TEST) $(CORPUS)
+test-unit: $(TEST) testdata $(EXTRA)
+	$(EXTRA_SKIP)
+	$(TEST) $(TESTDATA) $(EXTRA_DIRS)
 
-test-cli: $(TOOL) corpus
-	tools/testing/zbewalgo/cli_test.sh $(TOOL) $(CORPUS)
+test-cli: $(TOOL) testdata $(EXTRA)
+	$(EXTRA_SKIP)
+	tools/testing/zbewalgo/cli_test.sh $(TOOL) $(TESTDATA) $(EXTRA_DIRS)
+
+# Golden pages (tools/testing/zbewalgo/golden/RELEASE): every committed
+# release's compressed pages must decode byte-exact in this build.
+# "make golden" adds the set of the release in dkms.conf, made by this
+# build; a committed set is never rewritten.
+GOLDEN		:= tools/testing/zbewalgo/golden
+test-golden: $(TOOL)
+	python3 tools/testing/zbewalgo/golden.py check $(TOOL) $(GOLDEN)
+golden: $(TOOL)
+	python3 tools/testing/zbewalgo/golden.py make $(TOOL) \
+		$(GOLDEN)/$(shell sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' dkms.conf)
 
 # Main job: builds the 7.2 kernel with zbewalgo (cached), boots it under qemu
 # and compares zram with zbewalgo, lz4, lzo-rle and zstd in that one boot: the
-# data sets (generated + corpus files) through the block device, then swap
+# data sets (generated + test data files) through the block device, then swap
 # under memory pressure.  Prints one table, also written to
 # build/kernel-bench/7.2.{txt,csv} (tools/testing/kernel/README.md).
-run: corpus
+run: testdata
 	tools/testing/kernel/demo.sh 7.2
 
 clean:
@@ -173,26 +207,50 @@ check-kunit:
 	tools/testing/kernel/kunit.sh
 check-kernel:
 	tools/testing/kernel/zbewalgo-tests.sh $(KERNEL_VERSIONS)
-demo: corpus
+demo: testdata
 	tools/testing/kernel/demo.sh $(DEMO_VERSION)
 
 # ---- User-space benchmark (tools/testing/zbewalgo/bench/README.md) --------
 # bench: every algorithm (zbewalgo and its presets, lz4, lz4hc, lzo, lzo-rle,
 # zstd, deflate, memcpy) page by page on the generated data sets and the
-# public corpora; tables (txt, csv, json), plots (png) and a note of the
-# machine go to BENCH_OUT.  BENCH_KIB sizes each generated set, BENCH_REPS
-# is the number of repetitions whose median is reported.
+# test data (and the optional corpora, given ZBW_EXTRA_CORPUS); tables
+# (txt, csv, json), plots (png) and a note of the machine go to BENCH_OUT.
+# BENCH_KIB sizes each generated set, BENCH_REPS is the number of
+# repetitions whose median is reported.  Into the default BENCH_OUT (the
+# committed results) it also re-renders the figures of the docs (RENDER,
+# below).
+# bench-kernel: make run's in-kernel benchmark on DEMO_VERSION, then its
+# table and records into BENCH_OUT as kernel-VERSION.{txt,csv} with a note
+# of the tree (kernel-VERSION.machine.txt), for the cover letter.
 BENCH_DEPS	:= python3-matplotlib
 BENCH_KIB	?= 4096
 BENCH_REPS	?= 5
 BENCH_DATA	:= build/bench-data
-BENCH_OUT	?= tools/testing/zbewalgo/bench/results
-.PHONY: bench
+BENCH_RESULTS	:= tools/testing/zbewalgo/bench/results
+BENCH_OUT	?= $(BENCH_RESULTS)
+RENDER		:= tools/testing/zbewalgo/bench/render.py
+.PHONY: bench bench-kernel
 bench: deps
 	@scripts/install-deps.sh $(BENCH_DEPS)
-	$(MAKE) $(TOOL) corpus
+	$(MAKE) $(TOOL) testdata $(EXTRA)
+	$(EXTRA_SKIP)
 	CC='$(CC)' CFLAGS='$(CFLAGS)' tools/testing/zbewalgo/bench/run.sh \
-		$(TOOL) $(BENCH_DATA) $(CORPUS) $(BENCH_OUT) $(BENCH_KIB) $(BENCH_REPS)
+		$(TOOL) $(BENCH_DATA) $(TESTDATA) $(BENCH_OUT) $(BENCH_KIB) \
+		$(BENCH_REPS) $(EXTRA_DIRS)
+ifeq ($(BENCH_OUT),$(BENCH_RESULTS))
+	python3 $(RENDER)
+endif
+KBENCH		:= build/kernel-bench/$(DEMO_VERSION)
+bench-kernel: testdata
+	@mkdir -p build/kernel-bench
+	{ echo "# tree:      $$(python3 $(RENDER) tree-id $(BENCH_OUT))"; \
+	  echo "# code:      $$(python3 $(RENDER) code-id)"; \
+	  echo "# date:      $$(date -u '+%Y-%m-%d %H:%M:%S UTC')"; \
+	  echo "# load:      $$(cut -d' ' -f1-3 /proc/loadavg) (1, 5, 15 min) when the run started"; \
+	} >$(KBENCH).machine.txt
+	tools/testing/kernel/demo.sh $(DEMO_VERSION)
+	for x in txt csv machine.txt; do \
+		cp $(KBENCH).$$x $(BENCH_OUT)/kernel-$(DEMO_VERSION).$$x || exit 1; done
 
 # ---- DKMS and admin docs (Documentation/admin-guide/blockdev/zbewalgo.rst) -
 # dkms-src: the module sources and dkms.conf in DKMS_SRCTREE/zbewalgo-VERSION,
@@ -207,6 +265,11 @@ bench: deps
 # Documentation/ parses without a warning (docutils), every literal block of
 # the admin guide is tagged with where it runs (tools/testing/kernel/
 # doc-blocks.py), and its step list matches lib/zbewalgo/steps.c.
+# Documentation/ parses without a warning (docutils); the generated figures
+# of the admin guide and fuzz/README are what the committed results render
+# (tools/testing/zbewalgo/bench/render.py --check, after its tests), and
+# those results were measured on HEAD's lib/zbewalgo.  ZBW_ALLOW_STALE=1
+# accepts results of older code while it is being changed (not in CI).
 DKMS_VERSION	:= $(shell sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' dkms.conf)
 DKMS_SRCTREE	?= /usr/src
 DKMS_KERNEL	?= $(shell uname -r)
@@ -237,20 +300,24 @@ docs:
 		/usr/bin/python3 -m docutils --halt=warning --report=warning \
 			--no-file-insertion "$$f" /dev/null; echo "docs: $$f ok"; done
 	@python3 $(HUF_GEN) --check $(HUF_TABLES) $(HUF_SPEC)
+	@python3 tools/testing/zbewalgo/spec-steps.py lib/zbewalgo/steps.h $(HUF_SPEC)
 	@echo "docs: $(HUF_SPEC) lists the tables of $(HUF_TABLES)"
+	@python3 tools/testing/zbewalgo/render_test.py
+	@python3 $(RENDER) --check
 	@python3 $(DOC_BLOCKS) check $(GUIDE)
 	@python3 $(DOC_BLOCKS) steps $(GUIDE) lib/zbewalgo
 
 # doc-user: the guide's blocks tagged "user" (the tool in user space), each a
 # named check; the kernel-side ones run in check-kernel and check-dkms.
-doc-user: $(TOOL) corpus
-	tools/testing/zbewalgo/doc-user.sh $(GUIDE) $(TOOL) $(CORPUS)
+doc-user: $(TOOL) testdata
+	tools/testing/zbewalgo/doc-user.sh $(GUIDE) $(TOOL) $(TESTDATA)
 
 # ---- Predefined Huffman tables (tools/testing/zbewalgo/huffman-tables) -------
 # huffman-tables: rebuilds the tables of huffman's mode 3 from the lz
-# sections of the corpus files that no benchmark table uses (ptt5 is pic),
-# into the header and the format document.  They are part of the page
-# format: regenerate only for a new format version.
+# sections of the Calgary and Canterbury files, less those the in-kernel
+# benchmark used to take (ptt5 is pic), into the header and the format
+# document; needs ZBW_EXTRA_CORPUS (see corpus above).  The tables are
+# part of the page format: regenerate only for a new format version.
 HUF_DIR		:= tools/testing/zbewalgo/huffman-tables
 HUF_GEN		:= $(HUF_DIR)/gen.py
 HUF_TABLES	:= lib/zbewalgo/huffman_tables.h
@@ -271,8 +338,14 @@ huffman-tables: $(BUILD)/libzbewalgo.a corpus
 # into build/patches.  check-patches: checkpatch --strict, git am and a W=1
 # and sparse build after every patch, kernel-doc, rst, KUnit under UML and a
 # qemu boot (CHECK_BOOT=0 skips it); logs in build/patches-check.
-.PHONY: patches check-patches
+# check-series (in make check): make patches, checkpatch --strict, git am
+# without offsets, the result compared with kernel-integrate.py --upstream,
+# and an x86_64 tinyconfig build of vmlinux and the series' modules, no
+# boot; logs in build/patches-series.
+.PHONY: patches check-patches check-series
 patches:
 	scripts/patches/make.sh
 check-patches:
 	scripts/patches/check.sh
+check-series:
+	scripts/patches/series.sh

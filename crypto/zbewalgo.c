@@ -152,9 +152,13 @@ static struct crypto_alg zbewalgo_alg = {
 
 static int __init zbewalgo_mod_init(void)
 {
-#ifdef CRYPTO_ALG_TYPE_COMPRESS
-	int ret = crypto_register_alg(&zbewalgo_alg);
+	int ret = zbewalgo_ready() ? 0 : -ENODEV;
 
+	/* Built in, a failed library init does not stop this one. */
+	if (ret)
+		return ret;
+#ifdef CRYPTO_ALG_TYPE_COMPRESS
+	ret = crypto_register_alg(&zbewalgo_alg);
 	if (ret)
 		return ret;
 	ret = crypto_register_scomp(&zbewalgo_scomp);

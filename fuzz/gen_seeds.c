@@ -2,10 +2,11 @@
 /*
  * gen-seeds: seed corpora for every harness from real compressed pages.
  *
- * usage: gen-seeds OUTDIR CORPUS_DIR
+ * usage: gen-seeds OUTDIR DATA_DIR...
  *
  * Pages: the first, a middle and the last (partial) page of every file
- * below CORPUS_DIR (the unpacked Calgary/Canterbury corpora), and
+ * below the DATA_DIRs (`make seeds`: the test data from Debian packages,
+ * plus the Calgary/Canterbury corpora when ZBW_EXTRA_CORPUS is set), and
  * generated zero, repeated, text, float32, float64, integer and random
  * pages of several lengths.  Each page is compressed with every step
  * alone, every combination of the default and preset tables, and every
@@ -74,7 +75,8 @@ static void chain_seeds(const struct zbewalgo_combination *comb,
 
 		if (n < 0)
 			break;
-		snprintf(name, sizeof(name), "step-%s", step->name);
+		snprintf(name, sizeof(name), "step-%s",
+			 zbewalgo_step_name(comb->ids[k]));
 		put(name, hdr, 2, buf[k & 1], n);
 		in = buf[k & 1];
 		inlen = n;
@@ -139,6 +141,8 @@ static void page_seeds(const unsigned char *page, size_t len, int small)
 	}
 }
 
+static unsigned long nr_files;
+
 static void file_seeds(const char *path)
 {
 	FILE *f = fopen(path, "rb");
@@ -149,6 +153,7 @@ static void file_seeds(const char *path)
 
 	if (!f)
 		return;
+	nr_files++;
 	fseek(f, 0, SEEK_END);
 	size = ftell(f);
 	offs[0] = 0;
@@ -268,13 +273,23 @@ static void table_seeds(void)
 
 int main(int argc, char **argv)
 {
-	if (argc != 3) {
-		fprintf(stderr, "usage: %s OUTDIR CORPUS_DIR\n", argv[0]);
+	unsigned long before;
+	int i;
+
+	if (argc < 3) {
+		fprintf(stderr, "usage: %s OUTDIR DATA_DIR...\n", argv[0]);
 		return 2;
 	}
 	outdir = argv[1];
 	mkdir(outdir, 0755);
-	dir_seeds(argv[2]);
+	for (i = 2; i < argc; i++) {
+		before = nr_files;
+		dir_seeds(argv[i]);
+		if (nr_files == before) {
+			fprintf(stderr, "%s: no files under %s\n", argv[0], argv[i]);
+			return 1;
+		}
+	}
 	generated_seeds();
 	table_seeds();
 	printf("%lu seeds in %s\n", nr_out, outdir);

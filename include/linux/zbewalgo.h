@@ -19,6 +19,12 @@
 #define ZBEWALGO_MAX_STEPS		7
 /* Most combinations in one table. */
 #define ZBEWALGO_MAX_COMBINATIONS	256
+/*
+ * Most steps in one table, summed over its combinations: a page runs each
+ * at most once, so this bounds the work per page (which zswap does with
+ * bottom halves disabled).  The level 3 preset has 58.
+ */
+#define ZBEWALGO_MAX_TABLE_STEPS	64
 /* Largest input one call can compress (a 64 KiB page). */
 #define ZBEWALGO_MAX_INPUT		65536
 /* Current page format version, see the format documentation. */
@@ -76,9 +82,10 @@ struct zbewalgo_table {
  *	most its previous result plus previous >> @tolerance_shift
  *	(0 disables the shortcut)
  * @store_entropy: store a page at once, without trying any combination,
- *	when its estimated entropy per byte (sampled, per byte lane) is at
- *	least @store_entropy / 256 bits (0 disables the test; so does a
- *	@max_output_size not below the page length)
+ *	when its estimated entropy per byte (sampled, per byte lane, and of
+ *	the differences of neighbouring bytes) is at least @store_entropy /
+ *	256 bits and no repeated block shows (0 disables the test; so does
+ *	a @max_output_size not below the page length)
  */
 struct zbewalgo_params {
 	u32 early_abort_size;
@@ -127,17 +134,22 @@ int zbewalgo_compress(struct zbewalgo_ctx *ctx, const void *src, size_t slen,
 size_t zbewalgo_decompress_scratch_size(size_t max_len);
 int zbewalgo_decompress(const void *src, size_t slen, void *dst,
 			size_t *dlen, void *scratch);
+int zbewalgo_ctx_decompress(struct zbewalgo_ctx *ctx, const void *src,
+			    size_t slen, void *dst, size_t *dlen);
 
 /* Combination tables and their text form "bwt-mtf-huffman". */
 const struct zbewalgo_table *zbewalgo_table_default(void);
 const struct zbewalgo_table *zbewalgo_preset_table(int level);
 void zbewalgo_table_reset(struct zbewalgo_table *table);
+unsigned int zbewalgo_table_steps(const struct zbewalgo_table *table);
 int zbewalgo_table_parse(struct zbewalgo_table *table, const char *text);
 int zbewalgo_table_add(struct zbewalgo_table *table, const char *text);
 int zbewalgo_table_remove(struct zbewalgo_table *table, const char *text);
 int zbewalgo_table_command(struct zbewalgo_table *table, const char *cmd);
 int zbewalgo_table_format(const struct zbewalgo_table *table, char *buf,
 			  size_t size);
+int zbewalgo_table_format_counts(const struct zbewalgo_table *table,
+				 const u64 *counts, char *buf, size_t size);
 int zbewalgo_combination_format(const struct zbewalgo_combination *comb,
 				char *buf, size_t size);
 
@@ -150,6 +162,8 @@ const char *zbewalgo_step_name(unsigned int id);
  * crypto API glue and the zram backend.
  */
 struct zbewalgo_stream;
+
+bool zbewalgo_ready(void);
 
 struct zbewalgo_stream *zbewalgo_stream_create(size_t page_len, int level);
 void zbewalgo_stream_destroy(struct zbewalgo_stream *s);

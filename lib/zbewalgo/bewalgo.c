@@ -107,8 +107,6 @@ static int bewalgo_decode(const u8 *src, unsigned int slen, u8 *dst,
 }
 
 const struct zbewalgo_step zbewalgo_step_bewalgo = {
-	.name		= "bewalgo",
-	.id		= ZBEWALGO_STEP_BEWALGO,
 	.encode		= bewalgo_encode,
 	.decode		= bewalgo_decode,
 	.scratch_size	= NULL,

@@ -256,8 +256,6 @@ static size_t bewalgo2_scratch_size(unsigned int max_len)
 }
 
 const struct zbewalgo_step zbewalgo_step_bewalgo2 = {
-	.name		= "bewalgo2",
-	.id		= ZBEWALGO_STEP_BEWALGO2,
 	.encode		= bewalgo2_encode,
 	.decode		= bewalgo2_decode,
 	.scratch_size	= bewalgo2_scratch_size,

@@ -171,16 +171,12 @@ static int bs8_decode(const u8 *src, unsigned int slen, u8 *dst,
 }
 
 const struct zbewalgo_step zbewalgo_step_bitshuffle4 = {
-	.name		= "bitshuffle4",
-	.id		= ZBEWALGO_STEP_BITSHUFFLE4,
 	.encode		= bs4_encode,
 	.decode		= bs4_decode,
 	.scratch_size	= NULL,
 };
 
 const struct zbewalgo_step zbewalgo_step_bitshuffle8 = {
-	.name		= "bitshuffle8",
-	.id		= ZBEWALGO_STEP_BITSHUFFLE8,
 	.encode		= bs8_encode,
 	.decode		= bs8_decode,
 	.scratch_size	= NULL,

@@ -1017,8 +1017,6 @@ static size_t bwt_scratch_size(unsigned int max_len)
 }
 
 const struct zbewalgo_step zbewalgo_step_bwt = {
-	.name		= "bwt",
-	.id		= ZBEWALGO_STEP_BWT,
 	.encode		= bwt_encode,
 	.decode		= bwt_decode,
 	.scratch_size	= bwt_scratch_size,

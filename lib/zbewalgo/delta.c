@@ -86,16 +86,12 @@ static int delta8_decode(const u8 *src, unsigned int slen, u8 *dst,
 }
 
 const struct zbewalgo_step zbewalgo_step_delta4 = {
-	.name		= "delta4",
-	.id		= ZBEWALGO_STEP_DELTA4,
 	.encode		= delta4_encode,
 	.decode		= delta4_decode,
 	.scratch_size	= NULL,
 };
 
 const struct zbewalgo_step zbewalgo_step_delta8 = {
-	.name		= "delta8",
-	.id		= ZBEWALGO_STEP_DELTA8,
 	.encode		= delta8_encode,
 	.decode		= delta8_decode,
 	.scratch_size	= NULL,

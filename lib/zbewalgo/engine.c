@@ -24,10 +24,6 @@
 #define ZBW_MAX_SHORTCUTS	15
 
 /* Page header, byte 0: format version in bits 0-3, step count in 4-6. */
-#define ZBW_HDR_VERSION_MASK	0x0f
-#define ZBW_HDR_STEPS_SHIFT	4
-#define ZBW_HDR_STEPS_MASK	0x70
-#define ZBW_HDR_RESERVED	0x80
 
 /*
  * Incompressibility test: 16 of every 64 bytes, counted per byte lane
@@ -38,6 +34,20 @@
 #define ZBW_CHECK_TAKE		16
 #define ZBW_CHECK_LANES		8
 #define ZBW_CHECK_MIN		1024
+/*
+ * Two more signs of structure the lanes miss: small steps between
+ * neighbouring bytes (a histogram of the sampled bytes' differences as a
+ * ninth lane; sorted or slowly varying bytes), and repeats (the 4-byte
+ * words at every ZBW_CHECK_BLOCK-th position go into a hash table, then
+ * every position of the last block is looked up: a page repeating a
+ * block of any length up to the page finds one there).  The table has at
+ * most 2^ZBW_CHECK_SLOT_BITS slots, twice the positions of the largest
+ * page.
+ */
+#define ZBW_CHECK_SLOT_BITS	11
+/* the histograms, then the hash table of positions + 1 */
+#define ZBW_CHECK_SCRATCH	((ZBW_CHECK_LANES + 1) * 256 * sizeof(u16) + \
+				 (sizeof(u16) << ZBW_CHECK_SLOT_BITS))
 
 /**
  * struct zbewalgo_ctx - per-stream compression state and scratch
@@ -89,7 +99,7 @@ static size_t zbw_scratch_layout(size_t max_len, size_t *stage, size_t *steps)
 	*stage = zbw_align8(cap);
 	/* the engine's incompressibility test shares the step scratch */
 	*steps = zbw_align8(max_t(size_t, zbewalgo_steps_scratch_size(cap),
-				  ZBW_CHECK_LANES * 256 * sizeof(u16)));
+				  ZBW_CHECK_SCRATCH));
 	return 2 * *stage + *steps;
 }
 
@@ -248,7 +258,9 @@ EXPORT_SYMBOL_GPL(zbewalgo_ctx_last_result);
  * @ctx: the context
  *
  * Return: an area of zbewalgo_decompress_scratch_size(max_len) bytes for
- * zbewalgo_decompress(); it must not be used while @ctx compresses.
+ * zbewalgo_decompress() with a *dlen of at most max_len (which
+ * zbewalgo_ctx_decompress() ensures); it must not be used while @ctx
+ * compresses.
  */
 void *zbewalgo_ctx_scratch(struct zbewalgo_ctx *ctx)
 {
@@ -296,6 +308,47 @@ static u32 zbw_log2_q8(u32 x)
 	return e * 256 + zbw_log2_frac[m - 32];
 }
 
+/* H2 of a histogram from @pairs equal pairs of @n samples, in 1/256 bits */
+static s32 zbw_h2(u32 pairs, unsigned int n)
+{
+	/* log2(all pairs / equal pairs); +1/2 avoids log(0) */
+	return zbw_log2_q8(n * (n - 1)) - zbw_log2_q8(2 * pairs + 1);
+}
+
+static u32 zbw_check_hash(u32 word, unsigned int bits)
+{
+	return (word * 2654435761u) >> (32 - bits);
+}
+
+/*
+ * Whether a 4-byte word of the last block occurs at a sampled position.
+ * The table has at least twice as many slots as positions go in, so
+ * probing ends at an empty one.
+ */
+static bool zbw_repeats(const u8 *src, unsigned int slen, u16 *slot)
+{
+	unsigned int end = slen - ZBW_CHECK_BLOCK - 3, o, i;
+	unsigned int bits = min(fls(slen / ZBW_CHECK_BLOCK) + 1,
+				ZBW_CHECK_SLOT_BITS);
+	unsigned int mask = (1u << bits) - 1;
+
+	memset(slot, 0, (mask + 1) * sizeof(*slot));
+	for (o = 0; o < end; o += ZBW_CHECK_BLOCK) {
+		i = zbw_check_hash(zbw_load32(src + o), bits);
+		while (slot[i])
+			i = (i + 1) & mask;
+		slot[i] = o + 1;
+	}
+	for (o = end; o < end + ZBW_CHECK_BLOCK; o++) {
+		u32 w = zbw_load32(src + o);
+
+		for (i = zbw_check_hash(w, bits); slot[i]; i = (i + 1) & mask)
+			if (zbw_load32(src + slot[i] - 1) == w)
+				return true;
+	}
+	return false;
+}
+
 /*
  * Whether a page looks like random data: the mean collision (Renyi order
  * 2) entropy of its eight byte lanes, estimated on a quarter of the page,
@@ -306,20 +359,23 @@ static u32 zbw_log2_q8(u32 x)
  * and counting pairs (c += h[b]++) estimates it without bias even from a
  * few samples, at one add per byte.  Random pages measure 7.74..8.0 bits,
  * the most random-looking compressible pages seen (gzip output of
- * images) 7.15.
+ * images) 7.15.  Uniform bytes in small steps (sorted, say) and repeated
+ * blocks have random lanes but compress: the differences of neighbouring
+ * bytes must look random too, and no repeat may show.
  */
 static bool zbw_looks_random(const u8 *src, unsigned int slen, u32 limit,
 			     void *scratch)
 {
 	u16 (*h)[256] = scratch;
-	u32 pairs[ZBW_CHECK_LANES] = { 0 };
+	u16 *hd = h[ZBW_CHECK_LANES];
+	u32 pairs[ZBW_CHECK_LANES] = { 0 }, dpairs = 0;
 	unsigned int o, j, n = slen / ZBW_CHECK_BLOCK *
 			       (ZBW_CHECK_TAKE / ZBW_CHECK_LANES);
-	s32 sum = 0, all;
+	s32 sum = 0;
 
 	if (!limit || slen < ZBW_CHECK_MIN)
 		return false;
-	memset(h, 0, ZBW_CHECK_LANES * sizeof(*h));
+	memset(h, 0, (ZBW_CHECK_LANES + 1) * sizeof(*h));
 	for (o = 0; o + ZBW_CHECK_BLOCK <= slen; o += ZBW_CHECK_BLOCK) {
 		const u8 *p = src + o;
 
@@ -332,13 +388,16 @@ static bool zbw_looks_random(const u8 *src, unsigned int slen, u32 limit,
 			pairs[5] += h[5][p[j + 5]]++;
 			pairs[6] += h[6][p[j + 6]]++;
 			pairs[7] += h[7][p[j + 7]]++;
+			dpairs += hd[(u8)(p[j + 1] - p[j])]++;
+			dpairs += hd[(u8)(p[j + 5] - p[j + 4])]++;
 		}
 	}
-	/* H2 of a lane: log2(all pairs / equal pairs); +1/2 avoids log(0) */
-	all = zbw_log2_q8(n * (n - 1));
 	for (j = 0; j < ZBW_CHECK_LANES; j++)
-		sum += all - zbw_log2_q8(2 * pairs[j] + 1);
-	return sum >= (s32)(ZBW_CHECK_LANES * limit);
+		sum += zbw_h2(pairs[j], n);
+	if (sum < (s32)(ZBW_CHECK_LANES * limit) ||
+	    zbw_h2(dpairs, n * 2) < (s32)limit)
+		return false;
+	return !zbw_repeats(src, slen, (u16 *)(h + ZBW_CHECK_LANES + 1));
 }
 
 /* The buffer (0..2) that is neither @a nor @b. */
@@ -357,7 +416,7 @@ static int zbw_write_stored(const u8 *src, size_t slen, u8 *dst, size_t *dlen)
 
 	if (*dlen < 1 + n + slen)
 		return -ENOSPC;
-	dst[0] = ZBEWALGO_FORMAT_VERSION;
+	dst[0] = zbw_page_byte0(0);
 	zbw_put_len(dst + 1, dst + 1 + n, slen);
 	memcpy(dst + 1 + n, src, slen);
 	*dlen = 1 + n + slen;
@@ -485,7 +544,7 @@ finish:
 	if (*dlen < best_total)
 		return -ENOSPC;
 
-	out[0] = ZBEWALGO_FORMAT_VERSION | best_steps << ZBW_HDR_STEPS_SHIFT;
+	out[0] = zbw_page_byte0(best_steps);
 	memcpy(out + 1, table->comb[best_comb].ids, best_steps);
 	zbw_put_len(out + 1 + best_steps, out + best_total, slen);
 	k = 1 + best_steps + len_bytes;
@@ -578,6 +637,36 @@ int zbewalgo_decompress(const void *src, size_t slen, void *dst,
 	return 0;
 }
 EXPORT_SYMBOL_GPL(zbewalgo_decompress);
+
+/**
+ * zbewalgo_ctx_decompress() - decompress one page with a context's scratch
+ * @ctx: the context; not compressing at the same time
+ * @src: compressed data
+ * @slen: its exact length
+ * @dst: output buffer
+ * @dlen: in: capacity of @dst; out: decompressed length
+ *
+ * zbewalgo_decompress() with zbewalgo_ctx_scratch() as scratch.  That
+ * scratch is laid out for pages of up to the context's max_len, so pages
+ * claiming more are refused whatever *@dlen allows: callers need not
+ * bound *@dlen themselves.
+ *
+ * Return: 0 on success, -EINVAL for malformed or corrupted data, -ENOSPC
+ * when the page does not fit in *@dlen bytes or is longer than the
+ * context's max_len.
+ */
+int zbewalgo_ctx_decompress(struct zbewalgo_ctx *ctx, const void *src,
+			    size_t slen, void *dst, size_t *dlen)
+{
+	size_t cap = min(*dlen, ctx->max_len);
+	int ret;
+
+	ret = zbewalgo_decompress(src, slen, dst, &cap, ctx->buf[0]);
+	if (!ret)
+		*dlen = cap;
+	return ret;
+}
+EXPORT_SYMBOL_GPL(zbewalgo_ctx_decompress);
 
 MODULE_LICENSE("GPL");
 MODULE_DESCRIPTION("zbewalgo page compression library");

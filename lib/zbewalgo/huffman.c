@@ -925,8 +925,6 @@ static size_t zbw_huf_scratch_size(unsigned int max_len)
 }
 
 const struct zbewalgo_step zbewalgo_step_huffman = {
-	.name		= "huffman",
-	.id		= ZBEWALGO_STEP_HUFFMAN,
 	.encode		= zbw_huf_encode,
 	.decode		= zbw_huf_decode,
 	.scratch_size	= zbw_huf_scratch_size,

@@ -80,8 +80,6 @@ static size_t huffman4_scratch_size(unsigned int max_len)
 }
 
 const struct zbewalgo_step zbewalgo_step_huffman4 = {
-	.name		= "huffman4",
-	.id		= ZBEWALGO_STEP_HUFFMAN4,
 	.encode		= huffman4_encode,
 	.decode		= huffman4_decode,
 	.scratch_size	= huffman4_scratch_size,

@@ -435,16 +435,12 @@ static size_t jbe2_scratch_size(unsigned int max_len)
 }
 
 const struct zbewalgo_step zbewalgo_step_jbe = {
-	.name		= "jbe",
-	.id		= ZBEWALGO_STEP_JBE,
 	.encode		= jbe_encode,
 	.decode		= jbe_decode,
 	.scratch_size	= jbe_scratch_size,
 };
 
 const struct zbewalgo_step zbewalgo_step_jbe2 = {
-	.name		= "jbe2",
-	.id		= ZBEWALGO_STEP_JBE2,
 	.encode		= jbe2_encode,
 	.decode		= jbe2_decode,
 	.scratch_size	= jbe2_scratch_size,

@@ -410,8 +410,6 @@ static size_t lz_scratch_size(unsigned int max_len)
 }
 
 const struct zbewalgo_step zbewalgo_step_lz = {
-	.name		= "lz",
-	.id		= ZBEWALGO_STEP_LZ,
 	.encode		= lz_encode,
 	.decode		= lz_decode,
 	.scratch_size	= lz_scratch_size,

@@ -155,8 +155,6 @@ static size_t mtf_scratch_size(unsigned int max_len)
 }
 
 const struct zbewalgo_step zbewalgo_step_mtf = {
-	.name		= "mtf",
-	.id		= ZBEWALGO_STEP_MTF,
 	.encode		= mtf_encode,
 	.decode		= mtf_decode,
 	.scratch_size	= mtf_scratch_size,

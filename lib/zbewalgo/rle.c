@@ -138,8 +138,6 @@ static int rle_decode(const u8 *src, unsigned int slen, u8 *dst,
 }
 
 const struct zbewalgo_step zbewalgo_step_rle = {
-	.name		= "rle",
-	.id		= ZBEWALGO_STEP_RLE,
 	.encode		= rle_encode,
 	.decode		= rle_decode,
 	.scratch_size	= NULL,

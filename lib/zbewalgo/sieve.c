@@ -121,8 +121,6 @@ static int sieve4_decode(const u8 *src, unsigned int slen, u8 *dst,
 }
 
 const struct zbewalgo_step zbewalgo_step_sieve4 = {
-	.name		= "sieve4",
-	.id		= ZBEWALGO_STEP_SIEVE4,
 	.encode		= sieve4_encode,
 	.decode		= sieve4_decode,
 	.scratch_size	= NULL,

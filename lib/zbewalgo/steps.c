@@ -9,21 +9,25 @@
 #include "zbewalgo_internal.h"
 
 static const struct zbewalgo_step *const zbewalgo_steps[ZBEWALGO_NR_STEP_IDS] = {
-	[ZBEWALGO_STEP_BWT]		= &zbewalgo_step_bwt,
-	[ZBEWALGO_STEP_MTF]		= &zbewalgo_step_mtf,
-	[ZBEWALGO_STEP_JBE]		= &zbewalgo_step_jbe,
-	[ZBEWALGO_STEP_JBE2]		= &zbewalgo_step_jbe2,
-	[ZBEWALGO_STEP_RLE]		= &zbewalgo_step_rle,
-	[ZBEWALGO_STEP_HUFFMAN]		= &zbewalgo_step_huffman,
-	[ZBEWALGO_STEP_BEWALGO]		= &zbewalgo_step_bewalgo,
-	[ZBEWALGO_STEP_BEWALGO2]	= &zbewalgo_step_bewalgo2,
-	[ZBEWALGO_STEP_BITSHUFFLE4]	= &zbewalgo_step_bitshuffle4,
-	[ZBEWALGO_STEP_BITSHUFFLE8]	= &zbewalgo_step_bitshuffle8,
-	[ZBEWALGO_STEP_LZ]		= &zbewalgo_step_lz,
-	[ZBEWALGO_STEP_DELTA4]		= &zbewalgo_step_delta4,
-	[ZBEWALGO_STEP_DELTA8]		= &zbewalgo_step_delta8,
-	[ZBEWALGO_STEP_SIEVE4]		= &zbewalgo_step_sieve4,
-	[ZBEWALGO_STEP_HUFFMAN4]	= &zbewalgo_step_huffman4,
+#define ZBW_STEP(id, name, NAME) \
+	[id] = &zbewalgo_step_##name,
+#include "steps.h"
+#undef ZBW_STEP
+};
+
+static const char *const zbewalgo_step_names[ZBEWALGO_NR_STEP_IDS] = {
+#define ZBW_STEP(id, name, NAME) \
+	[id] = #name,
+#include "steps.h"
+#undef ZBW_STEP
+};
+
+/* The enum counts the ids up from 1: steps.h must list them so */
+static const u8 zbewalgo_step_ids_ok[] __maybe_unused = {
+#define ZBW_STEP(id, name, NAME) \
+	BUILD_BUG_ON_ZERO(ZBEWALGO_STEP_##NAME != (id)),
+#include "steps.h"
+#undef ZBW_STEP
 };
 
 /* Returns the step with stable id @id, or NULL for an unknown id. */
@@ -61,10 +65,9 @@ int zbewalgo_step_id(const char *name, size_t len)
 	unsigned int id;
 
 	for (id = 1; id < ZBEWALGO_NR_STEP_IDS; id++) {
-		const struct zbewalgo_step *step = zbewalgo_steps[id];
+		const char *s = zbewalgo_step_names[id];
 
-		if (step && strlen(step->name) == len &&
-		    !memcmp(step->name, name, len))
+		if (s && strlen(s) == len && !memcmp(s, name, len))
 			return id;
 	}
 	return -EINVAL;
@@ -79,8 +82,6 @@ EXPORT_SYMBOL_GPL(zbewalgo_step_id);
  */
 const char *zbewalgo_step_name(unsigned int id)
 {
-	const struct zbewalgo_step *step = zbewalgo_step_get(id);
-
-	return step ? step->name : NULL;
+	return id < ZBEWALGO_NR_STEP_IDS ? zbewalgo_step_names[id] : NULL;
 }
 EXPORT_SYMBOL_GPL(zbewalgo_step_name);

@@ -13,6 +13,8 @@
  * configuration they were gathered under.
  */
 
+#include <kunit/visibility.h>
+#include <linux/atomic.h>
 #include <linux/export.h>
 #include <linux/kref.h>
 #include <linux/module.h>
@@ -36,16 +38,22 @@ struct zbewalgo_stream {
 	const struct zbewalgo_table *preset;
 };
 
+/* NULL until zbewalgo_init() succeeded; then never NULL until exit. */
 static struct zbewalgo_config __rcu *zbw_config;
 static DEFINE_MUTEX(zbw_config_lock);
+/* Configurations allocated and not yet freed, RCU callbacks included. */
+static atomic_t zbw_nr_configs = ATOMIC_INIT(0);
+
+static void zbw_config_free(struct zbewalgo_config *cfg)
+{
+	free_percpu(cfg->stats);
+	kfree(cfg);
+	atomic_dec(&zbw_nr_configs);
+}
 
 static void zbw_config_free_rcu(struct rcu_head *head)
 {
-	struct zbewalgo_config *cfg = container_of(head, struct zbewalgo_config,
-						   rcu);
-
-	free_percpu(cfg->stats);
-	kfree(cfg);
+	zbw_config_free(container_of(head, struct zbewalgo_config, rcu));
 }
 
 static void zbw_config_release(struct kref *ref)
@@ -76,6 +84,7 @@ static struct zbewalgo_config *zbw_config_alloc(const struct zbewalgo_config *ol
 		return NULL;
 	}
 	kref_init(&cfg->ref);
+	atomic_inc(&zbw_nr_configs);
 	if (old) {
 		cfg->table = old->table;
 		cfg->params = old->params;
@@ -89,7 +98,8 @@ static struct zbewalgo_config *zbw_config_alloc(const struct zbewalgo_config *ol
 /**
  * zbewalgo_config_get() - reference the current shared configuration
  *
- * Return: the configuration, to be released with zbewalgo_config_put().
+ * Return: the configuration, to be released with zbewalgo_config_put(),
+ * or NULL when zbewalgo_init() failed.
  */
 struct zbewalgo_config *zbewalgo_config_get(void)
 {
@@ -98,10 +108,25 @@ struct zbewalgo_config *zbewalgo_config_get(void)
 	mutex_lock(&zbw_config_lock);
 	cfg = rcu_dereference_protected(zbw_config,
 					lockdep_is_held(&zbw_config_lock));
-	kref_get(&cfg->ref);
+	if (cfg)
+		kref_get(&cfg->ref);
 	mutex_unlock(&zbw_config_lock);
 	return cfg;
 }
+
+/**
+ * zbewalgo_ready() - whether the library initialised
+ *
+ * Built in, the library's init may fail (out of memory, sysfs) while its
+ * users still initialise; they must not register then.
+ *
+ * Return: true when streams can be created.
+ */
+bool zbewalgo_ready(void)
+{
+	return rcu_access_pointer(zbw_config);
+}
+EXPORT_SYMBOL_GPL(zbewalgo_ready);
 
 /**
  * zbewalgo_config_put() - release a reference from zbewalgo_config_get()
@@ -164,7 +189,7 @@ static void zbw_stream_refresh(struct zbewalgo_stream *s)
 	rcu_read_lock();
 	cfg = rcu_dereference(zbw_config);
 	/* A configuration whose count hit zero is already replaced. */
-	if (cfg != s->config && kref_get_unless_zero(&cfg->ref)) {
+	if (cfg && cfg != s->config && kref_get_unless_zero(&cfg->ref)) {
 		old = s->config;
 		s->config = cfg;
 	}
@@ -183,7 +208,7 @@ static void zbw_stream_refresh(struct zbewalgo_stream *s)
  *
  * Context: may sleep.
  * Return: the stream, or an ERR_PTR(): -EINVAL for an unknown level,
- * -ENOMEM.
+ * -ENOMEM, -ENODEV when the library failed to initialise.
  */
 struct zbewalgo_stream *zbewalgo_stream_create(size_t page_len, int level)
 {
@@ -191,19 +216,23 @@ struct zbewalgo_stream *zbewalgo_stream_create(size_t page_len, int level)
 
 	if (!s)
 		return ERR_PTR(-ENOMEM);
+	s->config = zbewalgo_config_get();
+	if (!s->config) {
+		kfree(s);
+		return ERR_PTR(-ENODEV);
+	}
 	if (level) {
 		s->preset = zbewalgo_preset_table(level);
 		if (!s->preset) {
-			kfree(s);
+			zbewalgo_stream_destroy(s);
 			return ERR_PTR(-EINVAL);
 		}
 	}
 	s->ctx = zbewalgo_ctx_create(page_len);
 	if (!s->ctx) {
-		kfree(s);
+		zbewalgo_stream_destroy(s);
 		return ERR_PTR(-ENOMEM);
 	}
-	s->config = zbewalgo_config_get();
 	zbw_stream_apply(s);
 	return s;
 }
@@ -271,40 +300,89 @@ EXPORT_SYMBOL_GPL(zbewalgo_stream_compress);
  * @src: compressed data
  * @slen: its length
  * @dst: output buffer
- * @dlen: in: capacity of @dst (at most the stream's page_len); out: length
+ * @dlen: in: capacity of @dst; out: length
  *
- * Return: 0, -EINVAL for corrupt data, -ENOSPC as zbewalgo_decompress().
+ * Return: 0, -EINVAL for corrupt data, -ENOSPC as
+ * zbewalgo_ctx_decompress() (also for pages longer than the stream's
+ * page_len).
  */
 int zbewalgo_stream_decompress(struct zbewalgo_stream *s, const void *src,
 			       size_t slen, void *dst, size_t *dlen)
 {
-	return zbewalgo_decompress(src, slen, dst, dlen,
-				   zbewalgo_ctx_scratch(s->ctx));
+	return zbewalgo_ctx_decompress(s->ctx, src, slen, dst, dlen);
 }
 EXPORT_SYMBOL_GPL(zbewalgo_stream_decompress);
 
-static int __init zbewalgo_init(void)
+/**
+ * zbewalgo_core_init() - publish the defaults, then set up their users
+ * @slot: where to publish them (the shared configuration; tests pass
+ *	their own)
+ * @setup: what may read @slot from now on, e.g. the sysfs files
+ *
+ * On failure nothing is left behind, not even an RCU callback (a module
+ * whose init fails is freed at once): the configuration is freed after a
+ * grace period, before returning.
+ *
+ * Return: 0, -ENOMEM or the error of @setup.
+ */
+VISIBLE_IF_KUNIT int
+zbewalgo_core_init(struct zbewalgo_config __rcu **slot, int (*setup)(void))
 {
 	struct zbewalgo_config *cfg = zbw_config_alloc(NULL);
 	int ret;
 
 	if (!cfg)
 		return -ENOMEM;
-	rcu_assign_pointer(zbw_config, cfg);
-	ret = zbewalgo_sysfs_init();
+	rcu_assign_pointer(*slot, cfg);
+	ret = setup();
 	if (ret) {
-		RCU_INIT_POINTER(zbw_config, NULL);
-		zbw_config_put(cfg);
+		RCU_INIT_POINTER(*slot, NULL);
+		synchronize_rcu();
+		zbw_config_free(cfg);
 	}
 	return ret;
+}
+EXPORT_SYMBOL_IF_KUNIT(zbewalgo_core_init);
+
+/**
+ * zbewalgo_core_exit() - undo zbewalgo_core_init(), after its setup
+ * @slot: as given to zbewalgo_core_init()
+ *
+ * Returns once every configuration is freed; no stream may exist.
+ */
+VISIBLE_IF_KUNIT void zbewalgo_core_exit(struct zbewalgo_config __rcu **slot)
+{
+	struct zbewalgo_config *cfg = rcu_dereference_protected(*slot, true);
+
+	RCU_INIT_POINTER(*slot, NULL);
+	zbw_config_put(cfg);
+	/* Wait for the configurations' RCU callbacks before unloading. */
+	rcu_barrier();
+}
+EXPORT_SYMBOL_IF_KUNIT(zbewalgo_core_exit);
+
+#if IS_ENABLED(CONFIG_KUNIT)
+/**
+ * zbewalgo_nr_configs() - configurations not yet freed
+ *
+ * Return: how many configurations exist, pending RCU frees included.
+ */
+int zbewalgo_nr_configs(void)
+{
+	return atomic_read(&zbw_nr_configs);
+}
+EXPORT_SYMBOL_IF_KUNIT(zbewalgo_nr_configs);
+#endif
+
+static int __init zbewalgo_init(void)
+{
+	return zbewalgo_core_init(&zbw_config, zbewalgo_sysfs_init);
 }
 
 static void __exit zbewalgo_exit(void)
 {
 	zbewalgo_sysfs_exit();
-	zbw_config_put(rcu_dereference_protected(zbw_config, true));
-	/* Wait for the configurations' RCU callbacks before unloading. */
-	rcu_barrier();
+	zbewalgo_core_exit(&zbw_config);
 }
 
 /* Before the crypto algorithms register (subsys_initcall) when built in. */

@@ -49,4 +49,11 @@ int zbewalgo_config_update(int (*edit)(struct zbewalgo_config *cfg,
 int zbewalgo_sysfs_init(void);
 void zbewalgo_sysfs_exit(void);
 
+#if IS_ENABLED(CONFIG_KUNIT)
+int zbewalgo_core_init(struct zbewalgo_config __rcu **slot,
+		       int (*setup)(void));
+void zbewalgo_core_exit(struct zbewalgo_config __rcu **slot);
+int zbewalgo_nr_configs(void);
+#endif
+
 #endif /* __ZBEWALGO_STREAM_H */

@@ -136,9 +136,7 @@ static ssize_t zbw_stats_show(char *buf, bool wins)
 {
 	struct zbewalgo_config *cfg = zbewalgo_config_get();
 	struct zbewalgo_stats *sum = kmalloc(sizeof(*sum), GFP_KERNEL);
-	char name[ZBEWALGO_MAX_STEPS * 12];
-	unsigned int i;
-	ssize_t len = 0;
+	ssize_t len;
 
 	if (!sum) {
 		zbewalgo_config_put(cfg);
@@ -149,12 +147,10 @@ static ssize_t zbw_stats_show(char *buf, bool wins)
 		len = sysfs_emit(buf, "%llu %llu %llu\n", sum->pages,
 				 sum->tried, sum->stored);
 	} else {
-		for (i = 0; i < cfg->table.nr; i++) {
-			zbewalgo_combination_format(&cfg->table.comb[i], name,
-						    sizeof(name));
-			len += sysfs_emit_at(buf, len, "%llu %s\n",
-					     sum->wins[i], name);
-		}
+		/* Like combinations: whole lines only, as many as fit. */
+		zbewalgo_table_format_counts(&cfg->table, sum->wins, buf,
+					     PAGE_SIZE);
+		len = strlen(buf);
 	}
 	kfree(sum);
 	zbewalgo_config_put(cfg);

@@ -20,22 +20,16 @@
 	.ids = { __VA_ARGS__ },						\
 }
 
+/*
+ * Short names for the tables below: BWT for ZBEWALGO_STEP_BWT etc.  Both
+ * count up from 0 over the same list.
+ */
 enum {
-	BWT		= ZBEWALGO_STEP_BWT,
-	MTF		= ZBEWALGO_STEP_MTF,
-	JBE		= ZBEWALGO_STEP_JBE,
-	JBE2		= ZBEWALGO_STEP_JBE2,
-	RLE		= ZBEWALGO_STEP_RLE,
-	HUFFMAN		= ZBEWALGO_STEP_HUFFMAN,
-	BEWALGO		= ZBEWALGO_STEP_BEWALGO,
-	BEWALGO2	= ZBEWALGO_STEP_BEWALGO2,
-	BITSHUFFLE4	= ZBEWALGO_STEP_BITSHUFFLE4,
-	BITSHUFFLE8	= ZBEWALGO_STEP_BITSHUFFLE8,
-	LZ		= ZBEWALGO_STEP_LZ,
-	DELTA4		= ZBEWALGO_STEP_DELTA4,
-	DELTA8		= ZBEWALGO_STEP_DELTA8,
-	SIEVE4		= ZBEWALGO_STEP_SIEVE4,
-	HUFFMAN4	= ZBEWALGO_STEP_HUFFMAN4,
+	NO_STEP,
+#define ZBW_STEP(id, name, NAME) \
+	NAME,
+#include "steps.h"
+#undef ZBW_STEP
 };
 
 /*
@@ -244,6 +238,24 @@ static int zbw_apply_text(const char *text, struct zbewalgo_table *table,
 	}
 }
 
+/**
+ * zbewalgo_table_steps() - steps of a table, summed over its combinations
+ * @table: the table
+ *
+ * Tables built from text hold at most ZBEWALGO_MAX_TABLE_STEPS.
+ *
+ * Return: the most steps one page runs with @table.
+ */
+unsigned int zbewalgo_table_steps(const struct zbewalgo_table *table)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; i < table->nr; i++)
+		n += table->comb[i].nr_steps;
+	return n;
+}
+EXPORT_SYMBOL_GPL(zbewalgo_table_steps);
+
 /*
  * The table functions build the result in @tmp and copy it over @table only
  * on success, so a failed call leaves @table as it was.
@@ -257,6 +269,8 @@ static int zbw_edit(struct zbewalgo_table *table, struct zbewalgo_table *tmp,
 		return ret;
 	if (!tmp->nr)
 		return -EINVAL;
+	if (zbewalgo_table_steps(tmp) > ZBEWALGO_MAX_TABLE_STEPS)
+		return -ENOSPC;
 	*table = *tmp;
 	return 0;
 }
@@ -268,7 +282,8 @@ static int zbw_edit(struct zbewalgo_table *table, struct zbewalgo_table *tmp,
  *
  * Return: 0, or -EINVAL for an unknown step, more than ZBEWALGO_MAX_STEPS
  * steps, an empty text, or a combination listed twice; -ENOSPC for more
- * than ZBEWALGO_MAX_COMBINATIONS combinations; -ENOMEM.
+ * than ZBEWALGO_MAX_COMBINATIONS combinations or ZBEWALGO_MAX_TABLE_STEPS
+ * steps in all; -ENOMEM.
  */
 int zbewalgo_table_parse(struct zbewalgo_table *table, const char *text)
 {
@@ -289,7 +304,9 @@ EXPORT_SYMBOL_GPL(zbewalgo_table_parse);
  * @text: combinations in text form
  *
  * Return: 0, -EINVAL for malformed text, -EEXIST when a combination is
- * already in the table, -ENOSPC when the table would overflow, -ENOMEM.
+ * already in the table, -ENOSPC when the table would exceed
+ * ZBEWALGO_MAX_COMBINATIONS combinations or ZBEWALGO_MAX_TABLE_STEPS
+ * steps, -ENOMEM.
  */
 int zbewalgo_table_add(struct zbewalgo_table *table, const char *text)
 {
@@ -418,6 +435,38 @@ int zbewalgo_combination_format(const struct zbewalgo_combination *comb,
 }
 EXPORT_SYMBOL_GPL(zbewalgo_combination_format);
 
+/* Only whole lines go into @buf; the length counts all of them. */
+static int zbw_table_format(const struct zbewalgo_table *table,
+			    const u64 *counts, char *buf, size_t size)
+{
+	/*
+	 * a count of up to 20 digits and a space; 7 names of at most 11
+	 * characters, 6 dashes; newline, NUL
+	 */
+	char line[21 + ZBEWALGO_MAX_STEPS * 12 + 2];
+	size_t pos = 0;
+	unsigned int i;
+
+	if (size)
+		buf[0] = '\0';
+	for (i = 0; i < table->nr; i++) {
+		size_t n = 0, full;
+
+		if (counts)
+			n = snprintf(line, 22, "%llu ",
+				     (unsigned long long)counts[i]);
+		full = zbewalgo_combination_format(&table->comb[i], line + n,
+						   sizeof(line) - 1 - n);
+		n += min(full, sizeof(line) - 2 - n);
+		line[n] = '\n';
+		line[n + 1] = '\0';
+		if (pos + n + 1 < size)
+			zbw_cat(buf, size, pos, line);
+		pos += n + 1;
+	}
+	return pos;
+}
+
 /**
  * zbewalgo_table_format() - text form of a table, one combination per line
  * @table: the table
@@ -429,24 +478,24 @@ EXPORT_SYMBOL_GPL(zbewalgo_combination_format);
 int zbewalgo_table_format(const struct zbewalgo_table *table, char *buf,
 			  size_t size)
 {
-	/* 7 names of at most 11 characters, 6 dashes, newline, NUL */
-	char line[ZBEWALGO_MAX_STEPS * 12 + 2];
-	size_t pos = 0;
-	unsigned int i;
-
-	if (size)
-		buf[0] = '\0';
-	for (i = 0; i < table->nr; i++) {
-		size_t n = zbewalgo_combination_format(&table->comb[i], line,
-						       sizeof(line) - 1);
-
-		n = min(n, sizeof(line) - 2);
-		line[n] = '\n';
-		line[n + 1] = '\0';
-		if (pos + n + 1 < size)
-			zbw_cat(buf, size, pos, line);
-		pos += n + 1;
-	}
-	return pos;
+	return zbw_table_format(table, NULL, buf, size);
 }
 EXPORT_SYMBOL_GPL(zbewalgo_table_format);
+
+/**
+ * zbewalgo_table_format_counts() - a table with a count before each line
+ * @table: the table
+ * @counts: one count per combination of @table
+ * @buf: output, NUL-terminated when @size > 0; only whole lines are written
+ * @size: capacity of @buf
+ *
+ * Lines are "COUNT COMBINATION\n", e.g. the wins of each combination.
+ *
+ * Return: the length of the full text (like snprintf), even if truncated.
+ */
+int zbewalgo_table_format_counts(const struct zbewalgo_table *table,
+				 const u64 *counts, char *buf, size_t size)
+{
+	return zbw_table_format(table, counts, buf, size);
+}
+EXPORT_SYMBOL_GPL(zbewalgo_table_format_counts);

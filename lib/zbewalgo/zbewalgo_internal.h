@@ -13,33 +13,29 @@
 #include <linux/types.h>
 #include <linux/zbewalgo.h>
 
-/*
- * Stable step ids.  They are written into every compressed page: never
- * renumber or reuse one.  0 is invalid.
- */
+/* ZBEWALGO_STEP_<NAME>: the stable id of each step of steps.h */
 enum zbewalgo_step_id {
-	ZBEWALGO_STEP_BWT		= 1,
-	ZBEWALGO_STEP_MTF		= 2,
-	ZBEWALGO_STEP_JBE		= 3,
-	ZBEWALGO_STEP_JBE2		= 4,
-	ZBEWALGO_STEP_RLE		= 5,
-	ZBEWALGO_STEP_HUFFMAN		= 6,
-	ZBEWALGO_STEP_BEWALGO		= 7,
-	ZBEWALGO_STEP_BEWALGO2		= 8,
-	ZBEWALGO_STEP_BITSHUFFLE4	= 9,
-	ZBEWALGO_STEP_BITSHUFFLE8	= 10,
-	ZBEWALGO_STEP_LZ		= 11,
-	ZBEWALGO_STEP_DELTA4		= 12,
-	ZBEWALGO_STEP_DELTA8		= 13,
-	ZBEWALGO_STEP_SIEVE4		= 14,
-	ZBEWALGO_STEP_HUFFMAN4		= 15,
+	ZBEWALGO_STEP_INVALID,
+#define ZBW_STEP(id, name, NAME) \
+	ZBEWALGO_STEP_##NAME,
+#include "steps.h"
+#undef ZBW_STEP
 	ZBEWALGO_NR_STEP_IDS,
 };
 
+/* Byte 0 of a page: format version, number of steps, a reserved bit */
+#define ZBW_HDR_VERSION_MASK	0x0f
+#define ZBW_HDR_STEPS_SHIFT	4
+#define ZBW_HDR_STEPS_MASK	0x70
+#define ZBW_HDR_RESERVED	0x80
+
+static inline u8 zbw_page_byte0(unsigned int nr_steps)
+{
+	return ZBEWALGO_FORMAT_VERSION | nr_steps << ZBW_HDR_STEPS_SHIFT;
+}
+
 /**
  * struct zbewalgo_step - one transform or coder of a chain
- * @name: name used in the text form of combinations
- * @id: stable id written into compressed pages
  * @encode: encode @slen bytes of @src into @dst, writing at most @dcap
  *	bytes.  Returns the output length, -ENOSPC when the output would not
  *	fit, or -EINVAL when the step cannot handle this input.
@@ -53,8 +49,6 @@ enum zbewalgo_step_id {
  * aligned to 8 bytes, with unspecified contents.
  */
 struct zbewalgo_step {
-	const char *name;
-	u8 id;
 	int (*encode)(const u8 *src, unsigned int slen, u8 *dst,
 		      unsigned int dcap, void *scratch);
 	int (*decode)(const u8 *src, unsigned int slen, u8 *dst,
@@ -62,21 +56,13 @@ struct zbewalgo_step {
 	size_t (*scratch_size)(unsigned int max_len);
 };
 
-extern const struct zbewalgo_step zbewalgo_step_bwt;
-extern const struct zbewalgo_step zbewalgo_step_mtf;
-extern const struct zbewalgo_step zbewalgo_step_jbe;
-extern const struct zbewalgo_step zbewalgo_step_jbe2;
-extern const struct zbewalgo_step zbewalgo_step_rle;
-extern const struct zbewalgo_step zbewalgo_step_huffman;
-extern const struct zbewalgo_step zbewalgo_step_bewalgo;
-extern const struct zbewalgo_step zbewalgo_step_bewalgo2;
-extern const struct zbewalgo_step zbewalgo_step_bitshuffle4;
-extern const struct zbewalgo_step zbewalgo_step_bitshuffle8;
-extern const struct zbewalgo_step zbewalgo_step_lz;
-extern const struct zbewalgo_step zbewalgo_step_delta4;
-extern const struct zbewalgo_step zbewalgo_step_delta8;
-extern const struct zbewalgo_step zbewalgo_step_sieve4;
-extern const struct zbewalgo_step zbewalgo_step_huffman4;
+/* Each step's implementation, zbewalgo_step_<name> */
+extern const struct zbewalgo_step
+#define ZBW_STEP(id, name, NAME) \
+	zbewalgo_step_##name,
+#include "steps.h"
+#undef ZBW_STEP
+	zbewalgo_step_none;	/* ends the list, never defined */
 
 const struct zbewalgo_step *zbewalgo_step_get(unsigned int id);
 size_t zbewalgo_steps_scratch_size(unsigned int max_len);

@@ -23,7 +23,8 @@
 # Trees and objects live in $ZBEWALGO_CACHE/patches/DEBVER/check (kept
 # between runs, so reruns are incremental); logs and the summary go to
 # build/patches-check/.  Every check runs; the exit status is 1 if any
-# failed.
+# failed.  series.sh (make check-series, in make check) is the quick
+# subset: checkpatch, git am and one build of the final tree, no boot.
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 . "$HERE/common.sh"
@@ -31,50 +32,22 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 JOBS=${ZBEWALGO_JOBS:-2}
 CHECK_BOOT=${CHECK_BOOT:-1}
 KHERE=$REPO/tools/testing/kernel
-LOGS=$REPO/build/patches-check
 
-# Debian's python3 (docutils; ply and git for checkpatch's SPDX check),
-# not one that a version manager put first in PATH.
-export PATH=/usr/bin:/bin:$PATH
-"$REPO/scripts/install-deps.sh" git unifdef sparse python3 python3-docutils \
-	python3-ply python3-git build-essential bc flex bison libelf-dev \
-	libssl-dev ccache debian-archive-keyring
-fetch_source
-base_repo
-
-mapfile -t PATCHES < <(find "$OUT" -maxdepth 1 -name '[0-9][0-9][0-9][0-9]-*.patch' \
-	! -name '0000-*' | LC_ALL=C sort)
-[ ${#PATCHES[@]} -gt 0 ] || die "no patches in $OUT: run make patches first"
+check_setup sparse python3-docutils
+series_patches
 
 C=$PDIR/check
 T=$C/src
 OBJ=$C/obj
-rm -rf "$LOGS"
-mkdir -p "$LOGS" "$OBJ"
-SUMMARY=$LOGS/summary.txt
-: >"$SUMMARY"
-failed=0
-result() { # STATUS CHECK DETAIL
-	printf '%-4s %-44s %s\n' "$1" "$2" "$3" | tee -a "$SUMMARY" >&2
-	case $1 in ok | skip) ;; *) failed=1 ;; esac
-}
+results_init "$REPO/build/patches-check"
+mkdir -p "$OBJ"
 
 say "clean $PATCH_VERSION tree ($DEBVER) in $T"
 new_tree "$T"
 git_ident
 
 # ---- checkpatch -------------------------------------------------------------
-for p in "${PATCHES[@]}"; do
-	n=${p##*/}
-	(cd "$T" && scripts/checkpatch.pl --strict "$p") >"$LOGS/checkpatch-${n%.patch}.log" 2>&1 || true
-	total=$(grep -E '^total: ' "$LOGS/checkpatch-${n%.patch}.log" || echo 'total: ?')
-	if echo "$total" | grep -q '^total: 0 errors, 0 warnings, 0 checks' &&
-	   ! grep -q Traceback "$LOGS/checkpatch-${n%.patch}.log"; then
-		result ok "checkpatch --strict ${n:0:4}" "${total% lines checked}"
-	else
-		result FAIL "checkpatch --strict ${n:0:4}" "$total (log: $LOGS/checkpatch-${n%.patch}.log)"
-	fi
-done
+checkpatch_series "$T"
 
 # ---- bisectable build --------------------------------------------------------
 # sparse_checker: a sparse that this kernel accepts (its checker-valid.sh
@@ -114,7 +87,7 @@ FRAG=$C/fragment.config
 	cat "$KHERE/config/base.config" "$KHERE/config/zram-backends.config"
 	bash -c '. "$1/common.sh"; test_fragment "$2"' _ "$KHERE" "$PATCH_VERSION"
 } >"$FRAG"
-export CCACHE_DIR=$CACHE/ccache CCACHE_BASEDIR=$CACHE CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-8G}
+ccache_env
 MAKE=(nice -n 10 make -C "$T" O="$OBJ" ARCH=x86_64 "CC=ccache gcc" CHECK="$SPARSE" -j"$JOBS")
 KOBJ=$C/kunit
 UMAKE=(nice -n 10 make -C "$T" O="$KOBJ" ARCH=um "CC=ccache gcc" CHECK="$SPARSE" -j"$JOBS")
@@ -157,17 +130,6 @@ configure() {
 		[ "$got" = "$want" ] || { echo "config: wanted $want, got ${got:-unset}" >>"$log"; bad=1; }
 	done < <(grep -E '^CONFIG_[A-Za-z0-9_]+=' "$FRAG")
 	return $bad
-}
-
-# Diagnostics "FILE:LINE:COL: warning|error: TEXT" about FILES (relative
-# to the tree), as "FILE: TEXT" (line numbers move between patches).
-diags() { # LOG FILE...
-	local log=$1
-	shift
-	sed -E -e "s#^(\.\./src/|$T/)##" "$log" |
-		grep -E '^[^ :]+:[0-9]+:([0-9]+:)? (warning|error): ' |
-		sed -E 's#^([^:]+):[0-9]+:([0-9]+:)? #\1: #' |
-		grep -F -f <(printf '%s: \n' "$@") | LC_ALL=C sort || true
 }
 
 # The files the whole series touches and the objects of its C files.

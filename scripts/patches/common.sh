@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # shellcheck shell=bash disable=SC2034,SC2120  # used by the sourcing scripts
-# Sourced by scripts/patches/{make,check}.sh: the clean Linux tree the series
-# is made against and applied to, as git work trees that cost seconds.
+# Sourced by scripts/patches/{make,check,series}.sh: the clean Linux tree
+# the series is made against and applied to, as git work trees that cost
+# seconds, and the parts the two checks share.
 #
 # The pristine source is Debian's linux-source-$PATCH_VERSION, unpacked by
 # tools/testing/kernel/fetch.sh.  Its base commit is made once per Debian
@@ -75,4 +76,76 @@ new_tree() {
 	git -C "$dir" tag base
 	[ -z "$(git -C "$dir" status --porcelain -uall | head -n 1)" ] ||
 		die "work tree $dir does not match the base commit"
+}
+
+# ---- Shared by the checks (check.sh, series.sh) ------------------------------
+
+# check_setup: host packages, the pristine tree and its base commit.
+# Debian's python3 (docutils; ply and git for checkpatch's SPDX check),
+# not one that a version manager put first in PATH.
+check_setup() {
+	export PATH=/usr/bin:/bin:$PATH
+	"$REPO/scripts/install-deps.sh" git unifdef python3 python3-ply python3-git \
+		build-essential bc flex bison libelf-dev libssl-dev ccache \
+		debian-archive-keyring "$@"
+	fetch_source
+	base_repo
+}
+
+# series_patches: PATCHES, the patches in $OUT in order, cover letter left out.
+series_patches() {
+	mapfile -t PATCHES < <(find "$OUT" -maxdepth 1 -name '[0-9][0-9][0-9][0-9]-*.patch' \
+		! -name '0000-*' | LC_ALL=C sort)
+	[ ${#PATCHES[@]} -gt 0 ] || die "no patches in $OUT: run make patches first"
+}
+
+# results_init LOGDIR: an empty LOGDIR with summary.txt; result STATUS CHECK
+# DETAIL adds a line to it, and any status but ok and skip sets failed.
+results_init() {
+	LOGS=$1
+	rm -rf "$LOGS"
+	mkdir -p "$LOGS"
+	SUMMARY=$LOGS/summary.txt
+	: >"$SUMMARY"
+	failed=0
+}
+result() {
+	printf '%-4s %-44s %s\n' "$1" "$2" "$3" | tee -a "$SUMMARY" >&2
+	case $1 in ok | skip) ;; *) failed=1 ;; esac
+}
+
+# checkpatch_series TREE: checkpatch.pl --strict from TREE on each of
+# PATCHES; only "0 errors, 0 warnings, 0 checks" passes (no allowlist).
+checkpatch_series() {
+	local p n log total
+	for p in "${PATCHES[@]}"; do
+		n=${p##*/}
+		log=$LOGS/checkpatch-${n%.patch}.log
+		(cd "$1" && scripts/checkpatch.pl --strict "$p") >"$log" 2>&1 || true
+		total=$(grep -E '^total: ' "$log" || echo 'total: ?')
+		if echo "$total" | grep -q '^total: 0 errors, 0 warnings, 0 checks' &&
+		   ! grep -q Traceback "$log"; then
+			result ok "checkpatch --strict ${n:0:4}" "${total% lines checked}"
+		else
+			result FAIL "checkpatch --strict ${n:0:4}" "$total (log: $log)"
+		fi
+	done
+}
+
+# ccache_env: one compiler cache for every kernel build under $CACHE; paths
+# are hashed relative to $CACHE, so trees in different directories share it.
+ccache_env() {
+	export CCACHE_DIR=$CACHE/ccache CCACHE_BASEDIR=$CACHE CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-8G}
+}
+
+# diags LOG FILE...: the diagnostics "FILE:LINE:COL: warning|error: TEXT"
+# in LOG about FILEs (relative to the work tree $T), as "FILE: TEXT" (line
+# numbers move between patches).
+diags() {
+	local log=$1
+	shift
+	sed -E -e "s#^(\.\./src/|$T/)##" "$log" |
+		grep -E '^[^ :]+:[0-9]+:([0-9]+:)? (warning|error): ' |
+		sed -E 's#^([^:]+):[0-9]+:([0-9]+:)? #\1: #' |
+		grep -F -f <(printf '%s: \n' "$@") | LC_ALL=C sort || true
 }

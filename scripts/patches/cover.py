@@ -5,146 +5,145 @@
 usage: cover.py REPO COVER_LETTER SOURCE
 
 The text is cover.txt beside this script; its @NAME@ placeholders take
-tables from the user-space benchmark results, the "Default combination
-table" section of the format document, the campaign log in fuzz/README,
-and build/kernel-bench/*.txt when another run has produced it (otherwise
-a marked placeholder stays in the letter).
+figures from machine-readable records only, read through
+tools/testing/zbewalgo/bench/render.py (the module that also renders them
+into the docs): the user-space benchmark (bench/results/*.csv and
+machine.txt), the in-kernel benchmark when its records are committed
+(bench/results/kernel-*.csv, from make bench-kernel; otherwise a marked
+placeholder stays in the letter) and the fuzzing record
+(fuzz/campaigns.csv, fuzz/coverage.csv).  Results measured on other
+lib/zbewalgo code than HEAD's stop it, unless ZBW_ALLOW_STALE=1.
 """
-import glob
 import os
 import re
 import sys
 
 SUBJECT = 'zbewalgo: page compression for zram and zswap'
-# The algorithms the letter compares (the results hold more).
-ALGS = ['zbewalgo', 'zbewalgo-1', 'zbewalgo-3', 'lz4', 'lzo-rle',
-        'zstd-1', 'zstd-3']
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                '../../tools/testing/zbewalgo/bench'))
+import render  # noqa: E402
 
 
 def indent(text, n=2):
     return '\n'.join((' ' * n + l).rstrip() for l in text.splitlines())
 
 
-def bench_sections(path):
-    """{section title: {algorithm: row fields}} and the header lines."""
-    sections, cur, head = {}, None, []
-    with open(path) as f:
-        for line in f:
-            m = re.match(r'== (.*?): (\d+) pages', line)
-            if m:
-                cur = sections.setdefault(
-                    (os.path.basename(m.group(1)), int(m.group(2))), {})
-            elif line.startswith('#'):
-                head.append(line[1:].strip())
-            elif cur is not None and line.strip() and \
-                    not line.startswith('algorithm'):
-                fields = line.split()
-                cur[fields[0]] = fields
-    return sections, head
+def para(text):
+    return render.wrap(text, 72)
 
 
-def table(rows, header):
-    widths = [max(len(str(r[i])) for r in [header] + rows)
-              for i in range(len(header))]
-    fmt = lambda r: '  '.join(str(c).rjust(w) if i else str(c).ljust(w)
-                              for i, (c, w) in enumerate(zip(r, widths)))
-    return '\n'.join([fmt(header)] + [fmt(r) for r in rows])
+def machine(note):
+    keys = ('date', 'cpu', 'compiler', 'libraries', 'tree', 'load')
+    return 'Measured on:\n' + indent('\n'.join(
+        '%s: %s' % (k, '; '.join(note[k])) for k in keys if k in note))
 
 
-def sets_ratio(sections):
-    rows = []
-    for (name, pages), algs in sections.items():
-        if name.startswith('all '):
-            continue
-        rows.append([name, pages] + [algs[a][1] if a in algs else '-'
-                                     for a in ALGS])
-    return indent(table(rows, ['set', 'pages'] + ALGS))
-
-
-def summary(sections):
-    """ratio, MiB/s both ways, incompressible pages, of the 'all' row."""
-    for (name, pages), algs in sections.items():
-        if name.startswith('all '):
-            rows = [[a, algs[a][1], algs[a][3], algs[a][4], algs[a][5]]
-                    for a in ALGS if a in algs]
-            return indent('%s, %d pages\n' % (name, pages) + table(
-                rows, ['algorithm', 'ratio', 'incomp%', 'comp MiB/s',
-                       'dec MiB/s']))
-    return '  (no summary row)'
-
-
-def machine(head):
-    keep = [h for h in head if re.match(r'(date|cpu|compiler|libraries|'
-                                         r'load):', h)]
-    # The first of each key: the header repeats in every results file.
-    seen, out = set(), []
-    for h in keep:
-        key = h.split(':')[0]
-        if key not in seen:
-            seen.add(key)
-            out.append(h)
-    return 'Measured on:\n' + indent('\n'.join(out))
-
-
-def default_table(repo):
-    text = open(os.path.join(repo, 'Documentation/staging/zbewalgo.rst')
-                ).read()
-    m = re.search(r'\nDefault combination table\n=+\n(.*?)\n[^\n]+\n=+\n',
-                  text, re.S)
-    if not m:
-        return '  (no "Default combination table" section found)'
-    body = m.group(1).strip()
-    # The commands to rerun belong in the document, not in the letter.
-    body = re.split(r'\s+To rerun::', body)[0].rstrip()
-    if not body.endswith('.'):
-        body += '.'
-    return indent(body.replace('::\n', ':\n'))
-
-
-def fuzz(repo):
-    text = open(os.path.join(repo, 'fuzz/README')).read()
-    log = text.split('\nCampaign log\n', 1)
-    if len(log) < 2:
-        return '(fuzz/README has no campaign log)'
-    log = log[1]
-    # The last table of the log: its counts are cumulative.
-    tables = re.findall(r'(\n  harness +CPU s.*?)\n\n', log, re.S)
-    if not tables:
-        return '(no table in the campaign log)'
-    rows = [l.split() for l in tables[-1].strip().splitlines()[1:]]
-    cpu = sum(int(r[1]) for r in rows)
-    wall = sum(int(r[2]) for r in rows)
-    execs = sum(int(r[3]) for r in rows)
-    crashes = sum(int(r[7]) for r in rows)
-    intro = ('AFL++ under ASan and UBSan on the user-space build of '
-             'lib/zbewalgo: %d harnesses (whole-page decompression of '
-             'arbitrary bytes, round trips with input-chosen tables and '
-             'parameters, too-small destinations, the table text '
-             'interface, and every step decoder alone with exact-size '
-             'buffers), %.1f CPU-hours, %.1f hours of fuzzer wall time, '
-             '%.1f million executions in total.'
-             % (len(rows), cpu / 3600.0, wall / 3600.0, execs / 1e6))
-    if crashes:
-        intro += ('  All %d crashes were fixed before this posting, and '
-                  'every bug behind them has a regression test.' % crashes)
-    para = lambda t: re.sub(r'(.{1,72})(?:\s+|$)', r'\1\n', t).strip()
-    out = para(intro) + '\n\n' + indent(tables[-1].strip('\n'), 0)
-    # The newest coverage paragraph, like the newest table.
-    cov = re.findall(r'\n(Coverage of the saved corpora.*?)(?:\n\n|\n?\Z)',
-                     log, re.S)
-    if cov:
-        sent = re.split(r'(?<=\.)\s', ' '.join(cov[-1].split()))
-        out += '\n\n' + para(sent[0])
-    return out
+def bench(runs):
+    """Per results file: ratio per input, then all inputs together."""
+    out = []
+    for run in runs:
+        algs = render.guide_algs(run)
+        rows = [[run.label[i], run.rec[(i, algs[0])]['pages']] +
+                ['%.3f' % run.ratio(i, a) for a in algs] for i in run.inputs]
+        out.append('%s.csv, ratio per input:\n\n%s' % (
+            run.name, indent(render.text_table(['input', 'pages'] + algs,
+                                               rows))))
+        tot = [run.total(a) for a in algs]
+        rows = [[a, '%.3f' % t['ratio'], '%.1f' % t['incomp'],
+                 '%.1f' % t['comp'], '%.1f' % t['dec']]
+                for a, t in zip(algs, tot)]
+        out.append('%s.csv, all %d inputs, %d pages (sums of bytes and '
+                   'times):\n\n%s' % (
+                       run.name, len(run.inputs), tot[0]['pages'],
+                       indent(render.text_table(
+                           ['algorithm', 'ratio', 'incomp%', 'comp MiB/s',
+                            'dec MiB/s'], rows))))
+    return '\n\n'.join(out)
 
 
 def kernel_bench(repo):
-    files = sorted(glob.glob(os.path.join(repo, 'build/kernel-bench/*.txt')))
-    if not files:
-        return ('  [PLACEHOLDER: no build/kernel-bench/*.txt when this '
-                'series was\n   generated; rerun make patches after the '
-                'in-kernel benchmark.]')
-    return '\n\n'.join(indent(open(f).read().rstrip()) for f in files)
+    runs = render.kernel_runs(repo)
+    if not runs:
+        return indent(para('[PLACEHOLDER: no %s/kernel-*.csv when this '
+                           'series was generated; run make bench-kernel, '
+                           'then make patches.]' % render.RESULTS))
+    out = []
+    for version, recs, note in runs:
+        kernels = sorted({r['kernel'] for r in recs})
+        head = ('Linux %s (qemu TCG, debug kernel), tree %s; per set '
+                'orig/compr_data_size / orig/mem_used_total:' % (
+                    ', '.join(kernels), note.get('tree', ['?'])[0]))
+        out.append(para(head) + '\n\n' + indent(render.kernel_table(recs)))
+    return '\n\n'.join(out)
+
+
+def default_table(runs):
+    """The chains of the default table the results measured."""
+    for run in runs:
+        for r in run.rows:
+            m = re.match(r'default table: (.*)', r['params'])
+            if r['algorithm'] == 'zbewalgo' and m:
+                return indent('\n'.join(m.group(1).split(';'))) + \
+                    '\n\n' + para(
+                        'What each chain is for, and what it wins, is in '
+                        'Documentation/staging/zbewalgo.rst, "Default '
+                        'combination table".')
+    return '  (the results do not name the default table)'
+
+
+def fuzz(repo):
+    rows = render.campaigns(repo)
+    tot = render.fuzz_totals(rows)
+    cpu = sum(t['cpu_s'] for t in tot.values())
+    wall = sum(t['wall_s'] for t in tot.values())
+    execs = sum(t['execs'] for t in tot.values())
+    crashes = sum(t['crashes'] for t in tot.values())
+    fixes = sorted({r['fixed_in'] for r in rows if r['fixed_in']})
+    text = ('AFL++ under ASan and UBSan on the user-space build of '
+            'lib/zbewalgo: %d harnesses (whole-page decompression of '
+            'arbitrary bytes, round trips with input-chosen tables and '
+            'parameters, too-small destinations, the table text interface, '
+            'and every step decoder alone with exact-size buffers), '
+            '%.1f CPU-hours, %.1f hours of fuzzer wall time, %.1f million '
+            'executions in total.' % (len(tot), cpu / 3600.0, wall / 3600.0,
+                                      execs / 1e6))
+    if crashes:
+        text += (' The %d crashes came from %d bugs, fixed in %s before '
+                 'this posting; each has a regression test.' % (
+                     crashes, len(fixes), render.join(fixes)))
+    if sum(t['hangs'] for t in tot.values()):
+        text += ' fuzz/README explains every hang.'
+    table = render.text_table(
+        ['harness', 'CPU s', 'wall s', 'execs', 'crashes', 'hangs'],
+        [[h, str(t['cpu_s']), str(t['wall_s']), str(t['execs']),
+          str(t['crashes']), str(t['hangs'])] for h, t in tot.items()])
+    out = para(text) + '\n\n' + indent(table)
+    cov = render.coverage(repo)
+    if cov:
+        c = cov[-1]
+        out += '\n\n' + para(
+            'Line coverage of %s by the saved corpora after campaign %s: '
+            '%.1f%% (%s of %s lines).' % (
+                c['files'], c['campaign'],
+                100.0 * int(c['lines_covered']) / int(c['lines_total']),
+                c['lines_covered'], c['lines_total']))
+    return out
+
+
+def check_fresh(repo):
+    notes = [('bench/results/machine.txt', render.bench_note(repo))]
+    notes += [('bench/results/kernel-%s.machine.txt' % v, note)
+              for v, _, note in render.kernel_runs(repo)]
+    for name, note in notes:
+        why = render.stale(repo, note.get('tree', [''])[0],
+                           note.get('code', [None])[0])
+        if not why:
+            continue
+        msg = 'cover.py: %s: stale results: %s' % (name, why)
+        if os.environ.get(render.ALLOW_STALE) != '1':
+            sys.exit(msg + '; rerun the benchmark or set %s=1'
+                     % render.ALLOW_STALE)
+        print(msg + ' (%s=1)' % render.ALLOW_STALE, file=sys.stderr)
 
 
 def main():
@@ -152,17 +151,16 @@ def main():
         sys.exit(__doc__)
     repo, cover, source = sys.argv[1:]
     here = os.path.dirname(os.path.abspath(__file__))
-    res = os.path.join(repo, 'tools/testing/zbewalgo/bench/results')
-    sets, head = bench_sections(os.path.join(res, 'sets.txt'))
-    corpus, _ = bench_sections(os.path.join(res, 'corpus.txt'))
+    runs = render.bench_runs(repo)
+    if not runs:
+        sys.exit('cover.py: no benchmark results in ' + render.RESULTS)
+    check_fresh(repo)
     blurb = open(os.path.join(here, 'cover.txt')).read().rstrip()
     values = {
-        'MACHINE': machine(head),
-        'SETS_RATIO': sets_ratio(sets),
-        'SETS_ALL': summary(sets),
-        'CORPUS_ALL': summary(corpus),
+        'MACHINE': machine(render.bench_note(repo)),
+        'BENCH': bench(runs),
         'KERNEL_BENCH': kernel_bench(repo),
-        'DEFAULT_TABLE': default_table(repo),
+        'DEFAULT_TABLE': default_table(runs),
         'FUZZ': fuzz(repo),
         'SOURCE': source,
     }

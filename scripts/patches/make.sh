@@ -9,6 +9,8 @@
 # The cover letter is filled in by cover.py from the benchmark results,
 # the fuzzing campaign log and, when present, build/kernel-bench/*.txt.
 # PATCH_AUTHOR ("Name <mail>") signs the patches and is the maintainer.
+# make check runs this through series.sh, so a series that cannot be
+# made, cover letter included, fails it.
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 . "$HERE/common.sh"

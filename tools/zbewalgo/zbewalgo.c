@@ -42,6 +42,7 @@ static void usage(FILE *f)
 "       zbewalgo [options] page-compress   < page > compressed\n"
 "       zbewalgo [options] page-decompress < compressed > page\n"
 "       zbewalgo table            print the combination table in use\n"
+"       zbewalgo steps            list the step names with their stable ids\n"
 "       zbewalgo bench [options] FILE...  compare with zram's other compressors\n"
 "       zbewalgo tune [options] INPUT...  recommend a table for a workload\n"
 "                 (files, block devices, --pid PID; see zbewalgo tune -h)\n"
@@ -49,6 +50,7 @@ static void usage(FILE *f)
 "options:\n"
 "  -c, --combinations TABLE  combinations to try, e.g. 'bwt-mtf-huffman\n"
 "                            bewalgo-rle' (default: the built-in table)\n"
+"  -l, --level N             the table of compression level N (1, 2, 3)\n"
 "  -e, --early-abort N       stop searching below N bytes\n"
 "  -m, --max-output N        store pages whose best result is >= N bytes\n"
 "  -p, --page-size N         page size (default 4096, at most 65536)\n"
@@ -359,6 +361,7 @@ int main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "combinations", required_argument, NULL, 'c' },
+		{ "level", required_argument, NULL, 'l' },
 		{ "early-abort", required_argument, NULL, 'e' },
 		{ "max-output", required_argument, NULL, 'm' },
 		{ "page-size", required_argument, NULL, 'p' },
@@ -367,6 +370,7 @@ int main(int argc, char **argv)
 		{ }
 	};
 	struct options o = { .page_size = 4096 };
+	const struct zbewalgo_table *preset;
 	const char *cmd;
 	size_t v;
 	int c, err, ret = 2;
@@ -378,7 +382,7 @@ int main(int argc, char **argv)
 	if (argc > 1 && !strcmp(argv[1], "tune"))
 		return tune_main(argc - 1, argv + 1);
 
-	while ((c = getopt_long(argc, argv, "c:e:m:p:sh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "c:l:e:m:p:sh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'c':
 			if (!o.table)
@@ -391,6 +395,20 @@ int main(int argc, char **argv)
 					optarg, strerror(-err));
 				goto out;
 			}
+			break;
+		case 'l':
+			preset = strlen(optarg) == 1 ?
+				 zbewalgo_preset_table(optarg[0] - '0') : NULL;
+			if (!preset) {
+				fprintf(stderr, "zbewalgo: no level '%s' (1, 2 or 3)\n",
+					optarg);
+				goto out;
+			}
+			if (!o.table)
+				o.table = calloc(1, sizeof(*o.table));
+			if (!o.table)
+				goto out;
+			*o.table = *preset;
 			break;
 		case 'e':
 		case 'm':
@@ -447,6 +465,13 @@ int main(int argc, char **argv)
 				      zbewalgo_table_default(),
 				      buf, sizeof(buf));
 		fputs(buf, stdout);
+		ret = 0;
+	} else if (!strcmp(cmd, "steps")) {
+		unsigned int id;
+
+		for (id = 1; id < 256; id++)
+			if (zbewalgo_step_name(id))
+				printf("%u %s\n", id, zbewalgo_step_name(id));
 		ret = 0;
 	} else {
 		fprintf(stderr, "zbewalgo: unknown command '%s'\n", cmd);

@@ -11,6 +11,9 @@
 #include <linux/string.h>
 #include <linux/zbewalgo.h>
 
+#include "../stream.h"
+#include "../zbewalgo_internal.h"
+
 #define PAGE_LEN	4096
 
 enum zbw_kind {
@@ -21,6 +24,8 @@ enum zbw_kind {
 	ZBW_FLOAT64,
 	ZBW_SPARSE,
 	ZBW_RANDOM,
+	ZBW_PERIODIC,
+	ZBW_SORTED,
 	ZBW_NR_KINDS,
 };
 
@@ -41,7 +46,18 @@ static void zbw_fill(u8 *p, enum zbw_kind kind)
 	static const u8 f32[4] = { 0, 0, 0x8c, 0x43 };
 	static const u8 f64[4] = { 0, 0xf0, 0xf0, 0x3f };
 	u32 state = 0x12345678 + kind;
-	unsigned int i;
+	u16 count[256] = { 0 };
+	unsigned int i, b;
+
+	if (kind == ZBW_SORTED) {
+		/* random bytes in ascending order */
+		for (i = 0; i < PAGE_LEN; i++)
+			count[zbw_rnd(&state) & 0xff]++;
+		for (b = 0, i = 0; b < 256; b++)
+			while (count[b]--)
+				p[i++] = b;
+		return;
+	}
 
 	for (i = 0; i < PAGE_LEN; i++) {
 		switch (kind) {
@@ -66,6 +82,10 @@ static void zbw_fill(u8 *p, enum zbw_kind kind)
 			break;
 		case ZBW_SPARSE:
 			p[i] = zbw_rnd(&state) % 16 ? 0 : zbw_rnd(&state);
+			break;
+		case ZBW_PERIODIC:
+			/* a random block of 661 bytes, repeated */
+			p[i] = i < 661 ? zbw_rnd(&state) : p[i - 661];
 			break;
 		default:
 			p[i] = zbw_rnd(&state);
@@ -186,6 +206,15 @@ static void zbewalgo_test_compresses(struct kunit *test)
 	c = zbw_compress(test, f->page[ZBW_FLOAT32], PAGE_LEN, &clen);
 	KUNIT_EXPECT_LT(test, clen, PAGE_LEN / 2);
 	kfree(c);
+	/* Random-looking lanes with structure: a repeated block, sorted. */
+	c = zbw_compress(test, f->page[ZBW_PERIODIC], PAGE_LEN, &clen);
+	KUNIT_EXPECT_FALSE(test, zbewalgo_ctx_last_result(f->ctx)->stored);
+	KUNIT_EXPECT_LT(test, clen, PAGE_LEN * 51 / 64);
+	kfree(c);
+	c = zbw_compress(test, f->page[ZBW_SORTED], PAGE_LEN, &clen);
+	KUNIT_EXPECT_FALSE(test, zbewalgo_ctx_last_result(f->ctx)->stored);
+	KUNIT_EXPECT_LT(test, clen, PAGE_LEN * 51 / 64);
+	kfree(c);
 	/* Incompressible: stored form, never an error. */
 	c = zbw_compress(test, f->page[ZBW_RANDOM], PAGE_LEN, &clen);
 	KUNIT_EXPECT_TRUE(test, zbewalgo_ctx_last_result(f->ctx)->stored);
@@ -249,6 +278,77 @@ static void zbewalgo_test_corrupted(struct kunit *test)
 	}
 }
 
+/* One encoding per page: a byte appended to any page makes it invalid. */
+static void zbewalgo_test_trailing_bytes(struct kunit *test)
+{
+	struct zbw_fixture *f = test->priv;
+	unsigned int k, s, stored = 0;
+
+	for (k = 0; k < ZBW_NR_KINDS; k++) {
+		for (s = 0; s < ARRAY_SIZE(zbw_sizes); s++) {
+			size_t len = zbw_sizes[s], clen, olen = PAGE_LEN;
+			u8 *c = zbw_compress(test, f->page[k], len, &clen);
+			u8 *t = kmalloc(clen + 1, GFP_KERNEL);
+			u8 *out = kmalloc(PAGE_LEN, GFP_KERNEL);
+
+			stored += zbewalgo_ctx_last_result(f->ctx)->stored;
+			KUNIT_ASSERT_NOT_NULL(test, t);
+			KUNIT_ASSERT_NOT_NULL(test, out);
+			memcpy(t, c, clen);
+			t[clen] = 0x5a;
+			KUNIT_EXPECT_EQ_MSG(test,
+					    zbewalgo_decompress(t, clen + 1, out,
+								&olen,
+								f->scratch),
+					    -EINVAL, "kind %u, %zu bytes", k, len);
+			kfree(out);
+			kfree(t);
+			kfree(c);
+		}
+	}
+	/* Short and random pages are stored: the check covers that form. */
+	KUNIT_EXPECT_GE(test, stored, 2U * ZBW_NR_KINDS);
+}
+
+/*
+ * A context decodes pages of up to its max_len only, whatever room the
+ * caller offers: its scratch is laid out for that length.
+ */
+static void zbewalgo_test_ctx_decompress_bound(struct kunit *test)
+{
+	struct zbw_fixture *f = test->priv;
+	struct zbewalgo_table *t = kunit_kzalloc(test, sizeof(*t), GFP_KERNEL);
+	struct zbewalgo_ctx *big = zbewalgo_ctx_create(SZ_64K);
+	size_t clen = ZBEWALGO_STORED_SIZE(SZ_64K), olen = SZ_64K;
+	u8 *page = kvmalloc(SZ_64K, GFP_KERNEL);
+	u8 *c = kvmalloc(clen, GFP_KERNEL);
+	u8 *out = kvmalloc(SZ_64K, GFP_KERNEL);
+	unsigned int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, t);
+	KUNIT_ASSERT_NOT_NULL(test, big);
+	KUNIT_ASSERT_NOT_NULL(test, page);
+	KUNIT_ASSERT_NOT_NULL(test, c);
+	KUNIT_ASSERT_NOT_NULL(test, out);
+	KUNIT_ASSERT_EQ(test, zbewalgo_table_parse(t, "rle-huffman"), 0);
+	for (i = 0; i < SZ_64K; i++)
+		page[i] = i / (3 + i / 4096 % 8) % 3 ? 0 : 0xff;
+	zbewalgo_ctx_set_table(big, t);
+	KUNIT_ASSERT_EQ(test, zbewalgo_compress(big, page, SZ_64K, c, &clen), 0);
+	KUNIT_ASSERT_EQ(test, zbewalgo_ctx_last_result(big)->nr_steps, 2U);
+	KUNIT_EXPECT_EQ(test, zbewalgo_ctx_decompress(f->ctx, c, clen, out,
+						      &olen), -ENOSPC);
+	olen = SZ_64K;
+	KUNIT_EXPECT_EQ(test, zbewalgo_ctx_decompress(big, c, clen, out,
+						      &olen), 0);
+	KUNIT_EXPECT_EQ(test, olen, (size_t)SZ_64K);
+	KUNIT_EXPECT_MEMEQ(test, out, page, SZ_64K);
+	kvfree(out);
+	kvfree(c);
+	kvfree(page);
+	zbewalgo_ctx_destroy(big);
+}
+
 /* Random bytes behind valid headers reach every step decoder. */
 static void zbewalgo_test_random_input(struct kunit *test)
 {
@@ -269,7 +369,7 @@ static void zbewalgo_test_random_input(struct kunit *test)
 		KUNIT_ASSERT_NOT_NULL(test, p);
 		for (k = 0; k < len; k++)
 			p[k] = zbw_rnd(&state);
-		p[0] = ZBEWALGO_FORMAT_VERSION | steps << 4;
+		p[0] = zbw_page_byte0(steps);
 		for (k = 1; k <= steps && k < len; k++)
 			p[k] = 1 + zbw_rnd(&state) % (nr_ids - 1);
 		ret = zbewalgo_decompress(p, len, out, &olen, f->scratch);
@@ -327,14 +427,136 @@ static void zbewalgo_test_table_text(struct kunit *test)
 	KUNIT_EXPECT_MEMEQ(test, t, zbewalgo_table_default(), sizeof(*t));
 }
 
+/* The step budget: presets fit, a table over it is refused unchanged. */
+static void zbewalgo_test_table_budget(struct kunit *test)
+{
+	struct zbewalgo_table *t = kunit_kzalloc(test, sizeof(*t), GFP_KERNEL);
+	struct zbewalgo_table *old = kunit_kzalloc(test, sizeof(*t), GFP_KERNEL);
+	char *text = kunit_kzalloc(test, PAGE_SIZE, GFP_KERNEL);
+	unsigned int i, level, len = 0;
+
+	KUNIT_ASSERT_NOT_NULL(test, t);
+	KUNIT_ASSERT_NOT_NULL(test, old);
+	KUNIT_ASSERT_NOT_NULL(test, text);
+	KUNIT_EXPECT_LE(test, zbewalgo_table_steps(zbewalgo_table_default()),
+			ZBEWALGO_MAX_TABLE_STEPS);
+	for (level = 1; zbewalgo_preset_table(level); level++)
+		KUNIT_EXPECT_LE(test,
+				zbewalgo_table_steps(zbewalgo_preset_table(level)),
+				ZBEWALGO_MAX_TABLE_STEPS);
+	/* "set" and nine different 7-step chains, then "mtf" */
+	len += scnprintf(text + len, PAGE_SIZE - len, "set");
+	for (i = 0; i < ZBEWALGO_MAX_TABLE_STEPS / 7; i++)
+		len += scnprintf(text + len, PAGE_SIZE - len,
+				 " bwt-bwt-bwt-bwt-bwt-bwt-%s",
+				 zbewalgo_step_name(1 + i));
+	len += scnprintf(text + len, PAGE_SIZE - len, " mtf\n");
+	KUNIT_ASSERT_EQ(test, ZBEWALGO_MAX_TABLE_STEPS % 7, 1);
+	KUNIT_ASSERT_EQ(test, zbewalgo_table_command(t, text), 0);
+	KUNIT_EXPECT_EQ(test, zbewalgo_table_steps(t), ZBEWALGO_MAX_TABLE_STEPS);
+	*old = *t;
+	KUNIT_EXPECT_EQ(test, zbewalgo_table_command(t, "add rle\n"), -ENOSPC);
+	KUNIT_EXPECT_MEMEQ(test, t, old, sizeof(*t));
+	memcpy(text + len - 1, " rle\n", 6);
+	KUNIT_EXPECT_EQ(test, zbewalgo_table_command(t, text), -ENOSPC);
+	KUNIT_EXPECT_MEMEQ(test, t, old, sizeof(*t));
+}
+
+/*
+ * sysfs "wins": counts before the lines of a table longer than a page
+ * (built directly, as no budget allows it) keep whole lines only.
+ */
+static void zbewalgo_test_format_counts(struct kunit *test)
+{
+	struct zbewalgo_table *t = kunit_kzalloc(test, sizeof(*t), GFP_KERNEL);
+	u64 *counts = kunit_kcalloc(test, ZBEWALGO_MAX_COMBINATIONS,
+				    sizeof(*counts), GFP_KERNEL);
+	char *buf = kunit_kzalloc(test, PAGE_SIZE, GFP_KERNEL);
+	int b4 = zbewalgo_step_id("bitshuffle4", 11);
+	int b8 = zbewalgo_step_id("bitshuffle8", 11);
+	unsigned int i, k, lines = 0;
+	size_t len;
+	int full;
+
+	KUNIT_ASSERT_NOT_NULL(test, t);
+	KUNIT_ASSERT_NOT_NULL(test, counts);
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	KUNIT_ASSERT_GT(test, b4, 0);
+	KUNIT_ASSERT_GT(test, b8, 0);
+	t->nr = ZBEWALGO_MAX_COMBINATIONS;
+	for (i = 0; i < t->nr; i++) {
+		t->comb[i].nr_steps = ZBEWALGO_MAX_STEPS;
+		for (k = 0; k < ZBEWALGO_MAX_STEPS; k++)
+			t->comb[i].ids[k] = (i >> k) & 1 ? b8 : b4;
+		counts[i] = U64_MAX - i;
+	}
+	/* a short first line, so that no page boundary falls between lines */
+	counts[0] = 0;
+	full = zbewalgo_table_format_counts(t, counts, buf, PAGE_SIZE);
+	len = strlen(buf);
+	KUNIT_EXPECT_GT(test, full, (int)PAGE_SIZE);
+	KUNIT_EXPECT_LT(test, len, (size_t)PAGE_SIZE);
+	KUNIT_ASSERT_GT(test, len, (size_t)0);
+	KUNIT_EXPECT_EQ(test, buf[len - 1], '\n');
+	for (i = 0; i < len; i++)
+		lines += buf[i] == '\n';
+	/* the first line is 2 + 7 * 12 - 1 + 1 = 86 bytes, the others 105 */
+	KUNIT_ASSERT_GT(test, lines, 0U);
+	KUNIT_EXPECT_EQ(test, len, 86 + (size_t)(lines - 1) * 105);
+	KUNIT_EXPECT_EQ(test, lines,
+			(unsigned int)((PAGE_SIZE - 1 - 86) / 105 + 1));
+	KUNIT_EXPECT_EQ(test, strncmp(buf, "0 bitshuffle4-", 14), 0);
+	KUNIT_EXPECT_EQ(test, strncmp(buf + 86, "18446744073709551614 bitshuffle8-",
+				      33), 0);
+}
+
+static int zbw_setup_fails(void)
+{
+	return -EEXIST;
+}
+
+static int zbw_setup_works(void)
+{
+	return 0;
+}
+
+/*
+ * A failed library init frees its configuration before returning: a
+ * module whose init fails is freed at once, and a pending RCU callback
+ * would then run freed code.  Tested on a slot of its own, beside the
+ * live configuration.
+ */
+static void zbewalgo_test_failed_init(struct kunit *test)
+{
+	struct zbewalgo_config __rcu *slot = NULL;
+	int base = zbewalgo_nr_configs();
+
+	KUNIT_EXPECT_TRUE(test, zbewalgo_ready());
+	KUNIT_EXPECT_EQ(test, zbewalgo_core_init(&slot, zbw_setup_fails),
+			-EEXIST);
+	KUNIT_EXPECT_NULL(test, rcu_access_pointer(slot));
+	KUNIT_EXPECT_EQ(test, zbewalgo_nr_configs(), base);
+	KUNIT_ASSERT_EQ(test, zbewalgo_core_init(&slot, zbw_setup_works), 0);
+	KUNIT_EXPECT_NOT_NULL(test, rcu_access_pointer(slot));
+	KUNIT_EXPECT_EQ(test, zbewalgo_nr_configs(), base + 1);
+	zbewalgo_core_exit(&slot);
+	KUNIT_EXPECT_NULL(test, rcu_access_pointer(slot));
+	KUNIT_EXPECT_EQ(test, zbewalgo_nr_configs(), base);
+}
+
 static struct kunit_case zbewalgo_test_cases[] = {
 	KUNIT_CASE(zbewalgo_test_steps_and_presets),
 	KUNIT_CASE(zbewalgo_test_compresses),
 	KUNIT_CASE(zbewalgo_test_context_size),
 	KUNIT_CASE(zbewalgo_test_corrupted),
+	KUNIT_CASE(zbewalgo_test_trailing_bytes),
+	KUNIT_CASE(zbewalgo_test_ctx_decompress_bound),
 	KUNIT_CASE(zbewalgo_test_random_input),
 	KUNIT_CASE(zbewalgo_test_small_destination),
 	KUNIT_CASE(zbewalgo_test_table_text),
+	KUNIT_CASE(zbewalgo_test_table_budget),
+	KUNIT_CASE(zbewalgo_test_format_counts),
+	KUNIT_CASE(zbewalgo_test_failed_init),
 	{}
 };
 
@@ -348,4 +570,5 @@ static struct kunit_suite zbewalgo_test_suite = {
 kunit_test_suite(zbewalgo_test_suite);
 
 MODULE_DESCRIPTION("KUnit tests for zbewalgo");
+MODULE_IMPORT_NS("EXPORTED_FOR_KUNIT_TESTING");
 MODULE_LICENSE("GPL");

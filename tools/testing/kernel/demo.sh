@@ -8,8 +8,8 @@
 # device per data set and algorithm (reset in between), so mm_stat needs no
 # deltas, plus one with all sets for the pool as a whole. Prints
 # one side-by-side table and writes it to build/kernel-bench/VERSION.{txt,csv}.
-# ZBW_SET_KIB: size of each generated data set (2048); ZBW_CORPUS: corpus
-# directory (the repo's build/corpus, from "make corpus"); ZBW_FILL_MIB: swap
+# ZBW_SET_KIB: size of each generated data set (2048); ZBW_TESTDATA: the test
+# data (the repo's build/testdata, from "make testdata"); ZBW_FILL_MIB: swap
 # workload (384 MiB in a 256 MiB guest); ZBW_REPS: reads per set (median, 3);
 # ZBW_ALGS: algorithms; ZBW_SWAP=0 skips the swap part.
 set -euo pipefail
@@ -23,10 +23,11 @@ ALGS=${ZBW_ALGS:-zbewalgo lz4 lzo-rle zstd}
 FILL=${ZBW_FILL_MIB:-384}
 REPS=${ZBW_REPS:-3}
 SWAP=${ZBW_SWAP:-1}
-CORPUS=${ZBW_CORPUS:-$REPO/build/corpus}
-# A few corpus files that differ from the generated sets: English text, seismic
-# data, an executable, a fax bitmap, a spreadsheet.
-CORPUS_FILES="calgary/book1 calgary/geo calgary/obj2 calgary/pic canterbury/kennedy.xls"
+TESTDATA=${ZBW_TESTDATA:-$REPO/build/testdata}
+# A few real files (Debian packages, tools/testing/zbewalgo/testdata/manifest)
+# unlike the generated sets: English text, a shared library, C++ source, a
+# float32 geodetic grid, an int16 MRI slice; 1.6 MiB together.
+TESTDATA_FILES="doc/policy.txt elf/libgmp.so.10.4.1 src/gtest.cc num/nzgd2kgrid0005.gsb num/s1045.ima"
 mkdir -p "$RUN" "$OUT"
 progress() { say "[$1/6] $2"; }
 
@@ -35,19 +36,18 @@ progress 1 "fetching linux-source-$V (cached)"
 progress 2 "building the $V kernel with zbewalgo (cached; about 10 minutes when not)"
 OBJ=$(test_kernel "$V")
 
-progress 3 "generating the data sets (${ZBW_SET_KIB:-2048} KiB each) and taking corpus files"
+progress 3 "generating the data sets (${ZBW_SET_KIB:-2048} KiB each) and taking test data files"
 data=$RUN/data
 rm -rf "$data"
 mkdir -p "$data"
 python3 "$REPO/tools/testing/zbewalgo/gen-data.py" "$data" "${ZBW_SET_KIB:-2048}" >&2
 python3 "$REPO/tools/testing/zbewalgo/gen-data.py" --list >"$data/sets.txt"
-for f in $CORPUS_FILES; do
-	if [ -f "$CORPUS/$f" ]; then
-		cp "$CORPUS/$f" "$data/${f/\//-}"
-		echo "${f/\//-}" >>"$data/sets.txt"
-	else
-		say "no $CORPUS/$f (make corpus): left out"
-	fi
+# Without ZBW_TESTDATA, fetch (cached) what "make testdata" would.
+[ -n "${ZBW_TESTDATA:-}" ] || "$REPO/tools/testing/zbewalgo/testdata/fetch.sh" "$TESTDATA"
+for f in $TESTDATA_FILES; do
+	[ -f "$TESTDATA/$f" ] || die "no $TESTDATA/$f (ZBW_TESTDATA)"
+	cp "$TESTDATA/$f" "$data/${f/\//-}"
+	echo "${f/\//-}" >>"$data/sets.txt"
 done
 # Direct I/O and zram's disksize want whole pages: pad the last one with zeros.
 while read -r s; do

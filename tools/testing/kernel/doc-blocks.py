@@ -19,7 +19,7 @@ the block expects, which the guide must define in the text before it.
       DIR/NN-NAME.sh (commands) or NN-NAME.file (content) plus NN-NAME.path,
       NN-NAME.keep and NN-NAME.vars where the tag says so, in guide order
   doc-blocks.py steps GUIDE LIBDIR     the guide's step list is exactly the
-                                       steps lib/zbewalgo registers
+                                       steps of LIBDIR/steps.h
 """
 import os
 import re
@@ -141,24 +141,15 @@ def steps(guide, libdir):
     if not m:
         raise SystemExit('%s: no ".. zbw-steps-begin/end" step list' % guide)
     doc = re.findall(r'^``([a-z0-9]+)``', m.group(1), re.M)
-    reg = open(os.path.join(libdir, 'steps.c')).read()
-    ids = re.findall(r'\[ZBEWALGO_STEP_\w+\]\s*=\s*&(\w+),', reg)
-    code = []
-    for f in sorted(os.listdir(libdir)):
-        if not f.endswith('.c'):
-            continue
-        src = open(os.path.join(libdir, f)).read()
-        for sym in ids:
-            d = re.search(r'\b%s\s*=\s*\{[^}]*?\.name\s*=\s*"([a-z0-9]+)"' % sym, src, re.S)
-            if d:
-                code.append(d.group(1))
-    if len(code) != len(ids):
-        raise SystemExit('steps.c registers %d steps, found the names of %d'
-                         % (len(ids), len(code)))
+    # steps.h is the one list of steps: ZBW_STEP(id, name, NAME) per step.
+    code = re.findall(r'^ZBW_STEP\(\s*\d+\s*,\s*([a-z0-9]+)\s*,',
+                      open(os.path.join(libdir, 'steps.h')).read(), re.M)
+    if not code:
+        raise SystemExit('%s/steps.h lists no ZBW_STEP()' % libdir)
     if sorted(doc) != sorted(code) or len(set(doc)) != len(doc):
         raise SystemExit('%s: step list %s, the code registers %s'
                          % (guide, ' '.join(sorted(doc)), ' '.join(sorted(code))))
-    print('docs: %s lists the %d steps of %s/steps.c' % (guide, len(doc), libdir))
+    print('docs: %s lists the %d steps of %s/steps.h' % (guide, len(doc), libdir))
 
 
 def main():

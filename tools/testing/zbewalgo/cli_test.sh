@@ -2,13 +2,18 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # Tests of the zbewalgo command-line tool: whole-file round trips over the
-# corpus, single pages, corrupt input and bad options.
+# data files, single pages, corrupt input and bad options.
 #
-# usage: cli_test.sh ZBEWALGO_BINARY CORPUS_DIR
+# usage: cli_test.sh ZBEWALGO_BINARY DATA_DIR...
+#
+# The first file of the first DATA_DIR (sorted; build/testdata/doc/...
+# under make) is the text file of the single-file checks.
 
 set -u
 tool=$1
-corpus=$2
+shift
+dirs=("$@")
+[ ${#dirs[@]} -gt 0 ] || { echo "usage: cli_test.sh ZBEWALGO_BINARY DATA_DIR..." >&2; exit 2; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 passed=0
@@ -38,7 +43,7 @@ roundtrip() {	# roundtrip FILE [OPTIONS...]
 
 while IFS= read -r -d '' f; do
 	expect "round trip $(basename "$f")" roundtrip "$f"
-done < <(find "$corpus" -type f ! -name '.*' -print0 | sort -z)
+done < <(find "${dirs[@]}" -type f ! -name '.*' -print0 | sort -z)
 
 # Sizes around page boundaries, including the empty file.
 for n in 0 1 4095 4096 4097 12345; do
@@ -47,7 +52,8 @@ for n in 0 1 4095 4096 4097 12345; do
 done
 head -c 20000 /dev/zero >"$tmp/zero"
 expect "round trip zeros" roundtrip "$tmp/zero"
-first=$(find "$corpus" -type f ! -name '.*' | sort | head -1)
+first=$(find "${dirs[0]}" -type f ! -name '.*' | sort | head -1)
+[ -n "$first" ] || { echo "no data files under ${dirs[0]}" >&2; exit 2; }
 expect "round trip with -c" roundtrip "$first" -c "bwt-mtf-huffman rle"
 expect "round trip with 8 KiB pages" roundtrip "$first" -p 8192
 expect "round trip through pipes" \
@@ -92,6 +98,27 @@ expect_fail "unknown step" "$tool" -c "bwt-nosuch" table
 expect_fail "eight steps" "$tool" -c "bwt-mtf-rle-jbe-jbe2-huffman-bewalgo-bewalgo2" table
 expect_fail "empty table" "$tool" -c "" table
 expect_fail "bad page size" "$tool" -p 0 table
+for l in 0 4 12 x ""; do
+	expect_fail "level '$l'" "$tool" -l "$l" table
+done
+
+# Levels: level 2 is the default table; each level's table round-trips.
+if [ "$("$tool" -l 2 table)" = "$("$tool" table)" ] &&
+   [ "$("$tool" -l 1 table)" != "$("$tool" table)" ] &&
+   [ "$("$tool" -l 3 table | wc -l)" -gt "$("$tool" table | wc -l)" ]; then
+	ok "-l: level 2 is the default, 1 and 3 differ"; else not_ok "-l tables"; fi
+for l in 1 3; do
+	expect "round trip with -l $l" roundtrip "$first" -l "$l"
+done
+
+# steps: ids 1..N with unique names, and each name is a valid one-step table.
+"$tool" steps >"$tmp/steps"
+if [ -s "$tmp/steps" ] &&
+   awk '$1 != NR || NF != 2 { exit 1 }' "$tmp/steps" &&
+   [ "$(cut -d' ' -f2 "$tmp/steps" | sort -u | wc -l)" -eq "$(wc -l <"$tmp/steps")" ] &&
+   while read -r _ name; do "$tool" -c "$name" table >/dev/null || exit 1; done <"$tmp/steps"; then
+	ok "steps: $(wc -l <"$tmp/steps") named steps, each a valid table"; else
+	not_ok "steps"; cat "$tmp/steps"; fi
 expect_fail "missing file" "$tool" compress "$tmp/nonexistent" "$tmp/x"
 
 # bench: figures that do not depend on timing (no timed assertions).
@@ -200,7 +227,7 @@ fi
 
 
 # tune: a small search on generated data (deterministic generators) plus a
-# corpus file, quick enough under the sanitizers.  Only figures that do not
+# data file, quick enough under the sanitizers.  Only figures that do not
 # depend on timing are asserted: the sample, the replay's sizes against the
 # engine's, the recommended table (it parses, round-trips, and its ratio
 # on the sample is at least the default table's: the default budget, "as

@@ -1,16 +1,16 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# doc-user.sh GUIDE TOOL CORPUS: runs the admin guide's blocks tagged "user"
+# doc-user.sh GUIDE TOOL TESTDATA: runs the admin guide's blocks tagged "user"
 # (tools/testing/kernel/doc-blocks.py), each as the named check doc-NAME,
 # from a directory where build/zbewalgo is TOOL. The guide's variables:
 # PID is a process this script starts with float arrays and text in its
-# memory, FILES two corpus files. A block fails when any command in it fails
+# memory, FILES two files of the test data (build/testdata). A block fails when any command in it fails
 # or when tune printed no commands to apply.
 set -euo pipefail
-GUIDE=${1:?usage: doc-user.sh GUIDE TOOL CORPUS}
+GUIDE=${1:?usage: doc-user.sh GUIDE TOOL TESTDATA}
 TOOL=$(realpath "${2:?}")
-CORPUS=$(realpath "${3:?}")
+DATA=$(realpath "${3:?}")
 HERE=$(cd "$(dirname "$0")" && pwd)
 tmp=$(mktemp -d)
 pid=
@@ -26,11 +26,11 @@ import array, math, sys, time
 f = array.array("f", (math.sin(i / 500.0) * 100 for i in range(2 << 20)))
 t = (open(sys.argv[1], "rb").read() * 4)
 sys.stdout.write("ready\n"); sys.stdout.flush()
-time.sleep(600)' "$CORPUS/calgary/book1" >"$tmp/ready" &
+time.sleep(600)' "$DATA/doc/policy.txt" >"$tmp/ready" &
 pid=$!
 for _ in $(seq 100); do [ -s "$tmp/ready" ] && break; sleep 0.2; done
 [ -s "$tmp/ready" ] || { echo "doc-user: the workload did not start" >&2; exit 1; }
-export PID=$pid FILES="$CORPUS/calgary/geo $CORPUS/canterbury/kennedy.xls"
+export PID=$pid FILES="$DATA/doc/policy.txt $DATA/elf/libgmp.so.10.4.1"
 
 passed=0 failed=0
 for f in "$tmp"/blocks/*.sh; do

@@ -2,20 +2,26 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # The whole user-space benchmark (`make bench`): generates the data sets,
-# runs `zbewalgo bench` on them and on the public corpora, and writes
+# runs `zbewalgo bench` on them, on the test data (real files from Debian
+# packages, `make testdata`) and on the optional extra corpora, and writes
 # tables (txt, csv, json), plots (png), a note of the machine and, for the
 # sets, the figures of the performance targets (targets.txt).
 # See README.md in this directory.
 #
-# usage: run.sh ZBEWALGO_TOOL DATA_DIR CORPUS_DIR OUT_DIR [SIZE_KIB [REPS]]
+# usage: run.sh ZBEWALGO_TOOL DATA_DIR TESTDATA_DIR OUT_DIR [SIZE_KIB [REPS
+#               [EXTRA_CORPUS_DIR]]]
+#
+# The test data goes to the table "corpus"; EXTRA_CORPUS_DIR (make bench
+# gives build/corpus when ZBW_EXTRA_CORPUS is set) to "extra-corpus".
 
 set -euo pipefail
 tool=$1
 data=$2
-corpus=$3
+testdata=$3
 out=$4
 size=${5:-4096}
 reps=${6:-5}
+extra=${7:-}
 here=$(cd "$(dirname "$0")" && pwd)
 gen=$here/../gen-data.py
 
@@ -25,16 +31,10 @@ rm -rf "$data"
 python3 "$gen" "$data" "$size"
 
 # Commit of the code measured; "-dirty" for changes outside the results,
-# which the run itself rewrites.
+# which the run itself rewrites.  render.py compares it with HEAD.
 tree_id() {
-	local id root rel
-	id=$(git -C "$here" describe --always 2>/dev/null) || { echo unknown; return; }
-	root=$(git -C "$here" rev-parse --show-toplevel)
-	rel=$(realpath -m --relative-to="$root" "$out")
-	case $rel in ../*) rel=;; esac
-	[ -z "$(git -C "$root" status --porcelain -- . ${rel:+":(exclude)$rel"})" ] ||
-		id=$id-dirty
-	echo "$id"
+	python3 "$here/render.py" --repo "$here/../../../.." tree-id "$out" 2>/dev/null ||
+		echo unknown
 }
 
 machine() {
@@ -45,10 +45,12 @@ machine() {
 	echo "# cpu:       $cpu, $(nproc) online, $(sed -n 's/^cpu MHz[[:space:]]*: //p' /proc/cpuinfo | head -1) MHz"
 	echo "# memory:    $(awk '/MemTotal/ { printf "%.1f GiB", $2 / 1048576 }' /proc/meminfo)"
 	echo "# kernel:    $(uname -srm)"
+	# shellcheck source=/dev/null
 	echo "# os:        $(. /etc/os-release 2>/dev/null && echo "$PRETTY_NAME")"
 	echo "# compiler:  $(${CC:-cc} --version | head -1), CFLAGS ${CFLAGS:--O2 -g}"
 	echo "# libraries: $(dpkg-query -W -f='${Package} ${Version}, ' liblz4-1 libzstd1 liblzo2-2 zlib1g 2>/dev/null | sed 's/, $//')"
 	echo "# tree:      $(tree_id)"
+	echo "# code:      $(python3 "$here/render.py" --repo "$here/../../../.." code-id)"
 	echo "# load:      $(cut -d' ' -f1-3 /proc/loadavg) (1, 5, 15 min) when the run $1"
 }
 
@@ -74,6 +76,18 @@ run sets "${sets[@]}"
 	echo "# zbewalgo bench: the sets against the performance targets (targets.py)"
 	python3 "$here/targets.py" "$out/sets.csv"
 } >"$out/targets.txt"
-mapfile -t files < <(find "$corpus" -type f ! -name '.*' | sort)
+mapfile -t files < <(find "$testdata" -type f ! -name '.*' | sort)
+[ ${#files[@]} -gt 0 ] || { echo "bench: no files under $testdata" >&2; exit 1; }
 run corpus "${files[@]}"
+if [ -n "$extra" ]; then
+	mapfile -t files < <(find "$extra" -type f ! -name '.*' | sort)
+	[ ${#files[@]} -gt 0 ] || { echo "bench: no files under $extra" >&2; exit 1; }
+	run extra-corpus "${files[@]}"
+else
+	# An old extra-corpus table would pass for one of this run.
+	rm -f "$out"/extra-corpus.{txt,csv,json,png}
+	echo "bench: skipped: the extra corpora (set ZBW_EXTRA_CORPUS=DIR to include them)" >&2
+fi
+echo "# load:      $(cut -d' ' -f1-3 /proc/loadavg) (1, 5, 15 min) when the run ended" \
+	>>"$out/machine.txt"
 echo "bench: results in $out: $(cd "$out" && echo *)" >&2

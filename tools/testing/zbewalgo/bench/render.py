@@ -1,0 +1,622 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only
+"""render.py: the figures of the docs, from the committed results only.
+
+usage: render.py [--check] [--repo DIR]
+       render.py tree-id [EXCLUDE_DIR]
+       render.py code-id
+
+Reads the machine-readable results (bench/results/*.csv and machine.txt of
+`make bench`, fuzz/campaigns.csv and fuzz/coverage.csv) and rewrites the
+blocks between
+
+    .. BEGIN generated: KEY
+    .. END generated: KEY
+
+in the files of TARGETS.  --check writes nothing: it prints a diff and
+exits 1 when a block differs from what the results render, and exits 1
+when the benchmark results were measured on other lib/zbewalgo code than
+HEAD's (stale), unless ZBW_ALLOW_STALE=1.  Without --check a stale result
+is only reported.
+
+tree-id prints the commit of the work tree for a results header, with
+"-dirty" when files outside EXCLUDE_DIR (the results) have changes.
+code-id prints the SHA-256 of the code the results describe (the core
+sources and headers of lib/zbewalgo and include/linux/zbewalgo.h, by path
+and content, see code_files()), so a clone without the measured commit in its history (shallow,
+or a tarball) can still tell whether the results describe its code.
+
+The cover letter (scripts/patches/cover.py) imports this module, so that
+every figure is read in one place.
+"""
+import csv
+import difflib
+import glob
+import hashlib
+import os
+import re
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.normpath(os.path.join(HERE, '../../../..'))
+RESULTS = 'tools/testing/zbewalgo/bench/results'
+CAMPAIGNS = 'fuzz/campaigns.csv'
+COVERAGE = 'fuzz/coverage.csv'
+GUIDE = 'Documentation/admin-guide/blockdev/zbewalgo.rst'
+FUZZ_README = 'fuzz/README'
+# The code whose output the results describe.
+CODE = ['lib/zbewalgo', 'include/linux/zbewalgo.h']
+ALLOW_STALE = 'ZBW_ALLOW_STALE'
+# The compressors zram users choose between; the guide compares zbewalgo
+# and its presets with those of them the results hold.
+OTHERS = ['lz4', 'lzo-rle', 'zstd-1', 'zstd-3']
+MIB = 1 << 20
+# Ratio differences under this are "about the same" in the advice.
+CLOSE = 0.05
+
+BEGIN = re.compile(r'^(\s*)\.\. BEGIN generated: (.+?)\s*$')
+END = '.. END generated: '
+
+
+# ---- Reading the results --------------------------------------------------
+
+def read_note(path):
+    """{key: [values]} of the '# key: value' lines of a machine note."""
+    note = {}
+    with open(path) as f:
+        for line in f:
+            m = re.match(r'#\s*([a-z][\w-]*):\s*(.*?)\s*$', line)
+            if m:
+                note.setdefault(m.group(1), []).append(m.group(2))
+    return note
+
+
+class Run:
+    """One `zbewalgo bench --csv` file: records per input and algorithm."""
+
+    def __init__(self, path):
+        self.path = path
+        self.name = os.path.splitext(os.path.basename(path))[0]
+        with open(path, newline='') as f:
+            self.rows = list(csv.DictReader(f))
+        if not self.rows:
+            raise ValueError('%s: no records' % path)
+        self.algs, self.inputs, self.rec = [], [], {}
+        for r in self.rows:
+            if r['algorithm'] not in self.algs:
+                self.algs.append(r['algorithm'])
+            if r['file'] not in self.inputs:
+                self.inputs.append(r['file'])
+            self.rec[(r['file'], r['algorithm'])] = r
+        # Inputs named relative to the directory they all share.
+        common = os.path.commonpath([os.path.dirname(i) for i in self.inputs])
+        self.label = {i: os.path.relpath(i, common) for i in self.inputs}
+        self.page_size = int(self.rows[0]['page_size'])
+        self.threshold = int(self.rows[0]['threshold'])
+
+    def ratio(self, inp, alg):
+        return float(self.rec[(inp, alg)]['ratio_zram'])
+
+    def total(self, alg):
+        """The 'all files' figures: sums of bytes and times."""
+        rs = [self.rec[(i, alg)] for i in self.inputs if (i, alg) in self.rec]
+        b = sum(int(r['bytes']) for r in rs)
+        pages = sum(int(r['pages']) for r in rs)
+        stored = sum(round(int(r['pages']) * float(r['incompressible_pct'])
+                           / 100) for r in rs)
+        return {
+            'pages': pages,
+            'incomp': 100.0 * stored / pages if pages else 0.0,
+            'ratio': b / sum(int(r['zram_bytes']) for r in rs),
+            'comp': b / MIB / sum(float(r['compress_s']) for r in rs),
+            'dec': b / MIB / sum(float(r['decompress_s']) for r in rs),
+        }
+
+
+def is_bench_csv(path):
+    with open(path, newline='') as f:
+        head = next(csv.reader(f), [])
+    return head[:2] == ['file', 'algorithm']
+
+
+def bench_runs(repo):
+    """Every bench run of the results, by file name: no fixed list of sets."""
+    paths = sorted(glob.glob(os.path.join(repo, RESULTS, '*.csv')))
+    return [Run(p) for p in paths if is_bench_csv(p)]
+
+
+def bench_note(repo):
+    return read_note(os.path.join(repo, RESULTS, 'machine.txt'))
+
+
+def kernel_runs(repo):
+    """[(version, records, note)] of the committed in-kernel results."""
+    out = []
+    for p in sorted(glob.glob(os.path.join(repo, RESULTS, 'kernel-*.csv'))):
+        with open(p, newline='') as f:
+            recs = list(csv.DictReader(f))
+        note = os.path.splitext(p)[0] + '.machine.txt'
+        out.append((os.path.basename(p)[len('kernel-'):-len('.csv')], recs,
+                    read_note(note) if os.path.exists(note) else {}))
+    return out
+
+
+def campaigns(repo):
+    with open(os.path.join(repo, CAMPAIGNS), newline='') as f:
+        return list(csv.DictReader(f))
+
+
+def coverage(repo):
+    with open(os.path.join(repo, COVERAGE), newline='') as f:
+        return list(csv.DictReader(f))
+
+
+def fuzz_totals(rows):
+    """Per harness, in order of appearance: CPU s, wall s, execs over all
+    campaigns (a 'cumulative' row already holds the earlier ones), and the
+    crashes and hangs, which every row counts for its own campaign."""
+    tot = {}
+    for r in rows:
+        t = tot.setdefault(r['harness'], dict(cpu_s=0, wall_s=0, execs=0,
+                                              crashes=0, hangs=0, runs=0))
+        if r['counts'] == 'cumulative':
+            t.update(cpu_s=0, wall_s=0, execs=0)
+        elif r['counts'] != 'campaign':
+            raise ValueError('%s: counts must be campaign or cumulative, '
+                             'not %r' % (CAMPAIGNS, r['counts']))
+        for k in ('cpu_s', 'wall_s', 'execs', 'crashes', 'hangs'):
+            t[k] += int(r[k])
+        t['runs'] += 1
+    return tot
+
+
+# ---- Staleness ------------------------------------------------------------
+
+def git(repo, *args):
+    return subprocess.run(['git', '-C', repo] + list(args),
+                          capture_output=True, text=True)
+
+
+def code_files(repo):
+    """The files of CODE that decide what the user-space build does: the
+    core of lib/zbewalgo (ZBEWALGO_CORE in its Makefile, and the Makefile),
+    its headers and include/linux/zbewalgo.h; not the kernel-only files
+    (stream.c, sysfs.c) or the tests."""
+    lib = CODE[0]
+    files = [f for f in CODE[1:] if os.path.isfile(os.path.join(repo, f))]
+    mk = os.path.join(repo, lib, 'Makefile')
+    core = []
+    if os.path.isfile(mk):
+        with open(mk) as f:
+            m = re.search(r'^ZBEWALGO_CORE\s*:=((?:.*\\\n)*.*)$', f.read(),
+                          re.M)
+        if m:
+            core = [o[:-2] + '.c' for o in m.group(1).replace('\\', ' ')
+                    .split() if o.endswith('.o')]
+        files.append(os.path.join(lib, 'Makefile'))
+    for n in sorted(os.listdir(os.path.join(repo, lib))):
+        if n.endswith('.h') or n in core:
+            files.append(os.path.join(lib, n))
+    return sorted(files)
+
+
+def code_id(repo):
+    """SHA-256 over the paths and contents of code_files()."""
+    h = hashlib.sha256()
+    for f in code_files(repo):
+        with open(os.path.join(repo, f), 'rb') as fh:
+            h.update(b'%s\0%s\0' % (f.encode(),
+                                      hashlib.sha256(fh.read()).hexdigest()
+                                      .encode()))
+    return h.hexdigest()
+
+
+def stale(repo, tree, code=None):
+    """None when results of TREE (code id CODE) describe this code, else why.
+
+    With a code id, the code itself decides, and the history is asked only
+    where it has the commit: a shallow clone or a tarball can be checked.
+    """
+    if not tree or tree == 'unknown':
+        return 'the results do not name the tree they measured'
+    if tree.endswith('-dirty'):
+        return ('the results were measured on %s with uncommitted changes'
+                % tree)
+    if code:
+        if code != code_id(repo):
+            return '%s differ from the code the results of %s measured' % (
+                ' and '.join(CODE), tree)
+        commit = git(repo, 'rev-parse', '--verify', '-q', tree + '^{commit}')
+        if (not commit.returncode and
+                git(repo, 'merge-base', '--is-ancestor',
+                    commit.stdout.strip(), 'HEAD').returncode):
+            return '%s, the tree the results measured, is not an ancestor ' \
+                   'of HEAD' % tree
+        return None
+    top = git(repo, 'rev-parse', '--show-toplevel')
+    # A tarball unpacked inside another work tree has no history either.
+    if top.returncode or os.path.realpath(top.stdout.strip()) != \
+            os.path.realpath(repo):
+        return ('no git history here (a tarball?): cannot tell whether '
+                'the results of %s describe this %s' % (tree, CODE[0]))
+    commit = git(repo, 'rev-parse', '--verify', '-q', tree + '^{commit}')
+    if commit.returncode:
+        if git(repo, 'rev-parse', '--is-shallow-repository'
+               ).stdout.strip() == 'true':
+            return ('shallow clone: its history does not reach %s, the tree '
+                    'the results measured (git fetch --unshallow)' % tree)
+        return '%s, the tree the results measured, is not in this ' \
+               'repository' % tree
+    commit = commit.stdout.strip()
+    if git(repo, 'merge-base', '--is-ancestor', commit, 'HEAD').returncode:
+        return '%s, the tree the results measured, is not an ancestor of ' \
+               'HEAD' % tree
+    if git(repo, 'diff', '--quiet', commit, 'HEAD', '--',
+           *code_files(repo)).returncode:
+        return '%s changed since %s, the tree the results measured ' \
+               '(git diff --stat %s HEAD -- %s)' % (
+                   ' or '.join(CODE), tree, tree, ' '.join(CODE))
+    return None
+
+
+def tree_id(repo, exclude=None):
+    """The commit for a results header; -dirty for changes outside EXCLUDE."""
+    d = git(repo, 'describe', '--always')
+    if d.returncode:
+        return 'unknown'
+    spec = ['.']
+    if exclude:
+        rel = os.path.relpath(os.path.abspath(exclude), repo)
+        if not rel.startswith('..'):
+            spec.append(':(exclude)' + rel)
+    dirty = git(repo, 'status', '--porcelain', '--', *spec).stdout.strip()
+    return d.stdout.strip() + ('-dirty' if dirty else '')
+
+
+# ---- Formatting -------------------------------------------------------------
+
+def rst_table(header, rows):
+    """A simple reST table; the first column left, the others right."""
+    cols = list(zip(*([header] + rows)))
+    w = [max(len(c) for c in col) for col in cols]
+    line = lambda r: '  '.join(c.ljust(w[0]) if i == 0 else c.rjust(w[i])
+                               for i, c in enumerate(r)).rstrip()
+    rule = '  '.join('=' * n for n in w)
+    return '\n'.join([rule, line(header), rule] +
+                     [line(r) for r in rows] + [rule])
+
+
+def text_table(header, rows):
+    """The same, without rules, for plain text."""
+    cols = list(zip(*([header] + rows)))
+    w = [max(len(c) for c in col) for col in cols]
+    return '\n'.join('  '.join(c.ljust(w[0]) if i == 0 else c.rjust(w[i])
+                               for i, c in enumerate(r)).rstrip()
+                     for r in [header] + rows)
+
+
+def wrap(text, width=76):
+    out, line = [], ''
+    for word in text.split():
+        if line and len(line) + 1 + len(word) > width:
+            out.append(line)
+            line = word
+        else:
+            line = line + ' ' + word if line else word
+    return '\n'.join(out + [line])
+
+
+def bullet(text):
+    return '\n'.join(('- ' if i == 0 else '  ') + l for i, l in
+                     enumerate(wrap(text, 74).splitlines()))
+
+
+def factor(x):
+    return '%.0f' % x if x >= 9.95 else '%.1f' % x
+
+
+def join(items):
+    items = list(items)
+    if len(items) < 2:
+        return ''.join(items)
+    return ', '.join(items[:-1]) + ' and ' + items[-1]
+
+
+# ---- The admin guide: "When to pick it over lz4 or zstd" ------------------
+
+def guide_algs(run):
+    return [a for a in run.algs if a.startswith('zbewalgo')] + \
+        [a for a in OTHERS if a in run.algs]
+
+
+def machine_line(note):
+    first = lambda k: note.get(k, ['?'])[0]
+    text = ('Measured by ``make bench`` on tree ``%s``, %s: %s; %s, %s; '
+            '%s; load average %s.' % (
+                first('tree'), first('date'), first('cpu'), first('os'),
+                first('kernel'), first('compiler'),
+                '; '.join(note.get('load', ['?']))))
+    return wrap(text)
+
+
+def ratio_table(run):
+    algs = guide_algs(run)
+    rows = [[run.label[i]] + ['%.3f' % run.ratio(i, a) for a in algs]
+            for i in run.inputs]
+    rows.append(['all %d inputs' % len(run.inputs)] +
+                ['%.3f' % run.total(a)['ratio'] for a in algs])
+    return rst_table(['input'] + algs, rows)
+
+
+def speed_table(runs):
+    algs = []
+    for run in runs:
+        algs += [a for a in guide_algs(run) if a not in algs]
+    rows = []
+    for a in algs:
+        row = [a]
+        for run in runs:
+            if a in run.algs:
+                t = run.total(a)
+                row.append('%.1f / %.1f' % (t['comp'], t['dec']))
+            else:
+                row.append('-')
+        rows.append(row)
+    return rst_table(['algorithm'] + ['%s: comp / dec' % r.name
+                                      for r in runs], rows)
+
+
+def others_in(runs):
+    return [a for a in OTHERS if any(a in r.algs for r in runs)]
+
+
+def advice(runs):
+    """The statements that follow from the numbers, all computed."""
+    out = []
+    for run in runs:
+        others = [a for a in OTHERS if a in run.algs]
+        if 'zbewalgo' not in run.algs or not others:
+            continue
+        ahead, close, behind = [], [], []
+        for i in run.inputs:
+            best = max(run.ratio(i, a) for a in others)
+            d = run.ratio(i, 'zbewalgo') / best - 1
+            (ahead if d >= CLOSE else behind if d <= -CLOSE else close
+             ).append((run.label[i], d))
+        fmt = lambda l: join('``%s`` (%+.0f%%)' % (n, d * 100) for n, d in l)
+        text = ('``%s``: the default table gives a ratio %.0f%% or more '
+                'above the best of %s on %d of %d inputs%s' % (
+                    run.name, CLOSE * 100, join(others), len(ahead),
+                    len(run.inputs), ': ' + fmt(ahead) if ahead else ''))
+        text += '; within %.0f%% on %d' % (CLOSE * 100, len(close))
+        if behind:
+            text += '; %.0f%% or more below on %d: %s' % (
+                CLOSE * 100, len(behind), fmt(behind))
+        out.append(bullet(text + '.'))
+    # Speed: how many times as fast the others are, over all inputs.
+    for key, what in (('dec', 'Decompression, which a page fault waits '
+                       'for'), ('comp', 'Compression')):
+        parts = []
+        for ref in others_in(runs):
+            vals = ['%s (``%s``)' % (factor(run.total(ref)[key] /
+                                            run.total('zbewalgo')[key]),
+                                     run.name)
+                    for run in runs if ref in run.algs and
+                    'zbewalgo' in run.algs]
+            parts.append('%s is %s times as fast' % (ref, join(vals)))
+        if parts:
+            out.append(bullet('%s, over all inputs: %s as the default '
+                              'table.' % (what, join(parts))))
+    parts = []
+    for run in runs:
+        if 'zbewalgo-1' in run.algs and 'zstd-1' in run.algs:
+            z1, z, s1 = (run.total(a) for a in
+                         ('zbewalgo-1', 'zbewalgo', 'zstd-1'))
+            parts.append('on ``%s`` ratio %.3f (default table %.3f, zstd-1 '
+                         '%.3f), compression at %.1f MiB/s (zstd-1 %.1f), lz4 '
+                         'decompressing %s times as fast' % (
+                             run.name, z1['ratio'], z['ratio'], s1['ratio'],
+                             z1['comp'], s1['comp'],
+                             factor(run.total('lz4')['dec'] / z1['dec'])
+                             if 'lz4' in run.algs else '?'))
+    if parts:
+        out.append(bullet('Level 1 (``zbewalgo-1``): ' + '; '.join(parts) +
+                          '.'))
+    same = []
+    for run in runs:
+        same += ['``%s``' % run.label[i] for i in run.inputs
+                 if all(run.ratio(i, a) == 1.0 for a in guide_algs(run))]
+    if same:
+        out.append(bullet('Stored as they are by every algorithm (ratio '
+                          '1.000): %s.' % join(same)))
+    return '\n'.join(out)
+
+
+def guide_bench(repo):
+    runs = bench_runs(repo)
+    if not runs:
+        raise ValueError('no bench results (*.csv) in %s' % RESULTS)
+    note = bench_note(repo)
+    sizes = {(r.page_size, r.threshold) for r in runs}
+    parts = [machine_line(note), '']
+    for page, thr in sorted(sizes):
+        parts += [wrap('%d-byte pages; a page whose result is not below %d '
+                       'bytes counts as stored uncompressed.' % (page, thr)),
+                  '']
+    for run in runs:
+        parts += ['Compression ratio, ``%s.csv`` (%d inputs):' % (
+            run.name, len(run.inputs)), '', ratio_table(run), '']
+    parts += ['Speed over all inputs of each file, MiB/s of uncompressed '
+              'data:', '', speed_table(runs), '',
+              'What the numbers say:', '', advice(runs)]
+    return '\n'.join(parts)
+
+
+# ---- The in-kernel results (make bench-kernel) ------------------------------
+
+def kernel_table(recs):
+    """Per set: orig KiB and, per algorithm, orig/compr_data_size and
+    orig/mem_used_total; then write and read speed of the whole pool."""
+    algs, sets, by = [], [], {}
+    for r in recs:
+        key = (r['workload'], r['set'])
+        if r['algorithm'] not in algs:
+            algs.append(r['algorithm'])
+        if key not in sets:
+            sets.append(key)
+        by[key + (r['algorithm'],)] = r
+    rows = []
+    for key in sets:
+        rs = [by.get(key + (a,)) for a in algs]
+        origs = {r['orig_bytes'] for r in rs if r}
+        name = key[1] if key[0] == 'blk' else '%s %s' % key
+        rows.append([name, '%d' % (int(origs.pop()) // 1024)
+                     if len(origs) == 1 else 'varies'] +
+                    ['%.2f / %.2f' % (int(r['orig_bytes']) /
+                                      int(r['compr_bytes']),
+                                      int(r['orig_bytes']) /
+                                      int(r['mem_used_bytes']))
+                     if r else '-' for r in rs])
+    out = text_table(['set', 'orig KiB'] + algs, rows)
+    speed = []
+    for a in algs:
+        r = by.get(('blk', 'all-sets', a))
+        if r and float(r['write_ms']) > 0 and float(r['read_ms']) > 0:
+            mib = int(r['orig_bytes']) / MIB
+            speed.append([a, '%.1f' % (mib / float(r['write_ms']) * 1000),
+                          '%.1f' % (mib / float(r['read_ms']) * 1000)])
+    if speed:
+        out += '\n\nall sets in one zram device, MiB/s (emulated CPU):\n' + \
+            text_table(['algorithm', 'write', 'read'], speed)
+    failed = sorted({r['set'] for r in recs if r['check'] != 'ok'})
+    if failed:
+        out += '\n\nFAILED checks: ' + ', '.join(failed)
+    return out
+
+
+# ---- fuzz/README ----------------------------------------------------------
+
+def fuzz_table(rows, campaign):
+    rs = [r for r in rows if r['campaign'] == campaign]
+    if not rs:
+        raise ValueError('%s has no campaign %r' % (CAMPAIGNS, campaign))
+    return text_table(
+        ['harness', 'CPU s', 'wall s', 'execs', 'exec/s', 'edges', 'bitmap',
+         'crashes', 'hangs'],
+        [[r['harness'] + (' (%s)' % r['footnote'] if r['footnote'] else ''),
+          r['cpu_s'], r['wall_s'], r['execs'], r['exec_per_s'], r['edges'],
+          r['bitmap_pct'] + '%', r['crashes'], r['hangs']] for r in rs])
+
+
+# ---- Blocks -----------------------------------------------------------------
+
+def renderers(repo):
+    """{file: function(key) -> text} of the generated blocks."""
+    fuzz_rows = []
+
+    def fuzz_block(key):
+        if not fuzz_rows:
+            fuzz_rows.extend(campaigns(repo))
+        m = re.match(r'campaign (\S+)', key)
+        if not m:
+            raise ValueError('%s: unknown block %r' % (FUZZ_README, key))
+        return fuzz_table(fuzz_rows, m.group(1))
+
+    def guide_block(key):
+        if key != 'bench results':
+            raise ValueError('%s: unknown block %r' % (GUIDE, key))
+        return guide_bench(repo)
+
+    return {GUIDE: guide_block, FUZZ_README: fuzz_block}
+
+
+def render_file(text, render, name):
+    """TEXT with every generated block rendered anew."""
+    out, lines, i = [], text.split('\n'), 0
+    found = 0
+    while i < len(lines):
+        out.append(lines[i])
+        m = BEGIN.match(lines[i])
+        i += 1
+        if not m:
+            continue
+        indent, key = m.groups()
+        end = indent + END + key
+        try:
+            j = lines.index(end, i)
+        except ValueError:
+            raise ValueError('%s: no %r line' % (name, end.strip()))
+        body = render(key)
+        out += [''] + [(indent + l).rstrip() for l in body.split('\n')] + ['']
+        out.append(end)
+        i = j + 1
+        found += 1
+    if not found:
+        raise ValueError('%s: no generated block' % name)
+    return '\n'.join(out)
+
+
+def main(argv):
+    args = argv[1:]
+    repo = REPO
+    if '--repo' in args:
+        k = args.index('--repo')
+        repo = os.path.abspath(args[k + 1])
+        del args[k:k + 2]
+    if args[:1] == ['tree-id']:
+        print(tree_id(repo, args[1] if len(args) > 1 else None))
+        return 0
+    if args == ['code-id']:
+        print(code_id(repo))
+        return 0
+    check = args == ['--check']
+    if args and not check:
+        sys.stderr.write(__doc__)
+        return 2
+    status = 0
+    for name, render in renderers(repo).items():
+        path = os.path.join(repo, name)
+        with open(path) as f:
+            old = f.read()
+        try:
+            new = render_file(old, render, name)
+        except (ValueError, KeyError, OSError) as e:
+            print('render: %s' % e, file=sys.stderr)
+            return 1
+        if new == old:
+            print('render: %s: generated blocks match the results' % name)
+        elif check:
+            sys.stdout.writelines(difflib.unified_diff(
+                old.splitlines(True), new.splitlines(True),
+                'a/' + name, 'b/' + name))
+            print('render: %s: the generated blocks differ from what the '
+                  'results render (diff above); run %s' % (
+                      name, os.path.relpath(os.path.abspath(__file__),
+                                            REPO)),
+                  file=sys.stderr)
+            status = 1
+        else:
+            with open(path, 'w') as f:
+                f.write(new)
+            print('render: %s: rewritten from the results' % name)
+    note = bench_note(repo)
+    why = stale(repo, note.get('tree', [''])[0], note.get('code', [None])[0])
+    if why:
+        print('render: the benchmark results are stale: %s.  Rerun make '
+              'bench (it measures and re-renders the docs), or set %s=1 '
+              'while the code is being changed.' % (why, ALLOW_STALE),
+              file=sys.stderr)
+        if check and os.environ.get(ALLOW_STALE) != '1':
+            status = 1
+        elif check:
+            print('render: %s=1: stale results accepted' % ALLOW_STALE,
+                  file=sys.stderr)
+    else:
+        print('render: the benchmark results describe HEAD\'s %s'
+              % ' and '.join(CODE))
+    return status
+
+
+if __name__ == '__main__':
+    sys.exit(main(sys.argv))

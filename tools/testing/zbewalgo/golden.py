@@ -1,0 +1,210 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only
+"""Golden compressed pages: every release's pages decode forever.
+
+usage: golden.py check [--runner CMD] TOOL [DIR]
+       golden.py make TOOL DIR/RELEASE
+
+check: every page listed in DIR/*/pages.tsv (default: the golden/ folder
+next to this script) must decompress with TOOL's page-decompress to
+exactly the recorded length and SHA-256, and the same page with its last
+byte cut off, or one byte appended, must be refused (the format allows
+one encoding per page).  --runner prefixes every TOOL call, e.g.
+"qemu-s390x -L /usr/s390x-linux-gnu" for a cross-built TOOL.
+
+make: writes a new release's set, pages.bin (the compressed pages back to
+back) and pages.tsv (one row a page), from the data sets of gen-data.py
+compressed by TOOL: every combination of the level 1, 2 and 3 tables
+alone, every step alone, each level's whole table (so the engine's
+choice and stored pages are there too), short pages, 16 KiB and 64 KiB
+pages.  A combination is recorded only where it beat the stored form, so
+the set shows every step's encoder output.  A release's set is never
+changed once committed; a new format or step gets a new release's set.
+"""
+import hashlib
+import os
+import shlex
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+COLUMNS = ['name', 'offset', 'length', 'page_size', 'orig_len',
+           'orig_sha256', 'chain']
+# Data sets whose pages go into a new set, each a different kind of
+# page; random gives the stored pages.
+SETS = ['float32-smooth', 'float32-ocean', 'float32-cloud',
+        'float64-jacobi', 'csr-cg', 'hpcg-heap', 'csv-fpga', 'text-linux',
+        'elf-binaries', 'random']
+PAGES_PER_CHAIN = 3
+
+
+def run(runner, tool, args, data):
+    return subprocess.run(runner + [tool] + args, input=data,
+                          capture_output=True)
+
+
+def read_set(d):
+    with open(os.path.join(d, 'pages.tsv')) as f:
+        head = f.readline().rstrip('\n').split('\t')
+        if head != COLUMNS:
+            raise SystemExit('%s/pages.tsv: columns %s, expected %s'
+                             % (d, head, COLUMNS))
+        rows = [dict(zip(COLUMNS, l.rstrip('\n').split('\t'))) for l in f]
+    with open(os.path.join(d, 'pages.bin'), 'rb') as f:
+        blob = f.read()
+    return rows, blob
+
+
+def check(argv):
+    runner = []
+    if argv[:1] == ['--runner']:
+        runner = shlex.split(argv[1])
+        argv = argv[2:]
+    if len(argv) not in (1, 2):
+        raise SystemExit(__doc__)
+    tool = argv[0]
+    top = argv[1] if len(argv) > 1 else os.path.join(HERE, 'golden')
+    releases = sorted(r for r in os.listdir(top)
+                      if os.path.isfile(os.path.join(top, r, 'pages.tsv')))
+    if not releases:
+        raise SystemExit('golden: no release sets under %s' % top)
+    passed = failed = 0
+    for rel in releases:
+        rows, blob = read_set(os.path.join(top, rel))
+        bad = []
+        for r in rows:
+            off, n = int(r['offset']), int(r['length'])
+            page = blob[off:off + n]
+            p = ['-p', r['page_size'], 'page-decompress']
+            out = run(runner, tool, p, page)
+            if (len(page) != n or out.returncode or
+                    len(out.stdout) != int(r['orig_len']) or
+                    hashlib.sha256(out.stdout).hexdigest() != r['orig_sha256']):
+                bad.append('%s: not decoded byte-exact (exit %d) %s'
+                           % (r['name'], out.returncode,
+                              out.stderr.decode(errors='replace').strip()))
+                continue
+            for what, mangled in (('cut', page[:-1]),
+                                  ('appended', page + b'\0')):
+                out = run(runner, tool, p, mangled)
+                if out.returncode != 1 or b'zbewalgo:' not in out.stderr:
+                    bad.append('%s: one byte %s was not refused (exit %d)'
+                               % (r['name'], what, out.returncode))
+        if len(blob) != sum(int(r['length']) for r in rows):
+            bad.append('pages.bin has bytes no row names')
+        for b in bad:
+            print('not ok - golden %s: %s' % (rel, b))
+        if bad:
+            failed += 1
+        else:
+            passed += 1
+            chains = len({r['chain'] for r in rows})
+            print('ok - golden %s: %d pages (%d combinations) decode '
+                  'byte-exact, cut and appended bytes refused'
+                  % (rel, len(rows), chains))
+    print('%d passed, %d failed' % (passed, failed))
+    return 1 if failed else 0
+
+
+def tool_lines(tool, *args):
+    out = subprocess.run([tool] + list(args), capture_output=True,
+                         text=True, check=True)
+    return out.stdout.split()
+
+
+def compress(tool, args, page):
+    """Returns (compressed, winner or 'stored') for one page."""
+    out = subprocess.run([tool, '-s'] + args + ['page-compress'],
+                         input=page, capture_output=True, check=True)
+    stats = out.stderr.decode()
+    if 'stored uncompressed 1,' in stats:
+        return out.stdout, 'stored'
+    won = [l.split()[-1] for l in stats.splitlines()
+           if l.split()[:2] == ['1', 'wins']]
+    if len(won) != 1:
+        raise SystemExit('cannot tell the winner from:\n' + stats)
+    return out.stdout, won[0]
+
+
+def make(argv):
+    if len(argv) != 2:
+        raise SystemExit(__doc__)
+    tool, out_dir = argv
+    if os.path.exists(out_dir):
+        raise SystemExit('%s exists: a release set is never rewritten'
+                         % out_dir)
+    tmp = tempfile.mkdtemp()
+    subprocess.run([sys.executable, os.path.join(HERE, 'gen-data.py'),
+                    tmp, '256'] + SETS, check=True, stdout=subprocess.DEVNULL)
+    data = {s: open(os.path.join(tmp, s), 'rb').read() for s in SETS}
+    rows, blob = [], bytearray()
+
+    def add(name, page, args, page_size=4096, want=None):
+        c, chain = compress(tool, ['-p', str(page_size)] + args, page)
+        if want and chain != want:
+            return False
+        rows.append({'name': name, 'offset': len(blob), 'length': len(c),
+                     'page_size': page_size, 'orig_len': len(page),
+                     'orig_sha256': hashlib.sha256(page).hexdigest(),
+                     'chain': chain})
+        blob.extend(c)
+        return True
+
+    def pages(size):
+        # Page i of every set in turn, so one chain sees several kinds.
+        for i in (0, 5, 23, 41):
+            for s in SETS:
+                p = data[s][i * size:(i + 1) * size]
+                if len(p) == size:
+                    yield '%s.%d' % (s, i), p
+
+    chains = []
+    for lvl in ('1', '2', '3'):
+        chains += [c for c in tool_lines(tool, '-l', lvl, 'table')
+                   if c not in chains]
+    steps = tool_lines(tool, 'steps')[1::2]
+    for chain in chains + [s for s in steps if s not in chains]:
+        kept = 0
+        for name, p in pages(4096):
+            if kept < PAGES_PER_CHAIN and add('%s.%s' % (chain, name), p,
+                                              ['-c', chain], want=chain):
+                kept += 1
+        if not kept and chain not in steps:
+            raise SystemExit('no page where %s beats the stored form'
+                             % chain)
+    for lvl in ('1', '2', '3'):
+        for name, p in pages(4096):
+            if name.endswith('.5'):
+                add('level%s.%s' % (lvl, name), p, ['-l', lvl])
+    for n in (1, 100, 4095):
+        add('level2.text-linux.len%d' % n, data['text-linux'][:n], [])
+    for size in (16384, 65536):
+        for s in ('float32-ocean', 'text-linux', 'random'):
+            add('level2.%s.size%d' % (s, size), data[s][:size], [],
+                page_size=size)
+    os.makedirs(out_dir)
+    with open(os.path.join(out_dir, 'pages.bin'), 'wb') as f:
+        f.write(blob)
+    with open(os.path.join(out_dir, 'pages.tsv'), 'w') as f:
+        f.write('\t'.join(COLUMNS) + '\n')
+        for r in rows:
+            f.write('\t'.join(str(r[c]) for c in COLUMNS) + '\n')
+    missing = [s for s in steps if not any(
+        s in r['chain'].split('-') for r in rows)]
+    print('%s: %d pages, %d bytes, %d combinations; steps never used: %s'
+          % (out_dir, len(rows), len(blob), len({r['chain'] for r in rows}),
+             ' '.join(missing) or 'none'))
+    return 0
+
+
+def main():
+    if len(sys.argv) > 1 and sys.argv[1] == 'check':
+        return check(sys.argv[2:])
+    if len(sys.argv) > 1 and sys.argv[1] == 'make':
+        return make(sys.argv[2:])
+    raise SystemExit(__doc__)
+
+
+if __name__ == '__main__':
+    sys.exit(main())

@@ -1,0 +1,50 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only
+"""Check the format document's step table against lib/zbewalgo/steps.h.
+
+usage: spec-steps.py STEPS_H SPEC_RST
+
+Every step of the ZBW_STEP list must be in the document's step table with
+its id and name, in id order, and be named "NAME (ID)" in a section title;
+the table must list nothing else.
+"""
+import re
+import sys
+
+
+def main():
+    if len(sys.argv) != 3:
+        raise SystemExit(__doc__)
+    steps_h, spec = sys.argv[1:]
+    code = [(int(i), n) for i, n in re.findall(
+        r'^ZBW_STEP\((\d+),\s*([a-z0-9]+),', open(steps_h).read(), re.M)]
+    text = open(spec).read()
+    table = re.search(r'\nSteps\n=+\n.*?\n(=+ +=+ +=+\n.*?\n=+ +=+ +=+\n)'
+                      r'(.*?)\n=+ +=+ +=+\n', text, re.S)
+    if not code or not table:
+        raise SystemExit('spec-steps: no step list in %s or no step table '
+                         'in %s' % (steps_h, spec))
+    doc = [(int(m.group(1)), m.group(2)) for m in
+           re.finditer(r'^\s*(\d+)\s+([a-z0-9]+)\s', table.group(2), re.M)]
+    errors = []
+    if doc != code:
+        errors.append('the step table lists %s, steps.h %s' % (doc, code))
+    # Section titles may name several steps: "delta4 (12), delta8 (13)"
+    titled = set()
+    for title, rule in re.findall(r'^(.+)\n(-+)$', text, re.M):
+        if len(rule) == len(title):
+            titled.update((int(i), n) for n, i in
+                          re.findall(r'([a-z0-9]+) \((\d+)\)', title))
+    for i, n in code:
+        if (i, n) not in titled:
+            errors.append('no section titled "%s (%d)"' % (n, i))
+    for e in errors:
+        print('spec-steps: %s: %s' % (spec, e), file=sys.stderr)
+    if errors:
+        return 1
+    print('docs: %s describes the %d steps of %s' % (spec, len(code), steps_h))
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
