@@ -261,7 +261,8 @@ EXPORT_SYMBOL_GPL(zbewalgo_stream_destroy);
  * @dlen: in: capacity of @dst; out: compressed length
  *
  * Like zbewalgo_compress(), with the current table and thresholds, and
- * counted in the statistics unless the stream has a preset level.  Runs without locks; may be preempted.
+ * counted in the statistics unless the stream has a preset level.  Runs
+ * without locks; may be preempted.
  *
  * Return: 0, -E2BIG or -ENOSPC as zbewalgo_compress().
  */

@@ -4,9 +4,10 @@
  *
  * algorithm_params level=1, 2 or 3 selects a preset combination table
  * (fast, default, thorough), any other level is refused; without a level
- * the streams follow the table tuned in /sys/kernel/zbewalgo.  Incompressible pages come back in stored
- * form, larger than zram's huge-class size, so zram keeps them as-is:
- * compression never fails for a valid page.
+ * the streams follow the table tuned in /sys/kernel/zbewalgo.
+ * Incompressible pages come back in stored form, larger than zram's
+ * huge-class size, so zram keeps them as-is: compression never fails for
+ * a valid page.
  */
 
 #include <linux/err.h>
