@@ -106,7 +106,7 @@ static int bewalgo_decode(const u8 *src, unsigned int slen, u8 *dst,
 	return n;
 }
 
-const struct zbewalgo_step zbewalgo_step_bewalgo = {
+const struct zbewalgo_step zbewalgo_step_BEWALGO = {
 	.encode		= bewalgo_encode,
 	.decode		= bewalgo_decode,
 	.scratch_size	= NULL,

@@ -255,7 +255,7 @@ static size_t bewalgo2_scratch_size(unsigned int max_len)
 	return BW2_HIST_SIZE + ALIGN(2 * (3 * ((size_t)max_len / 8) + 1), 8);
 }
 
-const struct zbewalgo_step zbewalgo_step_bewalgo2 = {
+const struct zbewalgo_step zbewalgo_step_BEWALGO2 = {
 	.encode		= bewalgo2_encode,
 	.decode		= bewalgo2_decode,
 	.scratch_size	= bewalgo2_scratch_size,

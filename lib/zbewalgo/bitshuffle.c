@@ -170,13 +170,13 @@ static int bs8_decode(const u8 *src, unsigned int slen, u8 *dst,
 	return bs_decode(src, slen, dst, dcap, 8);
 }
 
-const struct zbewalgo_step zbewalgo_step_bitshuffle4 = {
+const struct zbewalgo_step zbewalgo_step_BITSHUFFLE4 = {
 	.encode		= bs4_encode,
 	.decode		= bs4_decode,
 	.scratch_size	= NULL,
 };
 
-const struct zbewalgo_step zbewalgo_step_bitshuffle8 = {
+const struct zbewalgo_step zbewalgo_step_BITSHUFFLE8 = {
 	.encode		= bs8_encode,
 	.decode		= bs8_decode,
 	.scratch_size	= NULL,

@@ -1016,7 +1016,7 @@ static size_t bwt_scratch_size(unsigned int max_len)
 	return sizeof(struct bwt_scratch) + 3 * n * sizeof(u16) + 8;
 }
 
-const struct zbewalgo_step zbewalgo_step_bwt = {
+const struct zbewalgo_step zbewalgo_step_BWT = {
 	.encode		= bwt_encode,
 	.decode		= bwt_decode,
 	.scratch_size	= bwt_scratch_size,

@@ -85,13 +85,13 @@ static int delta8_decode(const u8 *src, unsigned int slen, u8 *dst,
 	return delta_decode(src, slen, dst, dcap, 8);
 }
 
-const struct zbewalgo_step zbewalgo_step_delta4 = {
+const struct zbewalgo_step zbewalgo_step_DELTA4 = {
 	.encode		= delta4_encode,
 	.decode		= delta4_decode,
 	.scratch_size	= NULL,
 };
 
-const struct zbewalgo_step zbewalgo_step_delta8 = {
+const struct zbewalgo_step zbewalgo_step_DELTA8 = {
 	.encode		= delta8_encode,
 	.decode		= delta8_decode,
 	.scratch_size	= NULL,

@@ -924,7 +924,7 @@ static size_t zbw_huf_scratch_size(unsigned int max_len)
 	return sizeof(union zbw_huf_scratch);
 }
 
-const struct zbewalgo_step zbewalgo_step_huffman = {
+const struct zbewalgo_step zbewalgo_step_HUFFMAN = {
 	.encode		= zbw_huf_encode,
 	.decode		= zbw_huf_decode,
 	.scratch_size	= zbw_huf_scratch_size,

@@ -76,10 +76,10 @@ static int huffman4_decode(const u8 *src, unsigned int slen, u8 *dst,
 
 static size_t huffman4_scratch_size(unsigned int max_len)
 {
-	return zbewalgo_step_huffman.scratch_size(max_len);
+	return zbewalgo_step_HUFFMAN.scratch_size(max_len);
 }
 
-const struct zbewalgo_step zbewalgo_step_huffman4 = {
+const struct zbewalgo_step zbewalgo_step_HUFFMAN4 = {
 	.encode		= huffman4_encode,
 	.decode		= huffman4_decode,
 	.scratch_size	= huffman4_scratch_size,

@@ -434,13 +434,13 @@ static size_t jbe2_scratch_size(unsigned int max_len)
 	       DIV_ROUND_UP((size_t)max_len + 1, 8);
 }
 
-const struct zbewalgo_step zbewalgo_step_jbe = {
+const struct zbewalgo_step zbewalgo_step_JBE = {
 	.encode		= jbe_encode,
 	.decode		= jbe_decode,
 	.scratch_size	= jbe_scratch_size,
 };
 
-const struct zbewalgo_step zbewalgo_step_jbe2 = {
+const struct zbewalgo_step zbewalgo_step_JBE2 = {
 	.encode		= jbe2_encode,
 	.decode		= jbe2_decode,
 	.scratch_size	= jbe2_scratch_size,

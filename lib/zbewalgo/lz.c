@@ -64,7 +64,7 @@ static void lz_section_caps(size_t n, size_t *cap)
 
 static size_t lz_huf_scratch(void)
 {
-	return ALIGN(zbewalgo_step_huffman.scratch_size(0), 8);
+	return ALIGN(zbewalgo_step_HUFFMAN.scratch_size(0), 8);
 }
 
 /* Bound of the decoded sections, part of the format */
@@ -409,7 +409,7 @@ static size_t lz_scratch_size(unsigned int max_len)
 	return lz_huf_scratch() + max(enc, lz_decoded_bound(max_len));
 }
 
-const struct zbewalgo_step zbewalgo_step_lz = {
+const struct zbewalgo_step zbewalgo_step_LZ = {
 	.encode		= lz_encode,
 	.decode		= lz_decode,
 	.scratch_size	= lz_scratch_size,

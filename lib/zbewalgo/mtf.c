@@ -154,7 +154,7 @@ static size_t mtf_scratch_size(unsigned int max_len)
 		   32 * sizeof(u64));
 }
 
-const struct zbewalgo_step zbewalgo_step_mtf = {
+const struct zbewalgo_step zbewalgo_step_MTF = {
 	.encode		= mtf_encode,
 	.decode		= mtf_decode,
 	.scratch_size	= mtf_scratch_size,

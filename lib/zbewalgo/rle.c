@@ -137,7 +137,7 @@ static int rle_decode(const u8 *src, unsigned int slen, u8 *dst,
 	return out;
 }
 
-const struct zbewalgo_step zbewalgo_step_rle = {
+const struct zbewalgo_step zbewalgo_step_RLE = {
 	.encode		= rle_encode,
 	.decode		= rle_decode,
 	.scratch_size	= NULL,

@@ -120,7 +120,7 @@ static int sieve4_decode(const u8 *src, unsigned int slen, u8 *dst,
 	return n;
 }
 
-const struct zbewalgo_step zbewalgo_step_sieve4 = {
+const struct zbewalgo_step zbewalgo_step_SIEVE4 = {
 	.encode		= sieve4_encode,
 	.decode		= sieve4_decode,
 	.scratch_size	= NULL,

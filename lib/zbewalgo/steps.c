@@ -8,24 +8,17 @@
 
 #include "zbewalgo_internal.h"
 
-static const struct zbewalgo_step *const zbewalgo_steps[ZBEWALGO_NR_STEP_IDS] = {
-#define ZBW_STEP(id, name, NAME) \
-	[id] = &zbewalgo_step_##name,
-#include "steps.h"
-#undef ZBW_STEP
-};
-
-static const char *const zbewalgo_step_names[ZBEWALGO_NR_STEP_IDS] = {
-#define ZBW_STEP(id, name, NAME) \
-	[id] = #name,
-#include "steps.h"
-#undef ZBW_STEP
-};
-
-/* The enum counts the ids up from 1: steps.h must list them so */
-static const u8 zbewalgo_step_ids_ok[] __maybe_unused = {
-#define ZBW_STEP(id, name, NAME) \
-	BUILD_BUG_ON_ZERO(ZBEWALGO_STEP_##NAME != (id)),
+/*
+ * Every step by id, with its name.  The enum counts the ids up from 1:
+ * BUILD_BUG_ON_ZERO holds steps.h to listing them so.
+ */
+static const struct {
+	const char *name;
+	const struct zbewalgo_step *step;
+} zbewalgo_steps[ZBEWALGO_NR_STEP_IDS] = {
+#define ZBW_STEP(NAME, name, id) \
+	[ZBEWALGO_STEP_##NAME] = { #name, &zbewalgo_step_##NAME + \
+		BUILD_BUG_ON_ZERO(ZBEWALGO_STEP_##NAME != (id)) },
 #include "steps.h"
 #undef ZBW_STEP
 };
@@ -35,7 +28,7 @@ const struct zbewalgo_step *zbewalgo_step_get(unsigned int id)
 {
 	if (id >= ZBEWALGO_NR_STEP_IDS)
 		return NULL;
-	return zbewalgo_steps[id];
+	return zbewalgo_steps[id].step;
 }
 
 /* Scratch every step can share for stages of up to @max_len bytes. */
@@ -45,7 +38,7 @@ size_t zbewalgo_steps_scratch_size(unsigned int max_len)
 	unsigned int id;
 
 	for (id = 1; id < ZBEWALGO_NR_STEP_IDS; id++) {
-		const struct zbewalgo_step *step = zbewalgo_steps[id];
+		const struct zbewalgo_step *step = zbewalgo_steps[id].step;
 
 		if (step && step->scratch_size)
 			size = max(size, step->scratch_size(max_len));
@@ -65,7 +58,7 @@ int zbewalgo_step_id(const char *name, size_t len)
 	unsigned int id;
 
 	for (id = 1; id < ZBEWALGO_NR_STEP_IDS; id++) {
-		const char *s = zbewalgo_step_names[id];
+		const char *s = zbewalgo_steps[id].name;
 
 		if (s && strlen(s) == len && !memcmp(s, name, len))
 			return id;
@@ -82,6 +75,6 @@ EXPORT_SYMBOL_GPL(zbewalgo_step_id);
  */
 const char *zbewalgo_step_name(unsigned int id)
 {
-	return id < ZBEWALGO_NR_STEP_IDS ? zbewalgo_step_names[id] : NULL;
+	return id < ZBEWALGO_NR_STEP_IDS ? zbewalgo_steps[id].name : NULL;
 }
 EXPORT_SYMBOL_GPL(zbewalgo_step_name);

@@ -6,25 +6,26 @@
  * (table.c) and the fuzz harnesses (fuzz/Makefile); make docs checks the
  * format document's step table against it.
  *
- * It has no include guard: define ZBW_STEP(id, name, NAME), include this
+ * It has no include guard: define ZBW_STEP(NAME, name, id), include this
  * file, undefine ZBW_STEP.  One line per step, in id order from 1 with no
- * gaps: id is the stable id written into compressed pages (never
- * renumber or reuse one), name the step's name in combination tables and
- * the suffix of its struct zbewalgo_step zbewalgo_step_<name>, NAME the
- * suffix of its id's constant ZBEWALGO_STEP_<NAME>.
+ * gaps: NAME is the suffix of the step's id constant ZBEWALGO_STEP_<NAME>
+ * and of its struct zbewalgo_step zbewalgo_step_<NAME>, name its name in
+ * combination tables, id the stable id written into compressed pages
+ * (never renumber or reuse one).  NAME comes first so that a user of the
+ * list that needs only it can take the rest as "...".
  */
-ZBW_STEP(1, bwt, BWT)
-ZBW_STEP(2, mtf, MTF)
-ZBW_STEP(3, jbe, JBE)
-ZBW_STEP(4, jbe2, JBE2)
-ZBW_STEP(5, rle, RLE)
-ZBW_STEP(6, huffman, HUFFMAN)
-ZBW_STEP(7, bewalgo, BEWALGO)
-ZBW_STEP(8, bewalgo2, BEWALGO2)
-ZBW_STEP(9, bitshuffle4, BITSHUFFLE4)
-ZBW_STEP(10, bitshuffle8, BITSHUFFLE8)
-ZBW_STEP(11, lz, LZ)
-ZBW_STEP(12, delta4, DELTA4)
-ZBW_STEP(13, delta8, DELTA8)
-ZBW_STEP(14, sieve4, SIEVE4)
-ZBW_STEP(15, huffman4, HUFFMAN4)
+ZBW_STEP(BWT, bwt, 1)
+ZBW_STEP(MTF, mtf, 2)
+ZBW_STEP(JBE, jbe, 3)
+ZBW_STEP(JBE2, jbe2, 4)
+ZBW_STEP(RLE, rle, 5)
+ZBW_STEP(HUFFMAN, huffman, 6)
+ZBW_STEP(BEWALGO, bewalgo, 7)
+ZBW_STEP(BEWALGO2, bewalgo2, 8)
+ZBW_STEP(BITSHUFFLE4, bitshuffle4, 9)
+ZBW_STEP(BITSHUFFLE8, bitshuffle8, 10)
+ZBW_STEP(LZ, lz, 11)
+ZBW_STEP(DELTA4, delta4, 12)
+ZBW_STEP(DELTA8, delta8, 13)
+ZBW_STEP(SIEVE4, sieve4, 14)
+ZBW_STEP(HUFFMAN4, huffman4, 15)

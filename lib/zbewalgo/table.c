@@ -26,7 +26,7 @@
  */
 enum {
 	NO_STEP,
-#define ZBW_STEP(id, name, NAME) \
+#define ZBW_STEP(NAME, ...) \
 	NAME,
 #include "steps.h"
 #undef ZBW_STEP

@@ -16,7 +16,7 @@
 /* ZBEWALGO_STEP_<NAME>: the stable id of each step of steps.h */
 enum zbewalgo_step_id {
 	ZBEWALGO_STEP_INVALID,
-#define ZBW_STEP(id, name, NAME) \
+#define ZBW_STEP(NAME, ...) \
 	ZBEWALGO_STEP_##NAME,
 #include "steps.h"
 #undef ZBW_STEP
@@ -56,10 +56,10 @@ struct zbewalgo_step {
 	size_t (*scratch_size)(unsigned int max_len);
 };
 
-/* Each step's implementation, zbewalgo_step_<name> */
+/* Each step's implementation, zbewalgo_step_<NAME> */
 extern const struct zbewalgo_step
-#define ZBW_STEP(id, name, NAME) \
-	zbewalgo_step_##name,
+#define ZBW_STEP(NAME, ...) \
+	zbewalgo_step_##NAME,
 #include "steps.h"
 #undef ZBW_STEP
 	zbewalgo_step_none;	/* ends the list, never defined */

@@ -141,8 +141,8 @@ def steps(guide, libdir):
     if not m:
         raise SystemExit('%s: no ".. zbw-steps-begin/end" step list' % guide)
     doc = re.findall(r'^``([a-z0-9]+)``', m.group(1), re.M)
-    # steps.h is the one list of steps: ZBW_STEP(id, name, NAME) per step.
-    code = re.findall(r'^ZBW_STEP\(\s*\d+\s*,\s*([a-z0-9]+)\s*,',
+    # steps.h is the one list of steps: ZBW_STEP(NAME, name, id) per step.
+    code = re.findall(r'^ZBW_STEP\(\s*[A-Z0-9]+\s*,\s*([a-z0-9]+)\s*,',
                       open(os.path.join(libdir, 'steps.h')).read(), re.M)
     if not code:
         raise SystemExit('%s/steps.h lists no ZBW_STEP()' % libdir)

@@ -16,8 +16,9 @@ def main():
     if len(sys.argv) != 3:
         raise SystemExit(__doc__)
     steps_h, spec = sys.argv[1:]
-    code = [(int(i), n) for i, n in re.findall(
-        r'^ZBW_STEP\((\d+),\s*([a-z0-9]+),', open(steps_h).read(), re.M)]
+    code = [(int(i), n) for n, i in re.findall(
+        r'^ZBW_STEP\([A-Z0-9]+,\s*([a-z0-9]+),\s*(\d+)\)',
+        open(steps_h).read(), re.M)]
     text = open(spec).read()
     table = re.search(r'\nSteps\n=+\n.*?\n(=+ +=+ +=+\n.*?\n=+ +=+ +=+\n)'
                       r'(.*?)\n=+ +=+ +=+\n', text, re.S)

@@ -897,7 +897,7 @@ static void test_huffman_tables(void)
 {
 	static const char text[] =
 		"The quick brown fox jumps over the lazy dog; it is not amused.";
-	const struct zbewalgo_step *huf = &zbewalgo_step_huffman;
+	const struct zbewalgo_step *huf = &zbewalgo_step_HUFFMAN;
 	unsigned char buf[128], out[128], skew[1000], *in;
 	size_t n = strlen(text), len, i;
 	void *scratch = malloc(huf->scratch_size(PAGE));

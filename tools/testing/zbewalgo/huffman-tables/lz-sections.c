@@ -25,7 +25,7 @@ static void dump(const u8 *page, unsigned int n, u8 *out, u8 *buf,
 	int len;
 	u32 v;
 
-	len = zbewalgo_step_lz.encode(page, n, out, cap, scratch);
+	len = zbewalgo_step_LZ.encode(page, n, out, cap, scratch);
 	if (len < 0) {
 		fprintf(stderr, "lz-sections: lz_encode: %d\n", len);
 		exit(1);
@@ -42,7 +42,7 @@ static void dump(const u8 *page, unsigned int n, u8 *out, u8 *buf,
 			exit(1);
 		p += k;
 		if (v & 1) {
-			sl = zbewalgo_step_huffman.decode(p, v >> 1, buf, cap,
+			sl = zbewalgo_step_HUFFMAN.decode(p, v >> 1, buf, cap,
 							  scratch);
 			if (sl < 0)
 				exit(1);
@@ -62,7 +62,7 @@ static void dump(const u8 *page, unsigned int n, u8 *out, u8 *buf,
 int main(int argc, char **argv)
 {
 	static u8 page[PAGE], out[2 * PAGE + 64], buf[2 * PAGE + 64];
-	void *scratch = malloc(zbewalgo_step_lz.scratch_size(PAGE));
+	void *scratch = malloc(zbewalgo_step_LZ.scratch_size(PAGE));
 	unsigned int n;
 	int a;
 
