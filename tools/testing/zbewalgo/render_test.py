@@ -356,9 +356,13 @@ class Records(unittest.TestCase):
                 if len(v) < 6 or v[0] not in run_.algs:
                     continue
                 t = run_.total(v[0])
-                self.assertEqual(('%.3f' % t['ratio'], '%.1f' % t['incomp'],
-                                  '%.1f' % t['comp'], '%.1f' % t['dec']),
-                                 (v[1], v[3], v[4], v[5]), line)
+                self.assertEqual(('%.3f' % t['ratio'], '%.1f' % t['incomp']),
+                                 (v[1], v[3]), line)
+                # The csv's times are rounded: speeds agree to 0.1%.
+                for got, want in ((t['comp'], v[4]), (t['dec'], v[5])):
+                    self.assertAlmostEqual(got, float(want),
+                                           delta=0.001 * got + 0.05,
+                                           msg=line)
 
     def test_kernel_table(self):
         recs = []
