@@ -94,6 +94,15 @@ class Scratch(unittest.TestCase):
         self.git('commit', '-q', '-m', msg)
         return self.git('rev-parse', '--short', 'HEAD')
 
+    def shallow_clone(self):
+        """A clone of depth 1 next to the scratch tree; the caller removes
+        it."""
+        clone = self.dir + '-clone'
+        r = run(['git', 'clone', '-q', '--depth', '1',
+                 'file://' + self.dir, clone])
+        self.assertEqual(r.returncode, 0, r.stderr)
+        return clone
+
     def set_tree(self, tree):
         name = os.path.join(render.RESULTS, 'machine.txt')
         self.write(name, re.sub(r'(?m)^# tree: .*$', '# tree:      ' + tree,
@@ -257,10 +266,7 @@ class Stale(Scratch):
         self.commit('two')
         self.write('unrelated.txt', 'y\n')
         self.commit('three')
-        clone = self.dir + '-clone'
-        r = run(['git', 'clone', '-q', '--depth', '1',
-                 'file://' + self.dir, clone])
-        self.assertEqual(r.returncode, 0, r.stderr)
+        clone = self.shallow_clone()
         try:
             r = run([sys.executable, RENDER, '--repo', clone, '--check'])
             self.assertEqual(r.returncode, 1)
@@ -278,10 +284,7 @@ class Stale(Scratch):
         self.commit('results')
         self.write('unrelated.txt', 'y\n')
         self.commit('three')
-        clone = self.dir + '-clone'
-        r = run(['git', 'clone', '-q', '--depth', '1',
-                 'file://' + self.dir, clone])
-        self.assertEqual(r.returncode, 0, r.stderr)
+        clone = self.shallow_clone()
         try:
             r = run([sys.executable, RENDER, '--repo', clone, '--check'])
             self.assertEqual(r.returncode, 0, r.stderr)
