@@ -33,18 +33,8 @@ JOBS=${ZBEWALGO_JOBS:-2}
 CHECK_BOOT=${CHECK_BOOT:-1}
 KHERE=$REPO/tools/testing/kernel
 
-check_setup sparse python3-docutils
-series_patches
-
-C=$PDIR/check
-T=$C/src
-OBJ=$C/obj
-results_init "$REPO/build/patches-check"
-mkdir -p "$OBJ"
-
-say "clean $PATCH_VERSION tree ($DEBVER) in $T"
-new_tree "$T"
-git_ident
+check_begin check "$REPO/build/patches-check" sparse python3-docutils
+C=$WORK
 
 # ---- checkpatch -------------------------------------------------------------
 checkpatch_series "$T"

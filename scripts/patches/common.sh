@@ -99,6 +99,24 @@ series_patches() {
 	[ ${#PATCHES[@]} -gt 0 ] || die "no patches in $OUT: run make patches first"
 }
 
+# check_begin NAME LOGDIR [PACKAGE...]: check_setup with the extra packages,
+# the patches, WORK=$PDIR/NAME with a clean tree T=$WORK/src and the build
+# directory OBJ=$WORK/obj, and an empty results directory LOGDIR.
+check_begin() {
+	local name=$1 logdir=$2
+	shift 2
+	check_setup "$@"
+	series_patches
+	WORK=$PDIR/$name
+	T=$WORK/src
+	OBJ=$WORK/obj
+	results_init "$logdir"
+	mkdir -p "$OBJ"
+	say "clean $PATCH_VERSION tree ($DEBVER) in $T"
+	new_tree "$T"
+	git_ident
+}
+
 # results_init LOGDIR: an empty LOGDIR with summary.txt; result STATUS CHECK
 # DETAIL adds a line to it, and any status but ok and skip sets failed.
 results_init() {

@@ -30,18 +30,8 @@ JOBS=${ZBEWALGO_JOBS:-2}
 KCONFIG=$REPO/tools/testing/kernel/config
 
 "$HERE/make.sh" || die "make patches failed"
-check_setup
-series_patches
-
-S=$PDIR/series
-T=$S/src
-OBJ=$S/obj
-results_init "$REPO/build/patches-series"
-mkdir -p "$OBJ"
-
-say "clean $PATCH_VERSION tree ($DEBVER) in $T"
-new_tree "$T"
-git_ident
+check_begin series "$REPO/build/patches-series"
+S=$WORK
 
 # ---- checkpatch ---------------------------------------------------------------
 checkpatch_series "$T"
