@@ -261,11 +261,11 @@ bench-kernel: testdata
 # under qemu with the modules DKMS built against its headers package, runs
 # swap on zram with zbewalgo, the zramctl/zram-tools/zram-generator examples
 # and zswap (tools/testing/kernel/README.md; 9-10 minutes, not in make check).
-# docs: every .rst under
-# Documentation/ parses without a warning (docutils), every literal block of
-# the admin guide is tagged with where it runs (tools/testing/kernel/
-# doc-blocks.py), and its step list matches lib/zbewalgo/steps.c.
-# Documentation/ parses without a warning (docutils); the generated figures
+# docs: every .rst under Documentation/ parses without a warning
+# (docutils); every literal block of the admin guide is tagged with where it
+# runs (tools/testing/kernel/doc-blocks.py); the format document's step
+# table and the guide's step list match lib/zbewalgo/steps.h
+# (spec-steps.py); the generated figures
 # of the admin guide and fuzz/README are what the committed results render
 # (tools/testing/zbewalgo/bench/render.py --check, after its tests), and
 # those results were measured on HEAD's lib/zbewalgo.  ZBW_ALLOW_STALE=1
@@ -300,12 +300,12 @@ docs:
 		/usr/bin/python3 -m docutils --halt=warning --report=warning \
 			--no-file-insertion "$$f" /dev/null; echo "docs: $$f ok"; done
 	@python3 $(HUF_GEN) --check $(HUF_TABLES) $(HUF_SPEC)
-	@python3 tools/testing/zbewalgo/spec-steps.py lib/zbewalgo/steps.h $(HUF_SPEC)
+	@python3 tools/testing/zbewalgo/spec-steps.py lib/zbewalgo/steps.h \
+		$(HUF_SPEC) $(GUIDE)
 	@echo "docs: $(HUF_SPEC) lists the tables of $(HUF_TABLES)"
 	@python3 tools/testing/zbewalgo/render_test.py
 	@python3 $(RENDER) --check
 	@python3 $(DOC_BLOCKS) check $(GUIDE)
-	@python3 $(DOC_BLOCKS) steps $(GUIDE) lib/zbewalgo
 
 # doc-user: the guide's blocks tagged "user" (the tool in user space), each a
 # named check; the kernel-side ones run in check-kernel and check-dkms.

@@ -18,8 +18,6 @@ the block expects, which the guide must define in the text before it.
   doc-blocks.py extract GUIDE PLACES DIR
       DIR/NN-NAME.sh (commands) or NN-NAME.file (content) plus NN-NAME.path,
       NN-NAME.keep and NN-NAME.vars where the tag says so, in guide order
-  doc-blocks.py steps GUIDE LIBDIR     the guide's step list is exactly the
-                                       steps of LIBDIR/steps.h
 """
 import os
 import re
@@ -134,24 +132,6 @@ def parse(path):
     return res
 
 
-def steps(guide, libdir):
-    """The names in the guide's step list against the registered steps."""
-    text = open(guide).read()
-    m = re.search(r'\.\. zbw-steps-begin\n(.*?)\.\. zbw-steps-end', text, re.S)
-    if not m:
-        raise SystemExit('%s: no ".. zbw-steps-begin/end" step list' % guide)
-    doc = re.findall(r'^``([a-z0-9]+)``', m.group(1), re.M)
-    # steps.h is the one list of steps: ZBW_STEP(NAME, name, id) per step.
-    code = re.findall(r'^ZBW_STEP\(\s*[A-Z0-9]+\s*,\s*([a-z0-9]+)\s*,',
-                      open(os.path.join(libdir, 'steps.h')).read(), re.M)
-    if not code:
-        raise SystemExit('%s/steps.h lists no ZBW_STEP()' % libdir)
-    if sorted(doc) != sorted(code) or len(set(doc)) != len(doc):
-        raise SystemExit('%s: step list %s, the code registers %s'
-                         % (guide, ' '.join(sorted(doc)), ' '.join(sorted(code))))
-    print('docs: %s lists the %d steps of %s/steps.h' % (guide, len(doc), libdir))
-
-
 def main():
     a = sys.argv[1:]
     if len(a) == 2 and a[0] == 'check':
@@ -179,8 +159,6 @@ def main():
             if b['vars']:
                 with open(base + '.vars', 'w') as f:
                     f.write(' '.join(b['vars']) + '\n')
-    elif len(a) == 3 and a[0] == 'steps':
-        steps(a[1], a[2])
     else:
         sys.stderr.write(__doc__)
         return 2

@@ -1,21 +1,38 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-only
-"""Check the format document's step table against lib/zbewalgo/steps.h.
+"""Check the documents' step lists against lib/zbewalgo/steps.h.
 
-usage: spec-steps.py STEPS_H SPEC_RST
+usage: spec-steps.py STEPS_H SPEC_RST [GUIDE_RST]
 
-Every step of the ZBW_STEP list must be in the document's step table with
-its id and name, in id order, and be named "NAME (ID)" in a section title;
-the table must list nothing else.
+Every step of the ZBW_STEP list must be in the format document's step
+table with its id and name, in id order, and be named "NAME (ID)" in a
+section title; the table must list nothing else.  The admin guide's list
+between ".. zbw-steps-begin" and ".. zbw-steps-end" (one ``name`` per
+entry) must name each step once and nothing else.
 """
 import re
 import sys
 
 
+def guide_errors(guide, code):
+    """What is wrong with GUIDE's step list, given the (id, name) CODE."""
+    text = open(guide).read()
+    m = re.search(r'\.\. zbw-steps-begin\n(.*?)\.\. zbw-steps-end', text,
+                  re.S)
+    if not m:
+        return ['no ".. zbw-steps-begin/end" step list']
+    doc = re.findall(r'^``([a-z0-9]+)``', m.group(1), re.M)
+    names = [n for _, n in code]
+    if sorted(doc) != sorted(names) or len(set(doc)) != len(doc):
+        return ['step list %s, steps.h %s' % (' '.join(sorted(doc)),
+                                              ' '.join(sorted(names)))]
+    return []
+
+
 def main():
-    if len(sys.argv) != 3:
+    if len(sys.argv) not in (3, 4):
         raise SystemExit(__doc__)
-    steps_h, spec = sys.argv[1:]
+    steps_h, spec = sys.argv[1:3]
     code = [(int(i), n) for n, i in re.findall(
         r'^ZBW_STEP\([A-Z0-9]+,\s*([a-z0-9]+),\s*(\d+)\)',
         open(steps_h).read(), re.M)]
@@ -39,11 +56,17 @@ def main():
     for i, n in code:
         if (i, n) not in titled:
             errors.append('no section titled "%s (%d)"' % (n, i))
+    errors = ['%s: %s' % (spec, e) for e in errors]
+    if len(sys.argv) == 4:
+        errors += ['%s: %s' % (sys.argv[3], e)
+                   for e in guide_errors(sys.argv[3], code)]
     for e in errors:
-        print('spec-steps: %s: %s' % (spec, e), file=sys.stderr)
+        print('spec-steps: %s' % e, file=sys.stderr)
     if errors:
         return 1
     print('docs: %s describes the %d steps of %s' % (spec, len(code), steps_h))
+    if len(sys.argv) == 4:
+        print('docs: %s lists them' % sys.argv[3])
     return 0
 
 
