@@ -19,11 +19,9 @@
  * compresses about as badly: after this many pages the others get a try.
  * (Growing the interval while the same chain keeps winning saves 10% of
  * the tries but lets text after float pages keep the float chain too
- * long: 2.2% larger in the news-after-geo unit test.)
+ * long: 2.2% larger on Calgary's news after geo.)
  */
 #define ZBW_MAX_SHORTCUTS	15
-
-/* Page header, byte 0: format version in bits 0-3, step count in 4-6. */
 
 /*
  * Incompressibility test: 16 of every 64 bytes, counted per byte lane
