@@ -152,11 +152,11 @@ static struct crypto_alg zbewalgo_alg = {
 
 static int __init zbewalgo_mod_init(void)
 {
-	int ret = zbewalgo_ready() ? 0 : -ENODEV;
+	int ret;
 
 	/* Built in, a failed library init does not stop this one. */
-	if (ret)
-		return ret;
+	if (!zbewalgo_ready())
+		return -ENODEV;
 #ifdef CRYPTO_ALG_TYPE_COMPRESS
 	ret = crypto_register_alg(&zbewalgo_alg);
 	if (ret)
@@ -164,10 +164,10 @@ static int __init zbewalgo_mod_init(void)
 	ret = crypto_register_scomp(&zbewalgo_scomp);
 	if (ret)
 		crypto_unregister_alg(&zbewalgo_alg);
-	return ret;
 #else
-	return crypto_register_scomp(&zbewalgo_scomp);
+	ret = crypto_register_scomp(&zbewalgo_scomp);
 #endif
+	return ret;
 }
 
 static void __exit zbewalgo_mod_fini(void)
