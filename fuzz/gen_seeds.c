@@ -62,7 +62,7 @@ static void chain_seeds(const struct zbewalgo_combination *comb,
 			const unsigned char *page, size_t len)
 {
 	unsigned int cap = zbewalgo_stage_cap(PAGE);
-	void *scratch = malloc(zbewalgo_steps_scratch_size(cap));
+	void *scratch = malloc(zbewalgo_steps_scratch_size(cap)), *state;
 	unsigned char *buf[2] = { malloc(cap), malloc(cap) };
 	const unsigned char *in = page;
 	unsigned int inlen = len, k;
@@ -71,8 +71,11 @@ static void chain_seeds(const struct zbewalgo_combination *comb,
 		const struct zbewalgo_step *step = zbewalgo_step_get(comb->ids[k]);
 		unsigned char hdr[2] = { inlen & 0xff, inlen >> 8 };
 		char name[64];
-		int n = step->encode(in, inlen, buf[k & 1], cap, scratch);
+		int n;
 
+		state = zbewalgo_step_state_create(step, cap);
+		n = step->encode(in, inlen, buf[k & 1], cap, state ?: scratch);
+		free(state);
 		if (n < 0)
 			break;
 		snprintf(name, sizeof(name), "step-%s",

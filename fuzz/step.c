@@ -15,10 +15,17 @@
  */
 #include "harness.h"
 
+/* The step's scratch, or its state set up for @max_len */
 static void *step_scratch(const struct zbewalgo_step *step, size_t max_len)
 {
-	return fuzz_alloc(step->scratch_size ?
-			  step->scratch_size(max_len) : 0);
+	void *state;
+
+	if (!step->state_size)
+		return fuzz_alloc(step->scratch_size ?
+				  step->scratch_size(max_len) : 0);
+	state = zbewalgo_step_state_create(step, max_len);
+	FUZZ_ASSERT(state, "no state for %zu bytes", max_len);
+	return state;
 }
 
 /* Name of the step under test, for the messages */

@@ -125,7 +125,6 @@ void zbewalgo_ctx_set_params(struct zbewalgo_ctx *ctx,
 			     const struct zbewalgo_params *params);
 const struct zbewalgo_result *
 zbewalgo_ctx_last_result(const struct zbewalgo_ctx *ctx);
-void *zbewalgo_ctx_scratch(struct zbewalgo_ctx *ctx);
 
 void zbewalgo_default_params(struct zbewalgo_params *params, size_t page_len);
 

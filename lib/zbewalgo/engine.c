@@ -61,6 +61,8 @@
  * @result: what the previous call did, for statistics
  * @buf: three stage buffers of zbewalgo_stage_cap(@max_len) bytes each
  * @step_scratch: scratch shared by the steps
+ * @state: each step's state (struct zbewalgo_step), by id; NULL for steps
+ *	without
  *
  * Everything a compression changes lives here, so contexts used by
  * different threads never share mutable state.
@@ -77,6 +79,7 @@ struct zbewalgo_ctx {
 	struct zbewalgo_result result;
 	u8 *buf[3];
 	void *step_scratch;
+	void *state[ZBEWALGO_NR_STEP_IDS];
 };
 
 static size_t zbw_align8(size_t n)
@@ -101,6 +104,14 @@ static size_t zbw_scratch_layout(size_t max_len, size_t *stage, size_t *steps)
 	return 2 * *stage + *steps;
 }
 
+/* Bytes of a step's state for pages of up to @max_len bytes, 0 for none. */
+static size_t zbw_state_size(unsigned int id, unsigned int max_len)
+{
+	const struct zbewalgo_step *step = zbewalgo_step_get(id);
+
+	return step->state_size ? zbw_align8(step->state_size(max_len)) : 0;
+}
+
 /**
  * zbewalgo_decompress_scratch_size() - scratch needed by zbewalgo_decompress()
  * @max_len: the largest destination capacity (*dlen) that will be passed
@@ -109,10 +120,15 @@ static size_t zbw_scratch_layout(size_t max_len, size_t *stage, size_t *steps)
  */
 size_t zbewalgo_decompress_scratch_size(size_t max_len)
 {
-	size_t stage, steps;
+	size_t stage, steps, size, state = 0;
+	unsigned int id;
 
-	return zbw_scratch_layout(min_t(size_t, max_len, ZBEWALGO_MAX_INPUT),
-				  &stage, &steps);
+	max_len = min_t(size_t, max_len, ZBEWALGO_MAX_INPUT);
+	size = zbw_scratch_layout(max_len, &stage, &steps);
+	/* without a context, steps with state set theirs up here */
+	for (id = 1; id < ZBEWALGO_NR_STEP_IDS; id++)
+		state = max(state, zbw_state_size(id, max_len));
+	return size + state;
 }
 EXPORT_SYMBOL_GPL(zbewalgo_decompress_scratch_size);
 
@@ -136,12 +152,21 @@ void zbewalgo_default_params(struct zbewalgo_params *params, size_t page_len)
 }
 EXPORT_SYMBOL_GPL(zbewalgo_default_params);
 
-/* Bytes of a context: the struct, then the scratch layout and "best". */
+/*
+ * Bytes of a context: the struct, then the scratch layout, "best" and the
+ * steps' states.
+ */
 static size_t zbw_ctx_layout(size_t max_len, size_t *head, size_t *stage,
 			     size_t *steps)
 {
+	unsigned int id;
+	size_t size;
+
 	*head = zbw_align8(sizeof(struct zbewalgo_ctx));
-	return *head + zbw_scratch_layout(max_len, stage, steps) + *stage;
+	size = *head + zbw_scratch_layout(max_len, stage, steps) + *stage;
+	for (id = 1; id < ZBEWALGO_NR_STEP_IDS; id++)
+		size += zbw_state_size(id, max_len);
+	return size;
 }
 
 /**
@@ -178,8 +203,9 @@ EXPORT_SYMBOL_GPL(zbewalgo_ctx_size);
 struct zbewalgo_ctx *zbewalgo_ctx_create(size_t max_len)
 {
 	size_t head, stage, steps, size;
+	unsigned int id;
 	struct zbewalgo_ctx *ctx;
-	u8 *mem;
+	u8 *mem, *state;
 
 	if (max_len > ZBEWALGO_MAX_INPUT)
 		return NULL;
@@ -196,6 +222,19 @@ struct zbewalgo_ctx *zbewalgo_ctx_create(size_t max_len)
 	ctx->step_scratch = ctx->buf[1] + stage;
 	ctx->buf[2] = (u8 *)ctx->step_scratch + steps;
 	ctx->result.comb = -1;
+	state = ctx->buf[2] + stage;
+	for (id = 1; id < ZBEWALGO_NR_STEP_IDS; id++) {
+		const struct zbewalgo_step *step = zbewalgo_step_get(id);
+
+		if (!step->state_size)
+			continue;
+		ctx->state[id] = state;
+		state += zbw_state_size(id, max_len);
+		if (step->state_init(ctx->state[id], max_len)) {
+			kvfree(mem);
+			return NULL;
+		}
+	}
 	return ctx;
 }
 EXPORT_SYMBOL_GPL(zbewalgo_ctx_create);
@@ -250,21 +289,6 @@ zbewalgo_ctx_last_result(const struct zbewalgo_ctx *ctx)
 	return &ctx->result;
 }
 EXPORT_SYMBOL_GPL(zbewalgo_ctx_last_result);
-
-/**
- * zbewalgo_ctx_scratch() - the context's scratch, usable for decompression
- * @ctx: the context
- *
- * Return: an area of zbewalgo_decompress_scratch_size(max_len) bytes for
- * zbewalgo_decompress() with a *dlen of at most max_len (which
- * zbewalgo_ctx_decompress() ensures); it must not be used while @ctx
- * compresses.
- */
-void *zbewalgo_ctx_scratch(struct zbewalgo_ctx *ctx)
-{
-	return ctx->buf[0];
-}
-EXPORT_SYMBOL_GPL(zbewalgo_ctx_scratch);
 
 static bool zbw_comb_equal(const struct zbewalgo_combination *a,
 			   const struct zbewalgo_combination *b)
@@ -503,6 +527,7 @@ int zbewalgo_compress(struct zbewalgo_ctx *ctx, const void *src, size_t slen,
 				dcap = min_t(size_t, cap, best_total - over - 1);
 			}
 			ret = step->encode(in, inlen, ctx->buf[ob], dcap,
+					   ctx->state[comb->ids[k]] ?:
 					   ctx->step_scratch);
 			if (ret < 0)
 				break;
@@ -556,28 +581,17 @@ finish:
 }
 EXPORT_SYMBOL_GPL(zbewalgo_compress);
 
-/**
- * zbewalgo_decompress() - decompress one page
- * @src: compressed data
- * @slen: its exact length
- * @dst: output buffer
- * @dlen: in: capacity of @dst; out: decompressed length
- * @scratch: at least zbewalgo_decompress_scratch_size(*@dlen) bytes,
- *	8-byte aligned, e.g. zbewalgo_ctx_scratch()
- *
- * Depends only on the bytes of @src: pages stay readable after their
- * combination left the table.  Never reads outside @src or writes outside
- * @dst and @scratch, whatever @src holds.
- *
- * Return: 0 on success, -EINVAL for malformed or corrupted data, -ENOSPC
- * when the page does not fit in *@dlen bytes.
+/*
+ * Decompresses a page with the step states @state (by id) of a context,
+ * or, with @state NULL, sets each up in @scratch after the scratch layout
+ * for the page.
  */
-int zbewalgo_decompress(const void *src, size_t slen, void *dst,
-			size_t *dlen, void *scratch)
+static int zbw_decompress(const u8 *src, size_t slen, u8 *dst, size_t *dlen,
+			  u8 *scratch, void *const *state)
 {
 	const u8 *ip = src, *end = ip + slen;
 	unsigned int nr_steps, n, i, cap, inlen;
-	size_t stage, steps;
+	size_t stage, steps, layout;
 	u8 *buf[2];
 	void *step_scratch;
 	const u8 *in;
@@ -610,7 +624,7 @@ int zbewalgo_decompress(const void *src, size_t slen, void *dst,
 		return 0;
 	}
 
-	zbw_scratch_layout(orig, &stage, &steps);
+	layout = zbw_scratch_layout(orig, &stage, &steps);
 	buf[0] = scratch;
 	buf[1] = buf[0] + stage;
 	step_scratch = buf[1] + stage;
@@ -618,12 +632,20 @@ int zbewalgo_decompress(const void *src, size_t slen, void *dst,
 	if (inlen > cap)
 		return -EINVAL;
 	for (i = nr_steps; i-- > 0;) {
-		const struct zbewalgo_step *step = zbewalgo_step_get(ip[1 + i]);
+		unsigned int id = ip[1 + i];
+		const struct zbewalgo_step *step = zbewalgo_step_get(id);
 		u8 *out = i ? buf[i & 1] : dst;
+		void *arg = step_scratch;
 		int ret;
 
-		ret = step->decode(in, inlen, out, i ? cap : orig,
-				   step_scratch);
+		if (step->state_size && state) {
+			arg = state[id];
+		} else if (step->state_size) {
+			arg = scratch + layout;
+			if (step->state_init(arg, orig))
+				return -ENOMEM;
+		}
+		ret = step->decode(in, inlen, out, i ? cap : orig, arg);
 		if (ret < 0)
 			return -EINVAL;
 		in = out;
@@ -633,6 +655,30 @@ int zbewalgo_decompress(const void *src, size_t slen, void *dst,
 		return -EINVAL;
 	*dlen = orig;
 	return 0;
+}
+
+/**
+ * zbewalgo_decompress() - decompress one page
+ * @src: compressed data
+ * @slen: its exact length
+ * @dst: output buffer
+ * @dlen: in: capacity of @dst; out: decompressed length
+ * @scratch: at least zbewalgo_decompress_scratch_size(*@dlen) bytes,
+ *	8-byte aligned
+ *
+ * Depends only on the bytes of @src: pages stay readable after their
+ * combination left the table.  Never reads outside @src or writes outside
+ * @dst and @scratch, whatever @src holds.  Steps that keep state in a
+ * context (zstd) set it up anew for every page here, which can cost more
+ * than the decoding: zbewalgo_ctx_decompress() is the fast way.
+ *
+ * Return: 0 on success, -EINVAL for malformed or corrupted data, -ENOSPC
+ * when the page does not fit in *@dlen bytes.
+ */
+int zbewalgo_decompress(const void *src, size_t slen, void *dst,
+			size_t *dlen, void *scratch)
+{
+	return zbw_decompress(src, slen, dst, dlen, scratch, NULL);
 }
 EXPORT_SYMBOL_GPL(zbewalgo_decompress);
 
@@ -644,7 +690,7 @@ EXPORT_SYMBOL_GPL(zbewalgo_decompress);
  * @dst: output buffer
  * @dlen: in: capacity of @dst; out: decompressed length
  *
- * zbewalgo_decompress() with zbewalgo_ctx_scratch() as scratch.  That
+ * zbewalgo_decompress() with the context's scratch and step states.  The
  * scratch is laid out for pages of up to the context's max_len, so pages
  * claiming more are refused whatever *@dlen allows: callers need not
  * bound *@dlen themselves.
@@ -659,7 +705,7 @@ int zbewalgo_ctx_decompress(struct zbewalgo_ctx *ctx, const void *src,
 	size_t cap = min(*dlen, ctx->max_len);
 	int ret;
 
-	ret = zbewalgo_decompress(src, slen, dst, &cap, ctx->buf[0]);
+	ret = zbw_decompress(src, slen, dst, &cap, ctx->buf[0], ctx->state);
 	if (!ret)
 		*dlen = cap;
 	return ret;

@@ -5,6 +5,7 @@
  */
 
 #include <linux/export.h>
+#include <linux/slab.h>
 
 #include "zbewalgo_internal.h"
 
@@ -44,6 +45,26 @@ size_t zbewalgo_steps_scratch_size(unsigned int max_len)
 			size = max(size, step->scratch_size(max_len));
 	}
 	return size;
+}
+
+/*
+ * A step's encoder state outside a context (for tests and fuzzing), for
+ * inputs of up to @max_len bytes; free it with kvfree().  Returns NULL
+ * when out of memory or the step has no state.
+ */
+void *zbewalgo_step_state_create(const struct zbewalgo_step *step,
+				 unsigned int max_len)
+{
+	void *state;
+
+	if (!step->state_size)
+		return NULL;
+	state = kvzalloc(step->state_size(max_len), GFP_KERNEL);
+	if (state && step->state_init(state, max_len)) {
+		kvfree(state);
+		return NULL;
+	}
+	return state;
 }
 
 /**

@@ -44,9 +44,16 @@ static inline u8 zbw_page_byte0(unsigned int nr_steps)
  *	malformed input (including input that would not fit in @dcap).
  * @scratch_size: bytes of scratch @encode and @decode need for inputs and
  *	outputs of up to @max_len bytes; NULL when none.
+ * @state_size: bytes of state the step keeps from page to page in one
+ *	context, for pages of up to @max_len bytes (so for inputs and outputs
+ *	of up to zbewalgo_stage_cap(@max_len)); NULL when none.
+ * @state_init: set up that state, once per context.  Returns 0 or a
+ *	negative errno.
  *
  * Both directions get a scratch area of at least @scratch_size bytes,
- * aligned to 8 bytes, with unspecified contents.
+ * aligned to 8 bytes, with unspecified contents; a step with state gets
+ * its state there instead, set up by @state_init and aligned to 8 bytes.
+ * State never changes a result, only the time it takes.
  */
 struct zbewalgo_step {
 	int (*encode)(const u8 *src, unsigned int slen, u8 *dst,
@@ -54,6 +61,8 @@ struct zbewalgo_step {
 	int (*decode)(const u8 *src, unsigned int slen, u8 *dst,
 		      unsigned int dcap, void *scratch);
 	size_t (*scratch_size)(unsigned int max_len);
+	size_t (*state_size)(unsigned int max_len);
+	int (*state_init)(void *state, unsigned int max_len);
 };
 
 /* Each step's implementation, zbewalgo_step_<NAME> */
@@ -66,6 +75,8 @@ extern const struct zbewalgo_step
 
 const struct zbewalgo_step *zbewalgo_step_get(unsigned int id);
 size_t zbewalgo_steps_scratch_size(unsigned int max_len);
+void *zbewalgo_step_state_create(const struct zbewalgo_step *step,
+				 unsigned int max_len);
 
 /* Largest length any step stores with zbw_put_len(), and its size. */
 #define ZBW_LEN_MAX		((1u << 21) - 1)

@@ -80,7 +80,8 @@ static int zbw_init(struct algo *a, size_t page)
 	struct zbewalgo_params p;
 
 	a->cstate = zbewalgo_ctx_create(page);
-	a->dstate = malloc(zbewalgo_decompress_scratch_size(page));
+	/* a stream of its own, as zram's per-CPU streams decompress */
+	a->dstate = zbewalgo_ctx_create(page);
 	if (!a->cstate || !a->dstate)
 		return -1;
 	zbewalgo_default_params(&p, page);
@@ -96,7 +97,7 @@ static int zbw_init(struct algo *a, size_t page)
 static void zbw_fini(struct algo *a)
 {
 	zbewalgo_ctx_destroy(a->cstate);
-	free(a->dstate);
+	zbewalgo_ctx_destroy(a->dstate);
 }
 
 static size_t zbw_comp(struct algo *a, const void *src, size_t slen,
@@ -108,7 +109,8 @@ static size_t zbw_comp(struct algo *a, const void *src, size_t slen,
 static size_t zbw_decomp(struct algo *a, const void *src, size_t slen,
 			 void *dst, size_t cap)
 {
-	return zbewalgo_decompress(src, slen, dst, &cap, a->dstate) ? 0 : cap;
+	return zbewalgo_ctx_decompress(a->dstate, src, slen, dst, &cap) ?
+	       0 : cap;
 }
 
 /* ---- lz4, lz4hc: zram's backend_lz4{,hc}.c, one state per stream ------- */

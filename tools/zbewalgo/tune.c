@@ -160,7 +160,7 @@ struct tuner {
 	struct zbewalgo_ctx *ctx;
 	struct zbewalgo_table *one;
 	unsigned char *dst, *out;
-	void *dscratch;
+	struct zbewalgo_ctx *dctx;	/* decompresses, like a zram stream */
 	double tcopy;			/* memcpy of one page, seconds */
 	double tick;			/* cost of reading the clock */
 	uint32_t tol;			/* the default tolerance_shift */
@@ -651,8 +651,8 @@ static int eval_chain(struct tuner *t, int ci, int set)
 		if (!zbewalgo_ctx_last_result(t->ctx)->stored) {
 			r->size[i] = dlen;
 			t1 = cpu_now();
-			err = zbewalgo_decompress(t->dst, dlen, t->out, &olen,
-						  t->dscratch);
+			err = zbewalgo_ctx_decompress(t->dctx, t->dst, dlen,
+						      t->out, &olen);
 			t2 = cpu_now();
 			if (err || olen != page || memcmp(t->out, src, page)) {
 				char name[128];
@@ -1284,8 +1284,9 @@ static int measure(struct tuner *t, const struct pageset *ps, struct entry *e,
 				continue;
 			}
 			if (e->kind == K_ZBW) {
-				if (zbewalgo_decompress(store + off[i], clen[i],
-							d, &got, t->dscratch))
+				if (zbewalgo_ctx_decompress(t->dctx,
+							    store + off[i],
+							    clen[i], d, &got))
 					got = 0;
 			} else if (e->kind == K_LZ4) {
 				got = tool_lz4_decompress(store + off[i],
@@ -1995,8 +1996,8 @@ int tune_main(int argc, char **argv)
 	t->one = calloc(1, sizeof(*t->one));
 	t->dst = malloc(ZBEWALGO_STORED_SIZE(t->page) + 64);
 	t->out = malloc(t->page);
-	t->dscratch = malloc(zbewalgo_decompress_scratch_size(t->page));
-	if (!t->ctx || !t->one || !t->dst || !t->out || !t->dscratch)
+	t->dctx = zbewalgo_ctx_create(t->page);
+	if (!t->ctx || !t->one || !t->dst || !t->out || !t->dctx)
 		goto out;
 	find_steps(t);
 	{
@@ -2304,7 +2305,7 @@ out:
 	free(t->one);
 	free(t->dst);
 	free(t->out);
-	free(t->dscratch);
+	zbewalgo_ctx_destroy(t->dctx);
 	for (i = 0; i < nsrc; i++) {
 		if (src[i].fd >= 0)
 			close(src[i].fd);

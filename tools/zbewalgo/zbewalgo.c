@@ -218,7 +218,8 @@ out:
 
 static int cmd_decompress(FILE *in, FILE *out)
 {
-	unsigned char *data, *page = NULL, *scratch = NULL;
+	unsigned char *data, *page = NULL;
+	struct zbewalgo_ctx *ctx = NULL;
 	size_t len, page_size, pos = ZBWF_HDR_SIZE;
 	unsigned long long orig, done = 0;
 	int ret = 1;
@@ -237,8 +238,8 @@ static int cmd_decompress(FILE *in, FILE *out)
 		goto out;
 	}
 	page = malloc(page_size);
-	scratch = malloc(zbewalgo_decompress_scratch_size(page_size));
-	if (!page || !scratch)
+	ctx = zbewalgo_ctx_create(page_size);
+	if (!page || !ctx)
 		goto out;
 	while (done < orig) {
 		size_t want = orig - done < page_size ? orig - done : page_size;
@@ -250,8 +251,8 @@ static int cmd_decompress(FILE *in, FILE *out)
 				done / page_size);
 			goto out;
 		}
-		err = zbewalgo_decompress(data + pos + 4, clen, page, &dlen,
-					  scratch);
+		err = zbewalgo_ctx_decompress(ctx, data + pos + 4, clen, page,
+					      &dlen);
 		if (err || dlen != want) {
 			fprintf(stderr, "zbewalgo: corrupt page %llu: %s\n",
 				done / page_size,
@@ -272,7 +273,7 @@ static int cmd_decompress(FILE *in, FILE *out)
 	}
 	ret = 0;
 out:
-	free(scratch);
+	zbewalgo_ctx_destroy(ctx);
 	free(page);
 	free(data);
 	return ret;

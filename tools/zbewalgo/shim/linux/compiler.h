@@ -11,6 +11,7 @@
 #define noinline		__attribute__((__noinline__))
 #define fallthrough		__attribute__((__fallthrough__))
 #define __maybe_unused		__attribute__((__unused__))
+#define __aligned(x)		__attribute__((__aligned__(x)))
 #define READ_ONCE(x)		(*(const volatile __typeof__(x) *)&(x))
 #define WRITE_ONCE(x, v)	(*(volatile __typeof__(x) *)&(x) = (v))
 
