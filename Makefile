@@ -83,7 +83,7 @@ $(TOOL): $(TOOL_OBJS) $(LZORLE_OBJS) $(BUILD)/libzbewalgo.a
 
 # --wrap: the test counts the allocations of the library
 $(TEST): $(BUILD)/tools/testing/zbewalgo/zbewalgo_test.o $(BUILD)/libzbewalgo.a
-	$(CC) $(LDFLAGS) -Wl,--wrap=malloc,--wrap=calloc -o $@ $^ -lm
+	$(CC) $(LDFLAGS) -Wl,--wrap=malloc,--wrap=calloc -o $@ $^ -lzstd -lm
 
 # Test data: real files (documentation, man pages, ELF executables and
 # libraries, C and C++ source, float grids and signals) from Debian
