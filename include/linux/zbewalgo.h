@@ -27,6 +27,12 @@
 #define ZBEWALGO_MAX_TABLE_STEPS	64
 /* Largest input one call can compress (a 64 KiB page). */
 #define ZBEWALGO_MAX_INPUT		65536
+/*
+ * Compression levels: how much work the steps that can do more (zstd) do
+ * per page; each level also has a preset table, zbewalgo_preset_table().
+ */
+#define ZBEWALGO_MAX_LEVEL		3
+#define ZBEWALGO_DEFAULT_LEVEL		2
 /* Current page format version, see the format documentation. */
 #define ZBEWALGO_FORMAT_VERSION		1
 
@@ -123,6 +129,7 @@ void zbewalgo_ctx_set_table(struct zbewalgo_ctx *ctx,
 			    const struct zbewalgo_table *table);
 void zbewalgo_ctx_set_params(struct zbewalgo_ctx *ctx,
 			     const struct zbewalgo_params *params);
+int zbewalgo_ctx_set_level(struct zbewalgo_ctx *ctx, int level);
 const struct zbewalgo_result *
 zbewalgo_ctx_last_result(const struct zbewalgo_ctx *ctx);
 

@@ -278,6 +278,33 @@ void zbewalgo_ctx_set_params(struct zbewalgo_ctx *ctx,
 EXPORT_SYMBOL_GPL(zbewalgo_ctx_set_params);
 
 /**
+ * zbewalgo_ctx_set_level() - set how hard a context's steps work
+ * @ctx: the context, not compressing at the same time
+ * @level: 1..ZBEWALGO_MAX_LEVEL; contexts start at ZBEWALGO_DEFAULT_LEVEL
+ *
+ * Steps that can trade speed for size (zstd) follow the level; the table
+ * is set apart, usually to zbewalgo_preset_table(@level).  Compressed
+ * data decodes the same whatever the level.
+ *
+ * Return: 0, or -EINVAL for an unknown level.
+ */
+int zbewalgo_ctx_set_level(struct zbewalgo_ctx *ctx, int level)
+{
+	unsigned int id;
+
+	if (level < 1 || level > ZBEWALGO_MAX_LEVEL)
+		return -EINVAL;
+	for (id = 1; id < ZBEWALGO_NR_STEP_IDS; id++) {
+		const struct zbewalgo_step *step = zbewalgo_step_get(id);
+
+		if (ctx->state[id] && step->set_level)
+			step->set_level(ctx->state[id], level);
+	}
+	return 0;
+}
+EXPORT_SYMBOL_GPL(zbewalgo_ctx_set_level);
+
+/**
  * zbewalgo_ctx_last_result() - what the last zbewalgo_compress() did
  * @ctx: the context
  *

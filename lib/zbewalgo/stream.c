@@ -233,6 +233,8 @@ struct zbewalgo_stream *zbewalgo_stream_create(size_t page_len, int level)
 		zbewalgo_stream_destroy(s);
 		return ERR_PTR(-ENOMEM);
 	}
+	if (level)
+		zbewalgo_ctx_set_level(s->ctx, level);
 	zbw_stream_apply(s);
 	return s;
 }

@@ -47,8 +47,11 @@ static inline u8 zbw_page_byte0(unsigned int nr_steps)
  * @state_size: bytes of state the step keeps from page to page in one
  *	context, for pages of up to @max_len bytes (so for inputs and outputs
  *	of up to zbewalgo_stage_cap(@max_len)); NULL when none.
- * @state_init: set up that state, once per context.  Returns 0 or a
- *	negative errno.
+ * @state_init: set up that state, once per context, for the default
+ *	level.  Returns 0 or a negative errno.
+ * @set_level: make the encoder in the state work at compression level
+ *	@level (1..ZBEWALGO_MAX_LEVEL); NULL when the step has one way to
+ *	encode.
  *
  * Both directions get a scratch area of at least @scratch_size bytes,
  * aligned to 8 bytes, with unspecified contents; a step with state gets
@@ -63,6 +66,7 @@ struct zbewalgo_step {
 	size_t (*scratch_size)(unsigned int max_len);
 	size_t (*state_size)(unsigned int max_len);
 	int (*state_init)(void *state, unsigned int max_len);
+	void (*set_level)(void *state, int level);
 };
 
 /* Each step's implementation, zbewalgo_step_<NAME> */

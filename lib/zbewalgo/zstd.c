@@ -18,8 +18,8 @@
 
 #include "zbewalgo_internal.h"
 
-/* zstd's default level: the dfast matcher */
-#define ZBW_ZSTD_LEVEL		3
+/* zstd's level for each zbewalgo level */
+static const int zbw_zstd_levels[ZBEWALGO_MAX_LEVEL] = { 3, 3, 3 };
 #define ZBW_ZSTD_MAGIC_BYTES	4
 static const u8 zbw_zstd_magic[ZBW_ZSTD_MAGIC_BYTES] = {
 	0x28, 0xb5, 0x2f, 0xfd
@@ -29,7 +29,8 @@ static const u8 zbw_zstd_magic[ZBW_ZSTD_MAGIC_BYTES] = {
  * struct zbw_zstd_state - zstd's contexts, kept from page to page
  * @cctx: compression context
  * @dctx: decompression context
- * @params: the parameters @cctx was sized for
+ * @params: the parameters of the current level
+ * @max_len: largest page
  * @frame_size: bytes at the start of @mem for one frame with its magic
  *	number, as zstd writes it and as zstd reads it
  * @mem: that frame, then the workspaces of @cctx and of @dctx
@@ -38,14 +39,16 @@ struct zbw_zstd_state {
 	zstd_cctx *cctx;
 	zstd_dctx *dctx;
 	zstd_parameters params;
+	unsigned int max_len;
 	size_t frame_size;
 	u8 mem[] __aligned(8);
 };
 
-static zstd_parameters zbw_zstd_params(unsigned int max_len)
+static zstd_parameters zbw_zstd_params(int level, unsigned int max_len)
 {
 	/* to zstd a size of 0 means unknown, which gets the largest tables */
-	zstd_parameters params = zstd_get_params(ZBW_ZSTD_LEVEL, max_len ?: 1);
+	zstd_parameters params = zstd_get_params(zbw_zstd_levels[level - 1],
+						 max_len ?: 1);
 	zstd_compression_parameters *cp = &params.cParams;
 
 	/*
@@ -68,11 +71,18 @@ static size_t zbw_zstd_frame_size(unsigned int max_len)
 	return ALIGN(ZBW_ZSTD_MAGIC_BYTES + zstd_compress_bound(cap), 8);
 }
 
+/* A compression context for every level's parameters */
 static size_t zbw_zstd_cctx_size(unsigned int max_len)
 {
-	zstd_parameters params = zbw_zstd_params(max_len);
+	size_t size = 0;
+	int level;
 
-	return ALIGN(zstd_cctx_workspace_bound(&params.cParams), 8);
+	for (level = 1; level <= ZBEWALGO_MAX_LEVEL; level++) {
+		zstd_parameters params = zbw_zstd_params(level, max_len);
+
+		size = max(size, zstd_cctx_workspace_bound(&params.cParams));
+	}
+	return ALIGN(size, 8);
 }
 
 static size_t zstd_state_size(unsigned int max_len)
@@ -81,13 +91,21 @@ static size_t zstd_state_size(unsigned int max_len)
 	       zbw_zstd_cctx_size(max_len) + zstd_dctx_workspace_bound();
 }
 
+static void zstd_set_level(void *state, int level)
+{
+	struct zbw_zstd_state *st = state;
+
+	st->params = zbw_zstd_params(level, st->max_len);
+}
+
 static int zstd_state_init(void *state, unsigned int max_len)
 {
 	struct zbw_zstd_state *st = state;
 	size_t cctx_size = zbw_zstd_cctx_size(max_len);
 	u8 *ws;
 
-	st->params = zbw_zstd_params(max_len);
+	st->max_len = max_len;
+	zstd_set_level(st, ZBEWALGO_DEFAULT_LEVEL);
 	st->frame_size = zbw_zstd_frame_size(max_len);
 	ws = st->mem + st->frame_size;
 	st->cctx = zstd_init_cctx(ws, cctx_size);
@@ -137,4 +155,5 @@ const struct zbewalgo_step zbewalgo_step_ZSTD = {
 	.scratch_size	= NULL,
 	.state_size	= zstd_state_size,
 	.state_init	= zstd_state_init,
+	.set_level	= zstd_set_level,
 };

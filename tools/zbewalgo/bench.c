@@ -91,6 +91,8 @@ static int zbw_init(struct algo *a, size_t page)
 		p.early_abort_size = a->early_abort;
 	zbewalgo_ctx_set_params(a->cstate, &p);
 	zbewalgo_ctx_set_table(a->cstate, a->table);
+	if (a->level > 0)
+		zbewalgo_ctx_set_level(a->cstate, a->level);
 	return 0;
 }
 

@@ -25,6 +25,7 @@ struct options {
 	struct zbewalgo_params params;
 	bool params_set[2];
 	size_t page_size;
+	int level;		/* -l, or 0 */
 	bool stats;
 };
 
@@ -133,6 +134,8 @@ static struct zbewalgo_ctx *make_ctx(const struct options *o)
 	zbewalgo_ctx_set_params(ctx, &p);
 	if (o->table)
 		zbewalgo_ctx_set_table(ctx, o->table);
+	if (o->level)
+		zbewalgo_ctx_set_level(ctx, o->level);
 	return ctx;
 }
 
@@ -410,6 +413,7 @@ int main(int argc, char **argv)
 			if (!o.table)
 				goto out;
 			*o.table = *preset;
+			o.level = optarg[0] - '0';
 			break;
 		case 'e':
 		case 'm':

@@ -188,9 +188,12 @@ static void zbewalgo_test_steps_and_presets(struct kunit *test)
 	KUNIT_EXPECT_GE(test, id, 11U);
 	for (level = 1; zbewalgo_preset_table(level); level++) {
 		zbewalgo_ctx_set_table(f->ctx, zbewalgo_preset_table(level));
+		KUNIT_EXPECT_EQ(test, zbewalgo_ctx_set_level(f->ctx, level), 0);
 		zbw_roundtrip_all(test);
 	}
-	KUNIT_EXPECT_EQ(test, level, 4U);
+	KUNIT_EXPECT_EQ(test, level, ZBEWALGO_MAX_LEVEL + 1);
+	KUNIT_EXPECT_EQ(test, zbewalgo_ctx_set_level(f->ctx, 0), -EINVAL);
+	KUNIT_EXPECT_EQ(test, zbewalgo_ctx_set_level(f->ctx, level), -EINVAL);
 }
 
 static void zbewalgo_test_compresses(struct kunit *test)
