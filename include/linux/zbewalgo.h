@@ -87,11 +87,12 @@ struct zbewalgo_table {
  * @tolerance_shift: accept the last winner at once when its result is at
  *	most its previous result plus previous >> @tolerance_shift
  *	(0 disables the shortcut)
- * @store_entropy: store a page at once, without trying any combination,
- *	when its estimated entropy per byte (sampled, per byte lane, and of
- *	the differences of neighbouring bytes) is at least @store_entropy /
- *	256 bits and no repeated block shows (0 disables the test; so does
- *	a @max_output_size not below the page length)
+ * @store_entropy: store a page without trying more combinations when
+ *	its estimated entropy per byte (sampled, per byte lane, and of the
+ *	differences of neighbouring bytes) is at least @store_entropy / 256
+ *	bits and no repeated block shows: before any try after a stored
+ *	page, otherwise once the last winner missed (0 disables the test;
+ *	so does a @max_output_size not below the page length)
  */
 struct zbewalgo_params {
 	u32 early_abort_size;

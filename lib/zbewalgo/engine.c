@@ -503,6 +503,7 @@ int zbewalgo_compress(struct zbewalgo_ctx *ctx, const void *src, size_t slen,
 	unsigned int first, i, k, best_steps = 0;
 	int best_buf = -1, best_comb = -1;
 	size_t best_total, limit;
+	bool check;
 	struct zbewalgo_result *res = &ctx->result;
 	u8 *out = dst;
 
@@ -514,11 +515,19 @@ int zbewalgo_compress(struct zbewalgo_ctx *ctx, const void *src, size_t slen,
 	best_total = limit;
 	res->tried = 0;
 
-	/* Callers that keep any saving (max_output_size >= slen) search. */
-	if (params->max_output_size < slen &&
-	    zbw_looks_random(src, slen, params->store_entropy,
-			     ctx->step_scratch))
-		goto finish;
+	/*
+	 * Callers that keep any saving (max_output_size >= slen) search.
+	 * Random pages come in runs: after a stored page the test comes
+	 * first, otherwise only once the last winner missed the threshold,
+	 * so that pages that compress do not pay for it.
+	 */
+	check = params->max_output_size < slen;
+	if (check && (!ctx->have_last || res->stored)) {
+		check = false;
+		if (zbw_looks_random(src, slen, params->store_entropy,
+				     ctx->step_scratch))
+			goto finish;
+	}
 
 	first = zbw_first_index(ctx);
 	for (i = 0; i <= table->nr && slen; i++) {
@@ -529,6 +538,10 @@ int zbewalgo_compress(struct zbewalgo_ctx *ctx, const void *src, size_t slen,
 		unsigned int inlen = slen;
 		int in_buf = -1;
 
+		if (i == 1 && check && best_comb < 0 &&
+		    zbw_looks_random(src, slen, params->store_entropy,
+				     ctx->step_scratch))
+			goto finish;
 		if (ci >= table->nr || (i > 0 && ci == first))
 			continue;
 		comb = &table->comb[ci];

@@ -1877,7 +1877,7 @@ static void test_random_stored_at_once(void)
 	unsigned int n, i, rejected = 0;
 	size_t clen, olen;
 
-	begin("random pages are stored without trying a chain");
+	begin("random pages are stored after at most the last winner");
 	for (n = 0; n < 64; n++) {
 		for (i = 0; i < PAGE; i++)
 			page[i] = rnd();
@@ -1894,6 +1894,22 @@ static void test_random_stored_at_once(void)
 	}
 	CHECK(rejected == 64, "%u of 64 random pages rejected at once",
 	      rejected);
+	/*
+	 * After a page that compressed, the last winner is tried first and
+	 * the test only follows its miss; after a stored page it comes first.
+	 */
+	for (i = 0; i < PAGE; i++)
+		o[i] = i / 64;
+	clen = sizeof(c);
+	CHECK(!zbewalgo_compress(ctx, o, PAGE, c, &clen) && !res->stored,
+	      "a compressible page was stored");
+	for (n = 0; n < 2; n++) {
+		clen = sizeof(c);
+		CHECK(!zbewalgo_compress(ctx, page, PAGE, c, &clen) &&
+		      res->stored && res->tried == 1 - n,
+		      "random page after a %s page: %u chains tried, want %u",
+		      n ? "stored" : "compressed", res->tried, 1 - n);
+	}
 	/* Short pages are never rejected: too few samples. */
 	clen = sizeof(c);
 	CHECK(!zbewalgo_compress(ctx, page, 1000, c, &clen) && res->tried,
