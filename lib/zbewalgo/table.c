@@ -33,55 +33,57 @@ enum {
 };
 
 /*
- * The default table, chosen by measurement (figures and method in
- * Documentation/staging/zbewalgo.rst): lz for text, code and process
- * memory, byte planes for arrays of numbers (with the zero words sieved
- * out and a code per plane for sparse float32 fields), second differences
- * of 8-byte words for smooth float64 fields and pointer arrays.
- * bwt-mtf-bewalgo-huffman (level 3) gains 2% on text corpora and binaries
- * but halves their speed.
+ * The default table, chosen by measurement (method in
+ * tools/testing/zbewalgo/bench/README.md): zstd alone for text, code and
+ * process memory; zstd on byte planes for arrays of numbers, of 4- or
+ * 8-byte words, or of the differences of 8-byte words (smooth float
+ * fields of either width, sparse matrices, pointer arrays).  Each chain
+ * is about one zstd run: about one chain is tried per page, so a page
+ * costs about what zstd alone costs.
  */
 static const struct zbewalgo_table zbewalgo_default = {
-	.nr = 5,
+	.nr = 4,
 	.comb = {
-		C(LZ),
-		C(SIEVE4, BITSHUFFLE4, HUFFMAN4),
-		C(BITSHUFFLE8, RLE, HUFFMAN),
-		C(BITSHUFFLE4, RLE, HUFFMAN),
-		C(DELTA8, DELTA8, BITSHUFFLE8, RLE, HUFFMAN),
+		C(BITSHUFFLE4, ZSTD),
+		C(ZSTD),
+		C(BITSHUFFLE8, ZSTD),
+		C(DELTA8, BITSHUFFLE8, ZSTD),
 	},
 };
 
-/* Level 1: cheap steps only, no BWT; for pages of numbers. */
+/*
+ * Level 1: three of the default's chains, with zstd at its level -1
+ * (zbewalgo_ctx_set_level()).
+ */
 static const struct zbewalgo_table zbewalgo_preset_fast = {
 	.nr = 3,
 	.comb = {
-		C(BITSHUFFLE4, RLE, BITSHUFFLE4, RLE),
-		C(BITSHUFFLE8, RLE, HUFFMAN),
-		C(BEWALGO, HUFFMAN),
+		C(ZSTD),
+		C(BITSHUFFLE4, ZSTD),
+		C(DELTA8, BITSHUFFLE8, ZSTD),
 	},
 };
 
-/* Level 3: the 2018 defaults and every chain measured useful. */
+/*
+ * Level 3: every zstd chain measured useful, then lz (3-5% smaller than
+ * zstd on text pages, at a third of its speed) and the strongest chains
+ * of entropy coders: second differences for smooth float64 fields,
+ * sieved planes for sparse float32 ones, BWT for text.
+ */
 static const struct zbewalgo_table zbewalgo_preset_thorough = {
-	.nr = 16,
+	.nr = 11,
 	.comb = {
+		C(BITSHUFFLE4, ZSTD),
+		C(ZSTD),
+		C(BITSHUFFLE8, ZSTD),
+		C(DELTA8, BITSHUFFLE8, ZSTD),
+		C(DELTA8, DELTA8, BITSHUFFLE8, ZSTD),
+		C(DELTA4, BITSHUFFLE4, ZSTD),
+		C(SIEVE4, BITSHUFFLE4, ZSTD),
 		C(LZ),
-		C(BWT, MTF, BEWALGO, HUFFMAN),
-		C(BITSHUFFLE4, RLE, BITSHUFFLE4, RLE),
-		C(BITSHUFFLE8, RLE, HUFFMAN),
-		C(BITSHUFFLE4, RLE, HUFFMAN),
-		C(BWT, MTF, HUFFMAN),
-		C(BITSHUFFLE8, RLE, BITSHUFFLE8, RLE, HUFFMAN),
-		C(BITSHUFFLE4, BWT, MTF, HUFFMAN),
-		C(BITSHUFFLE8, BWT, MTF, HUFFMAN),
-		C(BEWALGO2, BITSHUFFLE4, JBE, RLE),
-		C(BITSHUFFLE4, BEWALGO2, MTF, BEWALGO, JBE),
-		C(BWT, MTF, JBE2, HUFFMAN),
-		C(JBE, HUFFMAN),
-		C(DELTA8, DELTA8, BITSHUFFLE8, RLE, HUFFMAN),
-		C(DELTA4, BITSHUFFLE4, RLE, HUFFMAN),
 		C(SIEVE4, BITSHUFFLE4, HUFFMAN4),
+		C(DELTA8, DELTA8, BITSHUFFLE8, RLE, HUFFMAN),
+		C(BWT, MTF, BEWALGO, HUFFMAN),
 	},
 };
 
@@ -89,10 +91,11 @@ static const struct zbewalgo_table zbewalgo_preset_thorough = {
 
 /**
  * zbewalgo_preset_table() - combination table of a compression level
- * @level: 1 (fast: no BWT), 2 (the default table) or 3 (thorough: sixteen
- *	chains)
+ * @level: 1 (fast: three chains), 2 (the default table) or 3 (thorough:
+ *	eleven chains)
  *
- * zram's algorithm_params level= selects one of these.
+ * zram's algorithm_params level= selects one of these, and the same
+ * level for the steps, zbewalgo_ctx_set_level().
  *
  * Return: the preset table, or NULL for an unknown level.
  */

@@ -740,11 +740,11 @@ static const struct chainres *res_of(const struct tuner *t, int ci, int set)
  * the per-chain measurements: the last winner first, then the table in
  * order; after every step the best result so far is compared with
  * early_abort_size; the last winner is accepted at once within the
- * tolerance of its previous full-search result, at most 15 times in a
+ * tolerance of its previous full-search result, at most 63 times in a
  * row.  A chain's result after step k is the one-chain result of its
  * k-step prefix, which is the engine's best-of-prefixes.
  */
-#define ENGINE_MAX_SHORTCUTS	15
+#define ENGINE_MAX_SHORTCUTS	63
 
 static void sim(const struct tuner *t, int set, const int *tab, int n,
 		uint32_t ea, uint32_t maxout, struct simres *out)

@@ -103,7 +103,7 @@ doc_table_is() { # CHAIN...: the table is exactly these chains
 	[ "$(cat $DOC_K/combinations | tr '\n' ' ')" = "$* " ]
 }
 doc_verify_level1_table() {
-	doc_table_is bitshuffle4-rle-bitshuffle4-rle bitshuffle8-rle-huffman bewalgo-huffman &&
+	doc_table_is zstd bitshuffle4-zstd delta8-bitshuffle8-zstd &&
 		echo "table: level 1's chains"
 }
 # "Run the workload": 16 MiB of the test patterns written to zram0.
