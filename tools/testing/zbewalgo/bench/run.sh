@@ -5,7 +5,7 @@
 # runs `zbewalgo bench` on them, on the test data (real files from Debian
 # packages, `make testdata`) and on the optional extra corpora, and writes
 # tables (txt, csv, json), plots (png), a note of the machine and, for the
-# sets, the figures of the performance targets (targets.txt).
+# sets and the test data, the figures of the speed targets (targets.txt).
 # See README.md in this directory.
 #
 # usage: run.sh ZBEWALGO_TOOL DATA_DIR TESTDATA_DIR OUT_DIR [SIZE_KIB [REPS
@@ -72,10 +72,6 @@ run() {	# run NAME FILE...: one bench run, all outputs under $out/NAME.*
 machine started >"$out/machine.txt"
 mapfile -t sets < <(find "$data" -type f | sort)
 run sets "${sets[@]}"
-{
-	echo "# zbewalgo bench: the sets against the performance targets (targets.py)"
-	python3 "$here/targets.py" "$out/sets.csv"
-} >"$out/targets.txt"
 mapfile -t files < <(find "$testdata" -type f ! -name '.*' | sort)
 [ ${#files[@]} -gt 0 ] || { echo "bench: no files under $testdata" >&2; exit 1; }
 run corpus "${files[@]}"
@@ -90,4 +86,8 @@ else
 fi
 echo "# load:      $(cut -d' ' -f1-3 /proc/loadavg) (1, 5, 15 min) when the run ended" \
 	>>"$out/machine.txt"
+{
+	echo "# zbewalgo bench: each level against the speed targets (targets.py)"
+	python3 "$here/targets.py" "$out/sets.csv" "$out/corpus.csv"
+} >"$out/targets.txt"
 echo "bench: results in $out: $(cd "$out" && echo *)" >&2
