@@ -318,13 +318,6 @@ zbewalgo_ctx_last_result(const struct zbewalgo_ctx *ctx)
 }
 EXPORT_SYMBOL_GPL(zbewalgo_ctx_last_result);
 
-static bool zbw_comb_equal(const struct zbewalgo_combination *a,
-			   const struct zbewalgo_combination *b)
-{
-	return a->nr_steps == b->nr_steps &&
-	       !memcmp(a->ids, b->ids, a->nr_steps);
-}
-
 /* Table index of the last winner, or table->nr when it is not there. */
 static unsigned int zbw_first_index(const struct zbewalgo_ctx *ctx)
 {

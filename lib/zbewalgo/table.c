@@ -141,20 +141,13 @@ static bool zbw_is_sep(char c)
 	       c == ',' || c == ';';
 }
 
-static bool zbw_comb_same(const struct zbewalgo_combination *a,
-			  const struct zbewalgo_combination *b)
-{
-	return a->nr_steps == b->nr_steps &&
-	       !memcmp(a->ids, b->ids, a->nr_steps);
-}
-
 static int zbw_table_find(const struct zbewalgo_table *table,
 			  const struct zbewalgo_combination *comb)
 {
 	unsigned int i;
 
 	for (i = 0; i < table->nr; i++)
-		if (zbw_comb_same(&table->comb[i], comb))
+		if (zbw_comb_equal(&table->comb[i], comb))
 			return i;
 	return -1;
 }

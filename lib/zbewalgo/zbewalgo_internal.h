@@ -34,6 +34,14 @@ static inline u8 zbw_page_byte0(unsigned int nr_steps)
 	return ZBEWALGO_FORMAT_VERSION | nr_steps << ZBW_HDR_STEPS_SHIFT;
 }
 
+/* Whether two combinations hold the same steps in the same order */
+static inline bool zbw_comb_equal(const struct zbewalgo_combination *a,
+				  const struct zbewalgo_combination *b)
+{
+	return a->nr_steps == b->nr_steps &&
+	       !memcmp(a->ids, b->ids, a->nr_steps);
+}
+
 /**
  * struct zbewalgo_step - one transform or coder of a chain
  * @encode: encode @slen bytes of @src into @dst, writing at most @dcap
