@@ -1060,26 +1060,30 @@ static void test_steps_enospc(void)
 	begin("step encoders respect the output capacity");
 	for (id = 1; id < ZBEWALGO_NR_STEP_IDS; id++) {
 		const struct zbewalgo_step *step = zbewalgo_step_get(id);
+		void *state = zbewalgo_step_state_create(step, PAGE);
+		void *arg = state ?: scratch;
 
+		CHECK(!step->state_size || state, "%s: no state", sname(step));
 		for (i = 0; i < nr_pages; i++) {
 			const struct page *pg = &pages[i];
 			int n;
 
 			if (pg->len > PAGE || (i % 97 && pg->len > 16))
 				continue;
-			n = step->encode(pg->data, pg->len, full, cap, scratch);
+			n = step->encode(pg->data, pg->len, full, cap, arg);
 			if (n < 0)
 				continue;
 			for (k = 0; k < (unsigned int)n; k++) {
 				unsigned char *d = malloc(k ? k : 1);
 				int r = step->encode(pg->data, pg->len, d, k,
-						     scratch);
+						     arg);
 
 				CHECK(r == -ENOSPC, "%s %s: cap %u gave %d",
 				      sname(step), pg->name, k, r);
 				free(d);
 			}
 		}
+		free(state);
 	}
 	end();
 	free(full);
@@ -1458,10 +1462,14 @@ static void test_step_decoders_hostile(void)
 	begin("step decoders on hostile input, exact buffers");
 	for (id = 1; id < ZBEWALGO_NR_STEP_IDS; id++) {
 		const struct zbewalgo_step *step = zbewalgo_step_get(id);
+		/* a step with state gets it both ways, set up for the page */
+		void *state = zbewalgo_step_state_create(step, PAGE);
 
+		CHECK(!step->state_size || state, "%s: no state", sname(step));
 		for (i = id % 5; i < nr_pages; i += 5) {
 			const struct page *pg = &pages[i];
-			int n = step->encode(pg->data, pg->len, enc, cap, scratch);
+			int n = step->encode(pg->data, pg->len, enc, cap,
+					     state ?: scratch);
 
 			if (n < 0)
 				continue;
@@ -1490,7 +1498,8 @@ static void test_step_decoders_hostile(void)
 				m = slen > dcap ? slen : dcap;
 				sclen = step->scratch_size ? step->scratch_size(m) : 0;
 				sc = malloc(sclen ? sclen : 1);
-				ret = step->decode(src, slen, dst, dcap, sc);
+				ret = step->decode(src, slen, dst, dcap,
+						   state ?: sc);
 				decodes++;
 				CHECK(ret == -EINVAL || (ret >= 0 && ret <= (int)dcap),
 				      "%s %s: %u bytes into %u gave %d",
@@ -1503,6 +1512,7 @@ static void test_step_decoders_hostile(void)
 				free(src);
 			}
 		}
+		free(state);
 	}
 	end();
 	printf("#   %lu decodes\n", decodes);
