@@ -175,7 +175,7 @@ static size_t zbw_ctx_layout(size_t max_len, size_t *head, size_t *stage,
  * @max_len: as for zbewalgo_ctx_create(), at most ZBEWALGO_MAX_INPUT
  *
  * All of it is allocated by zbewalgo_ctx_create(); compression allocates
- * nothing more.  It includes the scratch zbewalgo_ctx_scratch() returns.
+ * nothing more, and neither does zbewalgo_ctx_decompress().
  *
  * Return: size in bytes of the context zbewalgo_ctx_create(@max_len)
  * allocates.

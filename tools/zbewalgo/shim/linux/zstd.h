@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * User-space stand-in for <linux/zstd.h>: the part of the kernel's zstd
- * API zbewalgo uses, mapped onto libzstd's static-allocation API, which
- * the kernel's wrappers call too.
+ * API zbewalgo uses, mapped onto libzstd the way the kernel's wrappers
+ * (lib/zstd/zstd_{,de}compress_module.c) call it, so that both make the
+ * same frames where the library versions agree.
  */
 #ifndef ZBW_SHIM_LINUX_ZSTD_H
 #define ZBW_SHIM_LINUX_ZSTD_H
@@ -43,20 +44,40 @@ static inline zstd_cctx *zstd_init_cctx(void *workspace, size_t size)
 	return ZSTD_initStaticCCtx(workspace, size);
 }
 
+/* As the kernel does: every parameter set anew, the input size pledged */
 static inline size_t zstd_compress_cctx(zstd_cctx *cctx, void *dst,
 					size_t dst_capacity, const void *src,
 					size_t src_size,
 					const zstd_parameters *params)
 {
-	size_t ret;
+	const ZSTD_compressionParameters *c = &params->cParams;
+	const ZSTD_frameParameters *f = &params->fParams;
+	const struct {
+		ZSTD_cParameter p;
+		int v;
+	} set[] = {
+		{ ZSTD_c_windowLog, c->windowLog },
+		{ ZSTD_c_hashLog, c->hashLog },
+		{ ZSTD_c_chainLog, c->chainLog },
+		{ ZSTD_c_searchLog, c->searchLog },
+		{ ZSTD_c_minMatch, c->minMatch },
+		{ ZSTD_c_targetLength, c->targetLength },
+		{ ZSTD_c_strategy, c->strategy },
+		{ ZSTD_c_contentSizeFlag, f->contentSizeFlag },
+		{ ZSTD_c_checksumFlag, f->checksumFlag },
+		{ ZSTD_c_dictIDFlag, !f->noDictIDFlag },
+	};
+	size_t ret, i;
 
-	/* deprecated in libzstd, but the call the kernel's wrapper makes */
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
-	ret = ZSTD_compress_advanced(cctx, dst, dst_capacity, src, src_size,
-				     NULL, 0, *params);
-#pragma GCC diagnostic pop
-	return ret;
+	ret = ZSTD_CCtx_reset(cctx, ZSTD_reset_session_and_parameters);
+	if (!ZSTD_isError(ret))
+		ret = ZSTD_CCtx_setPledgedSrcSize(cctx, src_size);
+	for (i = 0; i < sizeof(set) / sizeof(set[0]) && !ZSTD_isError(ret);
+	     i++)
+		ret = ZSTD_CCtx_setParameter(cctx, set[i].p, set[i].v);
+	if (ZSTD_isError(ret))
+		return ret;
+	return ZSTD_compress2(cctx, dst, dst_capacity, src, src_size);
 }
 
 static inline size_t zstd_dctx_workspace_bound(void)
