@@ -401,23 +401,6 @@ struct pageset {
 	size_t npages, same, dups;	/* kept, dropped same-filled, dups */
 };
 
-/* zram's page_same_filled(): every word equal to the first. */
-static bool same_filled(const unsigned char *p, size_t page)
-{
-	size_t i;
-
-	if (page % sizeof(unsigned long)) {
-		for (i = 1; i < page; i++)
-			if (p[i] != p[0])
-				return false;
-		return true;
-	}
-	for (i = sizeof(unsigned long); i < page; i += sizeof(unsigned long))
-		if (memcmp(p, p + i, sizeof(unsigned long)))
-			return false;
-	return true;
-}
-
 /*
  * Cuts @len bytes into pages, the last one zero-padded.  With @drop,
  * same-filled pages (zram stores them as one word, without compressing)
@@ -447,7 +430,7 @@ static int make_pages(const unsigned char *in, size_t len, size_t page,
 
 		memcpy(dst, in + i * page,
 		       len - i * page < page ? len - i * page : page);
-		if (drop && same_filled(dst, page)) {
+		if (drop && tool_same_filled(dst, page)) {
 			ps->same++;
 			memset(dst, 0, page);
 			continue;

@@ -61,6 +61,24 @@ uint64_t tool_page_hash(const unsigned char *p, size_t n)
 	return h;
 }
 
+/*
+ * zram's page_same_filled(): every word equal to the first; a tail
+ * shorter than a word repeats the first word's bytes.
+ */
+bool tool_same_filled(const unsigned char *p, size_t page)
+{
+	size_t i;
+
+	for (i = sizeof(unsigned long); i + sizeof(unsigned long) <= page;
+	     i += sizeof(unsigned long))
+		if (memcmp(p, p + i, sizeof(unsigned long)))
+			return false;
+	for (; i < page; i++)
+		if (p[i] != p[i % sizeof(unsigned long)])
+			return false;
+	return true;
+}
+
 /* ---- lz4 and zstd: 0 for no result or an error ------------------------- */
 
 size_t tool_lz4_compress(void *state, const void *src, size_t slen,

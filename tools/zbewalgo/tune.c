@@ -433,21 +433,6 @@ static int read_page(const struct source *s, size_t idx, size_t page,
 	return 0;
 }
 
-/* zram's page_same_filled(): every word equal to the first. */
-static bool same_filled(const unsigned char *p, size_t page)
-{
-	size_t i;
-
-	for (i = sizeof(unsigned long); i + sizeof(unsigned long) <= page;
-	     i += sizeof(unsigned long))
-		if (memcmp(p, p + i, sizeof(unsigned long)))
-			return false;
-	for (; i < page; i++)
-		if (p[i] != p[i % sizeof(unsigned long)])
-			return false;
-	return true;
-}
-
 struct sampler {
 	struct source *src;
 	size_t nsrc, *start, total, page;
@@ -489,7 +474,7 @@ static int take_page(struct sampler *sp, size_t g, struct pageset *ps)
 		sp->unreadable++;
 		return 0;
 	}
-	if (same_filled(dst, page)) {
+	if (tool_same_filled(dst, page)) {
 		if (sp->drop) {
 			sp->same++;
 			return 0;

@@ -20,6 +20,7 @@ double tool_now(void);
 double tool_median(double *v, int n);
 int tool_parse_num(const char *s, double lo, double hi, double *v);
 uint64_t tool_page_hash(const unsigned char *p, size_t n);
+bool tool_same_filled(const unsigned char *p, size_t page);
 size_t tool_lz4_compress(void *state, const void *src, size_t slen,
 			 void *dst, size_t cap, int accel);
 size_t tool_lz4_decompress(const void *src, size_t slen, void *dst,
