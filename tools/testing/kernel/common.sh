@@ -78,10 +78,12 @@ zbw_modules() {
 missing_checks() {
 	local log=$1 c missing=
 	shift
+	# Here-strings, not pipes: under pipefail, "echo | grep -q" fails when
+	# grep stops at an early match and echo gets SIGPIPE on a long log.
 	for c in "$@"; do
-		echo "$log" | grep -q "^ZBW-CHECK: $c ok" || missing="$missing $c"
+		grep -q "^ZBW-CHECK: $c ok" <<<"$log" || missing="$missing $c"
 	done
-	echo "$log" | grep -qx 'ZBW-RESULT: ok' || missing="$missing ZBW-RESULT"
+	grep -qx 'ZBW-RESULT: ok' <<<"$log" || missing="$missing ZBW-RESULT"
 	echo "$missing"
 }
 
