@@ -48,12 +48,22 @@ struct zbw_zstd_state {
 	u8 mem[] __aligned(8);
 };
 
+/*
+ * The compression parameters within zstd's parameters: they are its first
+ * member (zstd_lib.h), which spares us zstd's mixed-case member names.
+ */
+static zstd_compression_parameters *zbw_zstd_cparams(zstd_parameters *params)
+{
+	return (zstd_compression_parameters *)params;
+}
+
+/* zstd's frame parameters are kept: a content size, no checksum. */
 static zstd_parameters zbw_zstd_params(int level, unsigned int max_len)
 {
 	/* to zstd a size of 0 means unknown, which gets the largest tables */
 	zstd_parameters params = zstd_get_params(zbw_zstd_levels[level - 1],
 						 max_len ?: 1);
-	zstd_compression_parameters *cp = &params.cParams;
+	zstd_compression_parameters *cp = zbw_zstd_cparams(&params);
 
 	/*
 	 * Hash tables no larger than the window: a quarter less memory for
@@ -61,9 +71,6 @@ static zstd_parameters zbw_zstd_params(int level, unsigned int max_len)
 	 */
 	cp->hashLog = min(cp->hashLog, cp->windowLog);
 	cp->chainLog = min(cp->chainLog, cp->windowLog - 1);
-	params.fParams.contentSizeFlag = 0;
-	params.fParams.checksumFlag = 0;
-	params.fParams.noDictIDFlag = 1;
 	return params;
 }
 
@@ -84,7 +91,8 @@ static size_t zbw_zstd_cctx_size(unsigned int max_len)
 	for (level = 1; level <= ZBEWALGO_MAX_LEVEL; level++) {
 		zstd_parameters params = zbw_zstd_params(level, max_len);
 
-		size = max(size, zstd_cctx_workspace_bound(&params.cParams));
+		size = max(size,
+			   zstd_cctx_workspace_bound(zbw_zstd_cparams(&params)));
 	}
 	return ALIGN(size, 8);
 }
