@@ -4,8 +4,9 @@
  *
  * Format: one Zstandard frame (RFC 8878) without its 4-byte magic number,
  * and nothing after it.  The decoder accepts any such frame that zstd
- * accepts; the encoder writes no content size, no checksum and no
- * dictionary id.  The frame must decode to at most the stage capacity.
+ * accepts; the encoder writes zstd's default frame: the content size, no
+ * checksum, no dictionary id.  The frame must decode to at most the
+ * stage capacity.
  *
  * zstd matches what the hand-made chains reach on text, code and process
  * memory, and after a byte-plane step on arrays of numbers, at several
