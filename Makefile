@@ -38,7 +38,7 @@ TOOL		:= $(BUILD)/zbewalgo
 TEST		:= $(BUILD)/zbewalgo_test
 
 .PHONY: all check check-user test-unit test-cli test-golden golden testdata \
-	corpus clean deps run
+	corpus clean deps run test-s390x
 
 # Debian packages the user-space build and tests need.
 DEPS		:= build-essential liblz4-dev libzstd-dev liblzo2-dev zlib1g-dev \
@@ -113,11 +113,13 @@ corpus:
 		"canterbury/)" >&2; exit 1; }
 	@tools/testing/zbewalgo/extra-corpus.sh "$(ZBW_EXTRA_CORPUS)" $(CORPUS)
 
-# Tests always run under the sanitizers: a report is a failure.  The fuzz
-# smoke run replays the saved corpora and fuzzes each harness briefly.  Then
-# the kernel side: KUnit under UML with KASAN, and the booted-kernel suite on
-# 6.1, 6.12 and 7.2 (about an hour from nothing, 20 minutes on a warm cache;
-# see tools/testing/kernel/README.md).  check-series: the upstream series as
+# Tests always run under the sanitizers: a report is a failure; then the
+# unit and golden tests again on big-endian s390x under qemu user mode
+# (test-s390x, below; without sanitizers).  The fuzz smoke run replays the
+# saved corpora and fuzzes each harness briefly.  Then the kernel side:
+# KUnit under UML with KASAN, and the booted-kernel suite on 6.1, 6.12 and
+# 7.2 (about an hour from nothing, 20 minutes on a warm cache; see
+# tools/testing/kernel/README.md).  check-series: the upstream series as
 # make patches writes it, applied and built (scripts/patches/series.sh).
 # check-user is the quick part alone.
 check:
@@ -128,6 +130,7 @@ check:
 
 check-user: deps
 	$(MAKE) SANITIZE=1 test-unit test-cli test-golden
+	$(MAKE) test-s390x
 	$(MAKE) fuzz-smoke
 	$(MAKE) docs
 	$(MAKE) doc-user
@@ -150,6 +153,32 @@ test-golden: $(TOOL)
 golden: $(TOOL)
 	python3 tools/testing/zbewalgo/golden.py make $(TOOL) \
 		$(GOLDEN)/$(shell sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' dkms.conf)
+
+# Big-endian: the tool and the unit tests built for s390x by Debian's cross
+# gcc, statically against bookworm's s390x zstd, lz4, lzo2 and zlib (fetched
+# once into $ZBEWALGO_CACHE/s390x by s390x-sysroot.sh, through a private apt
+# state: the machine's architectures and sources stay as they are), and
+# run under qemu user mode: the unit tests, the golden pages (written on
+# x86_64) and cross_test.sh, the same bytes from both builds on the test
+# data at levels 1, 2 and 3, each decoding the other's.
+S390X_DEPS	:= gcc-s390x-linux-gnu libc6-dev-s390x-cross qemu-user-static \
+		   debian-archive-keyring
+S390X_CACHE	:= $(or $(ZBEWALGO_CACHE),/var/cache/zbewalgo)/s390x
+S390X_ROOT	:= $(S390X_CACHE)/root
+S390X_BUILD	:= build/s390x
+S390X_RUN	?= qemu-s390x-static
+test-s390x: $(TOOL) testdata
+	@scripts/install-deps.sh $(S390X_DEPS)
+	@tools/testing/zbewalgo/s390x-sysroot.sh $(S390X_CACHE)
+	CPPFLAGS='-isystem $(S390X_ROOT)/usr/include' \
+	LDFLAGS='-static -L$(S390X_ROOT)/usr/lib/s390x-linux-gnu' \
+		$(MAKE) BUILD=$(S390X_BUILD) SANITIZE= CC=s390x-linux-gnu-gcc \
+		AR=s390x-linux-gnu-ar $(S390X_BUILD)/zbewalgo $(S390X_BUILD)/zbewalgo_test
+	$(S390X_RUN) $(S390X_BUILD)/zbewalgo_test $(TESTDATA)
+	python3 tools/testing/zbewalgo/golden.py check --runner '$(S390X_RUN)' \
+		$(S390X_BUILD)/zbewalgo $(GOLDEN)
+	tools/testing/zbewalgo/cross_test.sh '$(S390X_RUN)' $(S390X_BUILD)/zbewalgo \
+		$(TOOL) $(TESTDATA)
 
 # Main job: builds the 7.2 kernel with zbewalgo (cached), boots it under qemu
 # and compares zram with zbewalgo, lz4, lzo-rle and zstd in that one boot: the
