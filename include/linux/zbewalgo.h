@@ -4,9 +4,10 @@
  *
  * A page is compressed by a chain of small steps (transforms and entropy
  * coders).  A combination table lists the chains worth trying; the engine
- * tries them per page, starting with the one that won last time in the same
- * context.  Compressed data names the steps it used by stable ids, so it can
- * be decompressed without the table that produced it.
+ * tries them per page, starting with the one that won last time on a page
+ * of the same class in the same context.  Compressed data names the steps
+ * it used by stable ids, so it can be decompressed without the table that
+ * produced it.
  *
  * The page format is described in Documentation/staging/zbewalgo.rst.
  */
@@ -91,8 +92,9 @@ struct zbewalgo_table {
  *	its estimated entropy per byte (sampled, per byte lane, and of the
  *	differences of neighbouring bytes) is at least @store_entropy / 256
  *	bits and no repeated block shows: before any try after a stored
- *	page, otherwise once the last winner missed (0 disables the test;
- *	so does a @max_output_size not below the page length)
+ *	page of its class, otherwise once the last winner missed (0
+ *	disables the test; so does a @max_output_size not below the page
+ *	length)
  */
 struct zbewalgo_params {
 	u32 early_abort_size;

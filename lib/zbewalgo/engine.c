@@ -12,53 +12,13 @@
 
 #include "zbewalgo_internal.h"
 
-/*
- * Pages accepted by the tolerance shortcut between two full searches.  The
- * reference size only comes from full searches, so a chain that won on
- * one kind of data cannot keep itself in place on another kind that it
- * compresses about as badly: after this many pages the others get a try.
- * A try of a zstd chain costs about what zstd costs for the page: 63
- * pages and a tolerance of a quarter (zbewalgo_default_params()) instead
- * of 15 and an eighth take 9% fewer instructions on the bench sets for
- * 0.5% of the ratio.
- */
-#define ZBW_MAX_SHORTCUTS	63
-
-/*
- * Incompressibility test: 16 of every 64 bytes, counted per byte lane
- * (offset % 8), so the lanes of float and integer arrays are seen apart.
- * Pages shorter than ZBW_CHECK_MIN give too few samples and skip it.
- */
-#define ZBW_CHECK_BLOCK		64
-#define ZBW_CHECK_TAKE		16
-#define ZBW_CHECK_LANES		8
-#define ZBW_CHECK_MIN		1024
-/*
- * Two more signs of structure the lanes miss: small steps between
- * neighbouring bytes (a histogram of the sampled bytes' differences as a
- * ninth lane; sorted or slowly varying bytes), and repeats (the 4-byte
- * words at every ZBW_CHECK_BLOCK-th position go into a hash table, then
- * every position of the last block is looked up: a page repeating a
- * block of any length up to the page finds one there).  The table has at
- * most 2^ZBW_CHECK_SLOT_BITS slots, twice the positions of the largest
- * page.
- */
-#define ZBW_CHECK_SLOT_BITS	11
-/* the histograms, then the hash table of positions + 1 */
-#define ZBW_CHECK_SCRATCH	((ZBW_CHECK_LANES + 1) * 256 * sizeof(u16) + \
-				 (sizeof(u16) << ZBW_CHECK_SLOT_BITS))
-
 /**
  * struct zbewalgo_ctx - per-stream compression state and scratch
  * @max_len: largest input this context accepts
  * @table: combinations to try; owned by the caller
  * @params: search thresholds
- * @last: combination that won the previous page in this context
- * @last_index: table index @last had, checked before use
- * @last_size: size @last reached when it last won a full search
- * @have_last: @last, @last_index and @last_size are valid
- * @shortcuts: pages that may still be accepted by the tolerance shortcut
- *	before a full search is forced
+ * @class: what was learnt per page class
+ * @recent: class of the previous page
  * @result: what the previous call did, for statistics
  * @buf: three stage buffers of zbewalgo_stage_cap(@max_len) bytes each
  * @step_scratch: scratch shared by the steps
@@ -72,11 +32,8 @@ struct zbewalgo_ctx {
 	size_t max_len;
 	const struct zbewalgo_table *table;
 	struct zbewalgo_params params;
-	struct zbewalgo_combination last;
-	unsigned int last_index;
-	u32 last_size;
-	bool have_last;
-	unsigned int shortcuts;
+	struct zbw_class_memory class[ZBW_NR_CLASSES];
+	unsigned int recent;
 	struct zbewalgo_result result;
 	u8 *buf[3];
 	void *step_scratch;
@@ -318,19 +275,19 @@ zbewalgo_ctx_last_result(const struct zbewalgo_ctx *ctx)
 }
 EXPORT_SYMBOL_GPL(zbewalgo_ctx_last_result);
 
-/* Table index of the last winner, or table->nr when it is not there. */
-static unsigned int zbw_first_index(const struct zbewalgo_ctx *ctx)
+/* Table index of the class's last winner, or table->nr when not there. */
+static unsigned int zbw_first_index(const struct zbewalgo_table *table,
+				    const struct zbw_class_memory *mem)
 {
-	const struct zbewalgo_table *table = ctx->table;
 	unsigned int i;
 
-	if (!ctx->have_last)
+	if (!mem->have_last)
 		return table->nr;
-	if (ctx->last_index < table->nr &&
-	    zbw_comb_equal(&table->comb[ctx->last_index], &ctx->last))
-		return ctx->last_index;
+	if (mem->last_index < table->nr &&
+	    zbw_comb_equal(&table->comb[mem->last_index], &mem->last))
+		return mem->last_index;
 	for (i = 0; i < table->nr; i++)
-		if (zbw_comb_equal(&table->comb[i], &ctx->last))
+		if (zbw_comb_equal(&table->comb[i], &mem->last))
 			return i;
 	return table->nr;
 }
@@ -393,54 +350,203 @@ static bool zbw_repeats(const u8 *src, unsigned int slen, u16 *slot)
 }
 
 /*
- * Whether a page looks like random data: the mean collision (Renyi order
- * 2) entropy of its eight byte lanes, estimated on a quarter of the page,
- * is at least @limit / 256 bits per byte.  Every chain of byte or word
- * coders needs a lane with skewed byte frequencies, repeated bytes or
- * repeated strings to get a page below zram's threshold; the first two
- * lower this entropy.  Collision entropy is never above Shannon entropy,
- * and counting pairs (c += h[b]++) estimates it without bias even from a
- * few samples, at one add per byte.  Random pages measure 7.74..8.0 bits,
- * the most random-looking compressible pages seen (gzip output of
- * images) 7.15.  Uniform bytes in small steps (sorted, say) and repeated
- * blocks have random lanes but compress: the differences of neighbouring
- * bytes must look random too, and no repeat may show.
+ * Adds word @word of every ZBW_CHECK_BLOCK bytes to @s, whose counts are
+ * in @scratch; @word 0 starts a new sample.
  */
-static bool zbw_looks_random(const u8 *src, unsigned int slen, u32 limit,
-			     void *scratch)
+static void zbw_sample_word(const u8 *src, unsigned int slen,
+			    unsigned int word, void *scratch,
+			    struct zbw_sample *s)
 {
 	u16 (*h)[256] = scratch;
 	u16 *hd = h[ZBW_CHECK_LANES];
-	u32 pairs[ZBW_CHECK_LANES] = { 0 }, dpairs = 0;
-	unsigned int o, j, n = slen / ZBW_CHECK_BLOCK *
-			       (ZBW_CHECK_TAKE / ZBW_CHECK_LANES);
-	s32 sum = 0;
+	unsigned int o;
 
-	if (!limit || slen < ZBW_CHECK_MIN)
-		return false;
-	memset(h, 0, (ZBW_CHECK_LANES + 1) * sizeof(*h));
-	for (o = 0; o + ZBW_CHECK_BLOCK <= slen; o += ZBW_CHECK_BLOCK) {
+	if (!word) {
+		memset(h, 0, (ZBW_CHECK_LANES + 1) * sizeof(*h));
+		memset(s, 0, sizeof(*s));
+	}
+	for (o = word * ZBW_CHECK_LANES; o + ZBW_CHECK_BLOCK <= slen;
+	     o += ZBW_CHECK_BLOCK) {
 		const u8 *p = src + o;
 
-		for (j = 0; j < ZBW_CHECK_TAKE; j += ZBW_CHECK_LANES) {
-			pairs[0] += h[0][p[j]]++;
-			pairs[1] += h[1][p[j + 1]]++;
-			pairs[2] += h[2][p[j + 2]]++;
-			pairs[3] += h[3][p[j + 3]]++;
-			pairs[4] += h[4][p[j + 4]]++;
-			pairs[5] += h[5][p[j + 5]]++;
-			pairs[6] += h[6][p[j + 6]]++;
-			pairs[7] += h[7][p[j + 7]]++;
-			dpairs += hd[(u8)(p[j + 1] - p[j])]++;
-			dpairs += hd[(u8)(p[j + 5] - p[j + 4])]++;
-		}
+		s->pairs[0] += h[0][p[0]]++;
+		s->pairs[1] += h[1][p[1]]++;
+		s->pairs[2] += h[2][p[2]]++;
+		s->pairs[3] += h[3][p[3]]++;
+		s->pairs[4] += h[4][p[4]]++;
+		s->pairs[5] += h[5][p[5]]++;
+		s->pairs[6] += h[6][p[6]]++;
+		s->pairs[7] += h[7][p[7]]++;
+		s->dpairs += hd[(u8)(p[1] - p[0])]++;
+		s->dpairs += hd[(u8)(p[5] - p[4])]++;
 	}
-	for (j = 0; j < ZBW_CHECK_LANES; j++)
-		sum += zbw_h2(pairs[j], n);
-	if (sum < (s32)(ZBW_CHECK_LANES * limit) ||
-	    zbw_h2(dpairs, n * 2) < (s32)limit)
+	s->words++;
+}
+
+/* Entropy of lane @j of @s, or of the differences for ZBW_CHECK_LANES */
+static s32 zbw_sample_h2(const struct zbw_sample *s, unsigned int slen,
+			 unsigned int j)
+{
+	unsigned int n = slen / ZBW_CHECK_BLOCK * s->words;
+
+	if (j == ZBW_CHECK_LANES)
+		return zbw_h2(s->dpairs, 2 * n);
+	return zbw_h2(s->pairs[j], n);
+}
+
+/*
+ * The class of a sampled page: 1-4 for pages whose lanes look alike
+ * (text, code, random), 5-8 for lanes that repeat every 4 bytes (arrays
+ * of 32-bit numbers), 9-12 for 8-byte words; within each, the mean lane
+ * entropy in steps of 2 bits.  Lanes differ when their entropies are 2
+ * bits or more apart (less is sampling noise), and an array of 4-byte
+ * numbers has both halves of each 8-byte word alike.
+ */
+static unsigned int zbw_classify(const struct zbw_sample *s,
+				 unsigned int slen)
+{
+	s32 h2[ZBW_CHECK_LANES], lo = S32_MAX, hi = 0, sum = 0, halves = 0;
+	unsigned int j, level;
+
+	for (j = 0; j < ZBW_CHECK_LANES; j++) {
+		h2[j] = max(zbw_sample_h2(s, slen, j), 0);
+		lo = min(lo, h2[j]);
+		hi = max(hi, h2[j]);
+		sum += h2[j];
+	}
+	for (j = 0; j < ZBW_CHECK_LANES / 2; j++)
+		halves += abs(h2[j] - h2[j + ZBW_CHECK_LANES / 2]);
+	level = min_t(unsigned int, sum / (ZBW_CHECK_LANES * 512), 3);
+	if (hi - lo < 512)
+		return 1 + level;
+	if (halves < hi - lo)
+		return 5 + level;
+	return 9 + level;
+}
+
+/**
+ * zbw_page_class() - sample a page and tell its class
+ * @src: the page
+ * @slen: its length
+ * @scratch: at least ZBW_CHECK_SCRATCH bytes; holds the sample's counts
+ *	afterwards, for zbw_looks_random()
+ * @s: the sample, filled in
+ *
+ * Return: the class, 1..ZBW_NR_CLASSES - 1, or 0 for pages too short to
+ * sample (@s is then not filled in).
+ */
+unsigned int zbw_page_class(const u8 *src, unsigned int slen, void *scratch,
+			    struct zbw_sample *s)
+{
+	if (slen < ZBW_CHECK_MIN)
+		return 0;
+	zbw_sample_word(src, slen, 0, scratch, s);
+	return zbw_classify(s, slen);
+}
+
+/**
+ * zbw_class_enter() - the memory of a page's class
+ * @class: the memories of a context, ZBW_NR_CLASSES of them
+ * @recent: class of the previous page; set to @c
+ * @c: class of this page
+ *
+ * A class seen first tries the previous page's winner first, but
+ * searches in full: it is another kind of data.
+ *
+ * Return: the memory of class @c.
+ */
+struct zbw_class_memory *zbw_class_enter(struct zbw_class_memory *class,
+					 unsigned int *recent, unsigned int c)
+{
+	struct zbw_class_memory *mem = &class[c];
+
+	if (!mem->have_last) {
+		*mem = class[*recent];
+		mem->shortcuts = 0;
+		mem->budget = 0;
+	}
+	*recent = c;
+	return mem;
+}
+
+/**
+ * zbw_class_searched() - learn from a full search
+ * @mem: the page's class memory
+ * @best: size of the winner
+ * @first: size the class's last winner reached on the page, SIZE_MAX if
+ *	it was not tried
+ *
+ * While the last winner stays within 1/16 of the best, the shortcut is
+ * trusted for twice as many pages each time, up to ZBW_MAX_SHORTCUTS;
+ * a class whose pages want different chains searches again after one.
+ */
+void zbw_class_searched(struct zbw_class_memory *mem, size_t best,
+			size_t first)
+{
+	mem->last_size = best;
+	if (first <= best + (best >> 4))
+		mem->budget = min(2 * mem->budget + 1, ZBW_MAX_SHORTCUTS);
+	else
+		mem->budget = 1;
+	mem->shortcuts = mem->budget;
+}
+
+/**
+ * zbw_class_shortcut() - whether the last winner's result ends the search
+ * @mem: the page's class memory
+ * @size: the last winner's result on this page
+ * @tolerance_shift: struct zbewalgo_params.tolerance_shift
+ *
+ * Return: true when @size is within the tolerance of the class's last
+ * full-search result and the class has shortcuts left (one is used).
+ */
+bool zbw_class_shortcut(struct zbw_class_memory *mem, size_t size,
+			unsigned int tolerance_shift)
+{
+	if (!tolerance_shift || !mem->shortcuts ||
+	    size > mem->last_size + (mem->last_size >> tolerance_shift))
 		return false;
-	return !zbw_repeats(src, slen, (u16 *)(h + ZBW_CHECK_LANES + 1));
+	mem->shortcuts--;
+	return true;
+}
+
+/* Whether @s has at least @limit / 256 bits in its lanes and differences */
+static bool zbw_sample_above(const struct zbw_sample *s, unsigned int slen,
+			     s32 limit)
+{
+	s32 sum = 0;
+	unsigned int j;
+
+	for (j = 0; j < ZBW_CHECK_LANES; j++)
+		sum += zbw_sample_h2(s, slen, j);
+	return sum >= ZBW_CHECK_LANES * limit &&
+	       zbw_sample_h2(s, slen, ZBW_CHECK_LANES) >= limit;
+}
+
+/*
+ * Whether a page looks like random data: the mean entropy of its lanes,
+ * sampled from a quarter of the page, is at least @limit / 256 bits per
+ * byte.  Every chain of byte or word coders needs a lane with skewed byte
+ * frequencies, repeated bytes or repeated strings to get a page below
+ * zram's threshold; the first two lower this entropy.  Random pages
+ * measure 7.74..8.0 bits, the most random-looking compressible pages seen
+ * (gzip output of images) 7.15.  Uniform bytes in small steps (sorted,
+ * say) and repeated blocks have random lanes but compress: the
+ * differences of neighbouring bytes must look random too, and no repeat
+ * may show.  @s is the classifier's sample, its counts still in @scratch
+ * if @fresh: a page a bit or more below @limit there needs no second
+ * look.
+ */
+static bool zbw_looks_random(struct zbw_sample *s, bool fresh, const u8 *src,
+			     unsigned int slen, u32 limit, void *scratch)
+{
+	if (!zbw_sample_above(s, slen, (s32)limit - 256))
+		return false;
+	if (!fresh)	/* the steps have used the counts */
+		zbw_sample_word(src, slen, 0, scratch, s);
+	zbw_sample_word(src, slen, 1, scratch, s);
+	return zbw_sample_above(s, slen, limit) &&
+	       !zbw_repeats(src, slen, scratch);
 }
 
 /* The buffer (0..2) that is neither @a nor @b. */
@@ -496,7 +602,10 @@ int zbewalgo_compress(struct zbewalgo_ctx *ctx, const void *src, size_t slen,
 	unsigned int cap = zbewalgo_stage_cap(slen);
 	unsigned int first, i, k, best_steps = 0;
 	int best_buf = -1, best_comb = -1;
-	size_t best_total, limit;
+	size_t best_total, limit, first_total = SIZE_MAX;
+	struct zbw_class_memory *mem;
+	struct zbw_sample sample;
+	unsigned int c = 0;
 	bool check;
 	struct zbewalgo_result *res = &ctx->result;
 	u8 *out = dst;
@@ -511,21 +620,26 @@ int zbewalgo_compress(struct zbewalgo_ctx *ctx, const void *src, size_t slen,
 
 	/*
 	 * Callers that keep any saving (max_output_size >= slen) search.
-	 * Random pages come in runs: after a stored page the test comes
-	 * first, otherwise only once the last winner missed the threshold,
-	 * so that pages that compress do not pay for it.
+	 * Random pages come in runs: after a stored page of its class the
+	 * test comes first, otherwise only once the last winner missed the
+	 * threshold, so that pages that compress do not pay for it.
 	 */
-	check = params->max_output_size < slen;
-	if (check && (!ctx->have_last || res->stored)) {
+	check = params->store_entropy && params->max_output_size < slen;
+	if (check || table->nr > 1)
+		c = zbw_page_class(src, slen, ctx->step_scratch, &sample);
+	if (!c)
 		check = false;
-		if (zbw_looks_random(src, slen, params->store_entropy,
-				     ctx->step_scratch))
+	mem = zbw_class_enter(ctx->class, &ctx->recent, c);
+	if (check && (!mem->have_last || mem->stored)) {
+		check = false;
+		if (zbw_looks_random(&sample, true, src, slen,
+				     params->store_entropy, ctx->step_scratch))
 			goto finish;
 	}
 
-	first = zbw_first_index(ctx);
+	first = zbw_first_index(table, mem);
 	for (i = 0; i <= table->nr && slen; i++) {
-		/* The last winner first, then the table in order. */
+		/* The class's last winner first, then the table in order. */
 		unsigned int ci = i == 0 ? first : i - 1;
 		const struct zbewalgo_combination *comb;
 		const u8 *in = src;
@@ -533,8 +647,8 @@ int zbewalgo_compress(struct zbewalgo_ctx *ctx, const void *src, size_t slen,
 		int in_buf = -1;
 
 		if (i == 1 && check && best_comb < 0 &&
-		    zbw_looks_random(src, slen, params->store_entropy,
-				     ctx->step_scratch))
+		    zbw_looks_random(&sample, false, src, slen,
+				     params->store_entropy, ctx->step_scratch))
 			goto finish;
 		if (ci >= table->nr || (i > 0 && ci == first))
 			continue;
@@ -578,24 +692,23 @@ int zbewalgo_compress(struct zbewalgo_ctx *ctx, const void *src, size_t slen,
 			if (best_total < params->early_abort_size)
 				goto done;
 		}
+		if (ci != first)
+			continue;
+		first_total = best_total;
 		/* Close enough to last time: this page is like the last. */
-		if (ci == first && best_comb == (int)first &&
-		    params->tolerance_shift && ctx->shortcuts &&
-		    best_total <= ctx->last_size +
-				  (ctx->last_size >> params->tolerance_shift)) {
-			ctx->shortcuts--;
+		if (best_comb == (int)first &&
+		    zbw_class_shortcut(mem, best_total, params->tolerance_shift))
 			goto finish;
-		}
 	}
 done:
-	if (best_comb >= 0) {
-		ctx->last_size = best_total;
-		ctx->shortcuts = ZBW_MAX_SHORTCUTS;
-	}
+	if (best_comb >= 0)
+		zbw_class_searched(mem, best_total, best_comb == (int)first ?
+				   best_total : first_total);
 finish:
 	res->comb = best_comb;
 	res->nr_steps = best_steps;
 	res->stored = best_comb < 0;
+	mem->stored = best_comb < 0;
 	if (best_comb < 0)
 		return zbw_write_stored(src, slen, dst, dlen);
 	if (*dlen < best_total)
@@ -608,9 +721,9 @@ finish:
 	memcpy(out + k, ctx->buf[best_buf], best_total - k);
 	*dlen = best_total;
 
-	ctx->last = table->comb[best_comb];
-	ctx->last_index = best_comb;
-	ctx->have_last = true;
+	mem->last = table->comb[best_comb];
+	mem->last_index = best_comb;
+	mem->have_last = true;
 	return 0;
 }
 EXPORT_SYMBOL_GPL(zbewalgo_compress);

@@ -47,6 +47,7 @@
 #include <linux/zbewalgo.h>
 
 #include "zbewalgo_tool.h"
+#include "../../lib/zbewalgo/zbewalgo_internal.h"
 
 #ifndef ZBEWALGO_TUNE_PLOT
 #define ZBEWALGO_TUNE_PLOT "tools/zbewalgo/tune-plot.py"
@@ -98,6 +99,8 @@ struct pageset {
 	 */
 	bool *prestored;
 	float *precost;
+	/* each page's class (zbw_page_class()) */
+	uint8_t *cls;
 };
 
 /* ---- the search ---------------------------------------------------------- */
@@ -597,6 +600,17 @@ static int eval_chain(struct tuner *t, int ci, int set)
 		for (i = 0; i < n; i++)
 			ps->precost[i] = -1;
 	}
+	if (!ps->cls) {
+		static u8 scratch[ZBW_CHECK_SCRATCH] __aligned(8);
+		struct zbw_sample sample;
+
+		ps->cls = calloc(n + 1, 1);
+		if (!ps->cls)
+			return -1;
+		for (i = 0; i < n; i++)
+			ps->cls[i] = zbw_page_class(ps->data + i * page, page,
+						    scratch, &sample);
+	}
 	zbewalgo_default_params(&p, page);
 	/*
 	 * The whole chain on every page, every prefix result below zram's
@@ -722,43 +736,44 @@ static const struct chainres *res_of(const struct tuner *t, int ci, int set)
 
 /*
  * The engine's search (lib/zbewalgo/engine.c, zbewalgo_compress()) over
- * the per-chain measurements: the last winner first, then the table in
- * order; after every step the best result so far is compared with
- * early_abort_size; the last winner is accepted at once within the
- * tolerance of its previous full-search result, at most 63 times in a
- * row.  A chain's result after step k is the one-chain result of its
- * k-step prefix, which is the engine's best-of-prefixes.
+ * the per-chain measurements, with the engine's own per-class policy
+ * (zbw_class_enter(), zbw_class_shortcut(), zbw_class_searched()): the
+ * class's last winner first, then the table in order; after every step
+ * the best result so far is compared with early_abort_size.  A chain's
+ * result after step k is the one-chain result of its k-step prefix,
+ * which is the engine's best-of-prefixes.
  */
-#define ENGINE_MAX_SHORTCUTS	63
-
 static void sim(const struct tuner *t, int set, const int *tab, int n,
 		uint32_t ea, uint32_t maxout, struct simres *out)
 {
 	const struct pageset *ps = &t->set[set];
 	uint32_t limit = maxout < t->stored_size ? maxout : t->stored_size;
-	int last = -1, shortcuts = 0, i, k;
-	uint32_t last_size = 0;
+	struct zbw_class_memory class[ZBW_NR_CLASSES] = { 0 };
+	unsigned int recent = 0;
+	int i, k;
 	size_t p;
 
 	memset(out, 0, sizeof(*out));
 	for (p = 0; p < ps->n; p++) {
+		/* the table position of the class's last winner */
+		unsigned int c = n > 1 || maxout < t->page ? ps->cls[p] : 0;
+		struct zbw_class_memory *mem =
+			zbw_class_enter(class, &recent, c);
 		uint32_t best = limit;
-		int first = n, win = -1, wpre = -1;
+		size_t first_size = SIZE_MAX;
+		int first = mem->have_last ? mem->last_index : n;
+		int win = -1, wpre = -1;
 		double cost = 0;
 
-		/* stored at once: the check's cost, no try, no state change */
+		/* stored at once: the check's cost, no try */
 		if (ps->prestored[p] && maxout < t->page && n) {
+			mem->stored = true;
 			out->tc += ps->precost[p] + t->tcopy;
 			out->zb += t->page;
 			out->td += t->tcopy;
 			continue;
 		}
 
-		for (i = 0; i < n && last >= 0; i++)
-			if (tab[i] == last) {
-				first = i;
-				break;
-			}
 		for (i = 0; i <= n; i++) {
 			int ci = i == 0 ? first : i - 1;
 			const struct cand *c;
@@ -782,20 +797,23 @@ static void sim(const struct tuner *t, int set, const int *tab, int n,
 				}
 			}
 			cost += res_of(t, tab[ci], set)->ct[p];
-			if (ci == first && win == first && t->tol && shortcuts &&
-			    best <= last_size + (last_size >> t->tol)) {
-				shortcuts--;
+			if (ci != first)
+				continue;
+			first_size = best;
+			if (win == first &&
+			    zbw_class_shortcut(mem, best, t->tol))
 				goto shortcut;
-			}
 		}
 done:
-		if (win >= 0) {
-			last_size = best;
-			shortcuts = ENGINE_MAX_SHORTCUTS;
-		}
-shortcut:
 		if (win >= 0)
-			last = tab[win];
+			zbw_class_searched(mem, best, win == first ? best :
+						     first_size);
+shortcut:
+		mem->stored = win < 0;
+		if (win >= 0) {
+			mem->last_index = win;
+			mem->have_last = true;
+		}
 		/* and zram's copy of the result (or the page) into its store */
 		if (win >= 0 && best < t->threshold) {
 			out->zb += best;
@@ -2281,9 +2299,11 @@ out:
 		free(t->set[SCREEN].data);
 		free(t->set[SCREEN].prestored);
 		free(t->set[SCREEN].precost);
+		free(t->set[SCREEN].cls);
 	}
 	free(t->set[TRAIN].prestored);
 	free(t->set[TRAIN].precost);
+	free(t->set[TRAIN].cls);
 	free(t->set[TRAIN].data);
 	free(t->hold.data);
 	zbewalgo_ctx_destroy(t->ctx);
