@@ -451,7 +451,9 @@ unsigned int zbw_page_class(const u8 *src, unsigned int slen, void *scratch,
  * @c: class of this page
  *
  * A class seen first tries the previous page's winner first, but
- * searches in full: it is another kind of data.
+ * searches in full: it is another kind of data.  It keeps the previous
+ * class's budget, so that a winner the search confirms is trusted as
+ * long as there at once (the pages of one file fall in a few classes).
  *
  * Return: the memory of class @c.
  */
@@ -463,7 +465,6 @@ struct zbw_class_memory *zbw_class_enter(struct zbw_class_memory *class,
 	if (!mem->have_last) {
 		*mem = class[*recent];
 		mem->shortcuts = 0;
-		mem->budget = 0;
 	}
 	*recent = c;
 	return mem;
