@@ -49,14 +49,13 @@ test_kernel() {
 	echo "${bz%/arch/x86/boot/bzImage}"
 }
 
-# zbw_modules OBJ: builds (cached) libzbewalgo.ko and zbewalgo.ko out of tree
-# against the kernel build OBJ, in a copy of the repo's kernel files (Kbuild
-# would otherwise leave objects in the clone). Prints the directory of the .ko.
-zbw_modules() {
-	local obj=$1 files key dir
-	files=$(cd "$REPO" && find Kbuild include lib/zbewalgo crypto/zbewalgo.c -type f \
-		! -name '*.o' ! -name '*.ko' ! -name '*.cmd' ! -name '*.mod*' | LC_ALL=C sort)
-	key=$({ cat "$obj/include/config/kernel.release" "$obj/.config"
+# zbw_kbuild OBJ FILES [DIR]: builds (cached) the modules of the repo's FILES
+# (paths relative to the repo, one per line; Kbuild in DIR of them, default
+# the top) out of tree against the kernel build OBJ, in a copy (Kbuild would
+# otherwise leave objects in the clone). Prints the directory of the .ko.
+zbw_kbuild() {
+	local obj=$1 files=$2 key dir
+	key=$({ cat "$obj/include/config/kernel.release" "$obj/.config" "$obj/Module.symvers"
 		(cd "$REPO" && echo "$files" | xargs sha256sum); } | sha256sum | cut -c1-16)
 	dir=$CACHE/modules/$key
 	if [ ! -f "$dir/.ok" ]; then
@@ -64,11 +63,25 @@ zbw_modules() {
 		rm -rf "$dir"
 		mkdir -p "$dir"
 		(cd "$REPO" && echo "$files" | cpio -pdm --quiet "$dir")
-		make -C "$obj" M="$dir" modules >"$dir/build.log" 2>&1 ||
+		make -C "$obj" M="$dir${3:+/$3}" modules >"$dir/build.log" 2>&1 ||
 			{ tail -n 30 "$dir/build.log" >&2; say "module build failed (log: $dir/build.log)"; return 1; }
 		touch "$dir/.ok"
 	fi
-	echo "$dir"
+	echo "$dir${3:+/$3}"
+}
+
+# zbw_modules OBJ: libzbewalgo.ko and zbewalgo.ko, for kernels without
+# zbewalgo in their tree (6.1). Prints the directory of the .ko.
+zbw_modules() {
+	zbw_kbuild "$1" "$(cd "$REPO" && find Kbuild include lib/zbewalgo crypto/zbewalgo.c -type f \
+		! -name '*.o' ! -name '*.ko' ! -name '*.cmd' ! -name '*.mod*' | LC_ALL=C sort)"
+}
+
+# zbw_bench_module OBJ: zbwbench.ko (zbwbench/zbwbench.c), for kernels with
+# zbewalgo in their tree. Prints the directory of the .ko.
+zbw_bench_module() {
+	zbw_kbuild "$1" "$(printf '%s\n' tools/testing/kernel/zbwbench/Kbuild \
+		tools/testing/kernel/zbwbench/zbwbench.c)" tools/testing/kernel/zbwbench
 }
 
 # missing_checks LOG CHECK...: prints (space-led) every CHECK the guest did not

@@ -8,6 +8,9 @@
 # device per data set and algorithm (reset in between), so mm_stat needs no
 # deltas, plus one with all sets for the pool as a whole. Prints
 # one side-by-side table and writes it to build/kernel-bench/VERSION.{txt,csv}.
+# Before zram, zbwbench.ko times each set's pages through lib/zbewalgo,
+# lib/lz4 and lib/zstd alone (kbench-table.py adds its table, and
+# VERSION-kbench.csv).
 # ZBW_SET_KIB: size of each generated data set (2048); ZBW_TESTDATA: the test
 # data (the repo's build/testdata, from "make testdata"); ZBW_FILL_MIB: swap
 # workload (384 MiB in a 256 MiB guest); ZBW_REPS: reads per set (median, 3);
@@ -62,7 +65,14 @@ kib=$(du -sk "$data" | cut -f1)
 progress 4 "building the workload and the initramfs"
 gcc -static -O2 -Wall -o "$RUN/zbwmem" "$HERE/zbwmem.c" -lm
 gcc -static -O2 -Wall -o "$RUN/zbwblk" "$HERE/zbwblk.c"
-if integrated "$V"; then mods=(); else M=$(zbw_modules "$OBJ"); mods=("$M/libzbewalgo.ko" "$M/zbewalgo.ko"); fi
+# zbwbench.ko times the compressors without zram; kernels with zbewalgo in
+# their tree only (6.1 takes it from out-of-tree modules).
+if integrated "$V"; then
+	mods=("$(zbw_bench_module "$OBJ")/zbwbench.ko")
+else
+	M=$(zbw_modules "$OBJ")
+	mods=("$M/libzbewalgo.ko" "$M/zbewalgo.ko")
+fi
 "$HERE/initramfs.sh" "$RUN/initramfs.cpio.gz" "$HERE/guest/demo.sh" "$RUN/zbwmem" "$RUN/zbwblk" "${mods[@]}" \
 	"$data=/data"
 
@@ -89,6 +99,9 @@ python3 "$HERE/demo-table.py" "$RUN/console.log" "$OUT/$V" "$V" "$ALGS" "$data/s
 	"swap: zbwmem fills $FILL MiB in the guest (swap on zram0, 1 GiB), every page verified;" \
 	"  mm_stat once all is written (orig is what zram held then, so compare ratios)." \
 	"Under TCG the CPU is emulated: times are only comparable with each other, within this run." || rc=$?
+if integrated "$V"; then
+	python3 "$HERE/kbench-table.py" "$RUN/console.log" "$OUT/$V" || rc=$?
+fi
 say "table: $OUT/$V.txt and $OUT/$V.csv"
 [ "$rc" = 0 ] || die "records missing or failed (see $RUN/console.log)"
 tr -d '\r' <"$RUN/console.log" | grep -qx 'ZBW-RESULT: ok' || die "the demo did not complete (see $RUN/console.log)"

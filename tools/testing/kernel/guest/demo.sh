@@ -8,7 +8,8 @@
 #  - swap (unless ZBW_SWAP=0): swap on zram0, zbwmem fills ZBW_FILL_MIB MiB in a
 #    guest with less memory and verifies every page. The data sets are deleted
 #    first so that this part runs in the same memory as without them.
-# Lines for the host: "ZBW-DEMO: progress", "ZBW-REC: record", "ZBW-RESULT: ok".
+# Lines for the host: "ZBW-DEMO: progress", "ZBW-REC: record", "ZBW-RESULT: ok",
+# "ZBW-KBENCH: line of zbwbench.ko".
 # ZBW-REC: KIND SET ALG ORIG COMPR MEM_USED HUGE SAME WRITE_MS READ_MS CHECK
 # (bytes and pages from mm_stat; ms; CHECK is ok or FAIL).
 set -u
@@ -75,6 +76,17 @@ blk() {
 	echo "ZBW-REC: blk $s $a $orig $compr $mem $huge $same ${w:-0} ${r:-0} $check"
 	[ $check = ok ]
 }
+
+# The compressors alone, without zram (zbwbench.ko, from the host): every
+# set's pages through lib/zbewalgo, lib/lz4 and lib/zstd.  The module
+# prints its figures and refuses to stay loaded (-ECANCELED).
+if [ -e /extra/zbwbench.ko ]; then
+	echo "ZBW-DEMO: compressors alone (zbwbench.ko), $(wc -l <$D/sets.txt) data sets"
+	insmod /extra/zbwbench.ko files="$(sed "s|^|$D/|" $D/sets.txt | paste -sd, -)" \
+		rounds="$REPS" 2>/dev/null
+	dmesg | sed -n '/taints kernel/d; s/^\[[ 0-9.]*\] zbwbench: /ZBW-KBENCH: /p'
+	dmesg | grep -q '\] zbwbench: done$' || result=FAIL
+fi
 
 # Block device first, every algorithm, while the data sets are in memory.
 for a in $ALGS; do
