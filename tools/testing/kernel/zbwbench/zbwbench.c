@@ -25,6 +25,7 @@
 
 #define pr_fmt(fmt) "zbwbench: " fmt
 
+#include <linux/err.h>
 #include <linux/fs.h>
 #include <linux/ktime.h>
 #include <linux/lz4.h>
@@ -198,6 +199,12 @@ static int zbb_setup(struct zbb *b)
 	b->page = kmalloc(PAGE_SIZE, GFP_KERNEL);
 	b->lz4_mem = vmalloc(LZ4_MEM_COMPRESS);
 	b->zbw = zbewalgo_stream_create(PAGE_SIZE, level);
+	if (IS_ERR(b->zbw)) {
+		int err = PTR_ERR(b->zbw);
+
+		b->zbw = NULL;
+		return err;
+	}
 	b->zparams = zstd_get_params(ZBB_ZSTD_LEVEL, PAGE_SIZE);
 	/* cParams leads zstd_parameters (zstd_lib.h), as in lib/zbewalgo */
 	sz = zstd_cctx_workspace_bound((zstd_compression_parameters *)
