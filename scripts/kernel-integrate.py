@@ -43,6 +43,7 @@ ZRAM_FILES = [
 
 CRYPTO_KCONFIG = '''config CRYPTO_ZBEWALGO
 	tristate "zbewalgo"
+	depends on PAGE_SIZE_LESS_THAN_256KB
 	select CRYPTO_ALGAPI
 	select CRYPTO_ACOMP2
 	select ZBEWALGO
@@ -50,19 +51,22 @@ CRYPTO_KCONFIG = '''config CRYPTO_ZBEWALGO
 	  zbewalgo page compression: a chain of small transforms and
 	  entropy coders picked per page from a tunable table.  Compresses
 	  pages of numeric data (float arrays, sparse matrices) that lz4 and
-	  zstd barely shrink.  Tuning: /sys/kernel/zbewalgo.
+	  zstd barely shrink.  Tuning: /sys/kernel/zbewalgo.  Not
+	  available with 256 KiB pages: the page format holds 64 KiB.
 
 '''
 
 ZRAM_KCONFIG = '''config ZRAM_BACKEND_ZBEWALGO
 	bool "zbewalgo compression support"
 	depends on ZRAM
+	depends on PAGE_SIZE_LESS_THAN_256KB
 	select ZBEWALGO
 	help
 	  zbewalgo compresses pages of numeric data (float arrays, sparse
 	  matrices, solver state) better than the general-purpose
 	  compressors.  algorithm_params level=1..3 select preset tables;
-	  see Documentation/ABI/testing/sysfs-kernel-zbewalgo.
+	  see Documentation/ABI/testing/sysfs-kernel-zbewalgo.  Not
+	  available with 256 KiB pages: the page format holds 64 KiB.
 
 '''
 

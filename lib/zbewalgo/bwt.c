@@ -49,15 +49,6 @@ struct bwt_task {
 	u32 d;
 };
 
-struct bwt_scratch {
-	u16 start[256];		/* first row of each byte's bucket */
-	u16 end[256];		/* one past its last row */
-	u16 cnt[512];		/* counters of the current sort pass */
-	u32 run_mask[8];	/* bytes that start runs of 4 or more */
-	struct bwt_task stack[BWT_QS_STACK];
-	u16 arr[];
-};
-
 /*
  * State of the rotation sort.  The rows of sa (rotation starts) form
  * groups of consecutive rows: the rotations of a group agree on at least
@@ -73,6 +64,42 @@ struct bwt_sort {
 	u32 groups;
 	u32 singles;	/* groups of a single row */
 	u32 max_size;	/* rows in the largest group */
+};
+
+/*
+ * Fast path of the rotation sort.  Rotation i is read from t = s s s[0..7]
+ * (t[j] = s[j mod n] for j < 2n + 8) as 8-byte big-endian keys, whose
+ * order is that of the bytes.  Comparing past byte n - 1 compares the
+ * periodic continuation, which does not change the order: rotations that
+ * agree on n bytes are equal.
+ */
+struct bwt_qs {
+	const u8 *t;
+	u16 *sa;
+	u16 *buf;	/* n rows for partitioning */
+	u8 *mark;	/* n + 1 bytes, zero: marks of deferred groups */
+	u64 *key;	/* BWT_QS_SMALL keys for insertion sort */
+	u32 n;
+	u32 defer_k;	/* deferred groups agree on this many bytes, or n */
+	u32 deferred;	/* number of deferred groups */
+	s32 work;	/* key reads left before giving up */
+};
+
+/*
+ * Everything of the encoder but its few scalars lives here, not on the
+ * stack: the sort states, the quicksort's range stack and insertion keys
+ * (kernel stacks are small; see tools/testing/kernel/stack.sh).
+ */
+struct bwt_scratch {
+	u16 start[256];		/* first row of each byte's bucket */
+	u16 end[256];		/* one past its last row */
+	u16 cnt[512];		/* counters of the current sort pass */
+	u32 run_mask[8];	/* bytes that start runs of 4 or more */
+	struct bwt_task stack[BWT_QS_STACK];
+	u64 key[BWT_QS_SMALL];	/* bwt_qs_insertion()'s keys */
+	struct bwt_sort st;
+	struct bwt_qs q;
+	u16 arr[];
 };
 
 /* @x < 2 * @n: reduce modulo @n */
@@ -579,29 +606,16 @@ static void bwt_doubling(struct bwt_sort *st, u32 k)
 	}
 }
 
-static void bwt_sort(const u8 *s, struct bwt_sort *st, struct bwt_scratch *sc)
+/*
+ * The two sorts stay out of bwt_encode() (noinline, as bwt_sort_fast()):
+ * inlined, their spills add up in one frame of 520 bytes on x86_64.
+ */
+static noinline void bwt_sort(const u8 *s, struct bwt_sort *st,
+			      struct bwt_scratch *sc)
 {
 	bwt_initial_sort(s, st, sc);
 	bwt_doubling(st, min_t(u32, st->n, 4));
 }
-
-/*
- * Fast path of the rotation sort.  Rotation i is read from t = s s s[0..7]
- * (t[j] = s[j mod n] for j < 2n + 8) as 8-byte big-endian keys, whose
- * order is that of the bytes.  Comparing past byte n - 1 compares the
- * periodic continuation, which does not change the order: rotations that
- * agree on n bytes are equal.
- */
-struct bwt_qs {
-	const u8 *t;
-	u16 *sa;
-	u16 *buf;	/* n rows for partitioning */
-	u8 *mark;	/* n + 1 bytes, zero: marks of deferred groups */
-	u32 n;
-	u32 defer_k;	/* deferred groups agree on this many bytes, or n */
-	u32 deferred;	/* number of deferred groups */
-	s32 work;	/* key reads left before giving up */
-};
 
 static __always_inline u64 bwt_be64(const u8 *p)
 {
@@ -630,7 +644,7 @@ static void bwt_qs_insertion(struct bwt_qs *q, u32 lo, u32 hi, u32 d)
 {
 	u16 *sa = q->sa + lo;
 	u32 m = hi - lo, i, j, v;
-	u64 key[BWT_QS_SMALL], k;
+	u64 *key = q->key, k;
 
 	for (i = 0; i < m; i++)
 		key[i] = bwt_be64(q->t + sa[i] + d);
@@ -849,8 +863,8 @@ static bool bwt_rot_equal(const u8 *s, u32 n, u32 a, u32 b)
  * left for bwt_sort_rest().  @q->t: 2n + 8 bytes for the doubled text.
  * Returns false when it gives up.
  */
-static bool bwt_sort_fast(const u8 *s, struct bwt_qs *q, u16 *tmp,
-			  struct bwt_scratch *sc)
+static noinline bool bwt_sort_fast(const u8 *s, struct bwt_qs *q, u16 *tmp,
+				   struct bwt_scratch *sc)
 {
 	u32 n = q->n, d = min_t(u32, n, 4), c, x, r, e, lo, hi, a, b, j;
 	u16 *sa = q->sa;
@@ -899,8 +913,8 @@ static int bwt_encode(const u8 *src, unsigned int slen, u8 *dst,
 		      unsigned int dcap, void *scratch)
 {
 	struct bwt_scratch *sc = scratch;
-	struct bwt_sort st;
-	struct bwt_qs q;
+	struct bwt_sort *st = &sc->st;
+	struct bwt_qs *q = &sc->q;
 	u32 r, p, i, hlen, stride = ALIGN(slen, 4);
 	u16 *sa = sc->arr;
 	bool grouped;
@@ -919,36 +933,37 @@ static int bwt_encode(const u8 *src, unsigned int slen, u8 *dst,
 		memcpy(dst + 1, src, slen);
 		return slen + 1;
 	}
-	st.n = slen;
-	st.sa = sa;
-	st.tmp = sa + stride;
-	st.rank = sa + 2 * stride;
+	st->n = slen;
+	st->sa = sa;
+	st->tmp = sa + stride;
+	st->rank = sa + 2 * stride;
 	/* dst is free until the end: use it for the row flags */
-	st.flag = dst;
-	st.groups = 0;
-	st.singles = 0;
-	st.max_size = 1;
-	q.t = (u8 *)st.rank;
-	q.sa = sa;
-	q.buf = st.tmp;
-	q.mark = dst;
-	q.n = slen;
-	q.defer_k = slen;
-	q.deferred = 0;
-	q.work = BWT_QS_WORK(slen);
+	st->flag = dst;
+	st->groups = 0;
+	st->singles = 0;
+	st->max_size = 1;
+	q->t = (u8 *)st->rank;
+	q->sa = sa;
+	q->buf = st->tmp;
+	q->mark = dst;
+	q->key = sc->key;
+	q->n = slen;
+	q->defer_k = slen;
+	q->deferred = 0;
+	q->work = BWT_QS_WORK(slen);
 	memset(dst, 0, slen + 1);
 	grouped = true;
-	if (!bwt_sort_fast(src, &q, st.tmp, sc))
-		bwt_sort(src, &st, sc);
-	else if (q.defer_k < slen)
-		bwt_sort_rest(&st, q.defer_k);
+	if (!bwt_sort_fast(src, q, st->tmp, sc))
+		bwt_sort(src, st, sc);
+	else if (q->defer_k < slen)
+		bwt_sort_rest(st, q->defer_k);
 	else
 		grouped = false;
-	sa = st.sa;
+	sa = st->sa;
 	if (grouped) {
 		/* p: first row of the group of rotation 0 */
-		p = st.rank[0];
-		while (p && st.rank[sa[p - 1]] == st.rank[0])
+		p = st->rank[0];
+		while (p && st->rank[sa[p - 1]] == st->rank[0])
 			p--;
 	} else {
 		for (p = 0; sa[p]; p++)

@@ -20,6 +20,8 @@
  * @class: what was learnt per page class
  * @recent: class of the previous page
  * @result: what the previous call did, for statistics
+ * @sample: the page's sample, for its class and the incompressibility
+ *	test (here rather than on the caller's stack)
  * @buf: three stage buffers of zbewalgo_stage_cap(@max_len) bytes each
  * @step_scratch: scratch shared by the steps
  * @state: each step's state (struct zbewalgo_step), by id; NULL for steps
@@ -35,6 +37,7 @@ struct zbewalgo_ctx {
 	struct zbw_class_memory class[ZBW_NR_CLASSES];
 	unsigned int recent;
 	struct zbewalgo_result result;
+	struct zbw_sample sample;
 	u8 *buf[3];
 	void *step_scratch;
 	void *state[ZBEWALGO_NR_STEP_IDS];
@@ -605,7 +608,7 @@ int zbewalgo_compress(struct zbewalgo_ctx *ctx, const void *src, size_t slen,
 	int best_buf = -1, best_comb = -1;
 	size_t best_total, limit, first_total = SIZE_MAX;
 	struct zbw_class_memory *mem;
-	struct zbw_sample sample;
+	struct zbw_sample *sample = &ctx->sample;
 	unsigned int c = 0;
 	bool check;
 	struct zbewalgo_result *res = &ctx->result;
@@ -627,13 +630,13 @@ int zbewalgo_compress(struct zbewalgo_ctx *ctx, const void *src, size_t slen,
 	 */
 	check = params->store_entropy && params->max_output_size < slen;
 	if (check || table->nr > 1)
-		c = zbw_page_class(src, slen, ctx->step_scratch, &sample);
+		c = zbw_page_class(src, slen, ctx->step_scratch, sample);
 	if (!c)
 		check = false;
 	mem = zbw_class_enter(ctx->class, &ctx->recent, c);
 	if (check && (!mem->have_last || mem->stored)) {
 		check = false;
-		if (zbw_looks_random(&sample, true, src, slen,
+		if (zbw_looks_random(sample, true, src, slen,
 				     params->store_entropy, ctx->step_scratch))
 			goto finish;
 	}
@@ -648,7 +651,7 @@ int zbewalgo_compress(struct zbewalgo_ctx *ctx, const void *src, size_t slen,
 		int in_buf = -1;
 
 		if (i == 1 && check && best_comb < 0 &&
-		    zbw_looks_random(&sample, false, src, slen,
+		    zbw_looks_random(sample, false, src, slen,
 				     params->store_entropy, ctx->step_scratch))
 			goto finish;
 		if (ci >= table->nr || (i > 0 && ci == first))

@@ -93,14 +93,18 @@ static inline u32 zbw_huf_rev(u32 x, unsigned int n)
 
 /*
  * First canonical code of each length 1..@bits for the lengths @len of
- * @nsym symbols (all <= @bits).  Returns the Kraft sum scaled by 2^@bits,
- * which is exactly 2^@bits for a complete code.
+ * @nsym <= 256 symbols (all <= @bits).  Returns the Kraft sum scaled by
+ * 2^@bits, which is exactly 2^@bits for a complete code.
  */
 static u32 zbw_huf_canon(const u8 *len, unsigned int nsym, unsigned int bits,
 			 u32 *next)
 {
-	/* four counters: equal lengths in a row do not wait on each other */
-	u16 bl[4][ZBW_HUF_MAX_BITS + 1];
+	/*
+	 * four counters: equal lengths in a row do not wait on each other.
+	 * With @nsym <= 256 each counts at most 256 / 4 + 3 symbols, so a
+	 * byte holds it (and the frame stays small).
+	 */
+	u8 bl[4][ZBW_HUF_MAX_BITS + 1];
 	u32 code = 0, kraft = 0, prev = 0, cnt;
 	unsigned int i;
 

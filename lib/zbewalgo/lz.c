@@ -248,30 +248,34 @@ static void lz_parse(struct lz_enc *e)
 static int lz_encode(const u8 *src, unsigned int slen, u8 *dst,
 		     unsigned int dcap, void *scratch)
 {
-	size_t caps[LZ_NR_SECTIONS];
-	struct lz_enc e = { .src = src, .n = slen };
-	u8 *p = (u8 *)scratch + lz_huf_scratch();
+	/* The state is scratch too, after Huffman's: kernel stacks are small */
+	struct lz_enc *e = (void *)((u8 *)scratch + lz_huf_scratch());
+	u8 *p = (u8 *)(e + 1);
 	unsigned int s, pos;
 	int ret;
 
 	if (slen > LZ_MAX_IN)
 		return -EINVAL;
-	e.head = (u16 *)p;
-	e.prev = e.head + (1u << LZ_HASH_BITS);
-	p = (u8 *)(e.prev + slen);
-	lz_section_caps(slen, caps);
+	e->src = src;
+	e->n = slen;
+	e->head = (u16 *)p;
+	e->prev = e->head + (1u << LZ_HASH_BITS);
+	p = (u8 *)(e->prev + slen);
+	/* the room of each section, then its length, filled from 0 */
+	lz_section_caps(slen, e->len);
 	for (s = 0; s < LZ_NR_SECTIONS; s++) {
-		e.sec[s] = p;
-		p += caps[s];
+		e->sec[s] = p;
+		p += e->len[s];
+		e->len[s] = 0;
 	}
-	memset(e.head, 0, sizeof(u16) << LZ_HASH_BITS);
-	lz_parse(&e);
+	memset(e->head, 0, sizeof(u16) << LZ_HASH_BITS);
+	lz_parse(e);
 
 	pos = zbw_put_len(dst, dst + dcap, slen);
 	if (!pos)
 		return -ENOSPC;
 	for (s = 0; s < LZ_NR_SECTIONS; s++) {
-		ret = zbw_huf_put_section(e.sec[s], e.len[s], dst + pos,
+		ret = zbw_huf_put_section(e->sec[s], e->len[s], dst + pos,
 					  dcap - pos, scratch);
 		if (ret < 0)
 			return ret;
@@ -403,7 +407,8 @@ static size_t lz_scratch_size(unsigned int max_len)
 	size_t enc, s;
 
 	lz_section_caps(n, caps);
-	enc = (sizeof(u16) << LZ_HASH_BITS) + n * sizeof(u16);
+	enc = sizeof(struct lz_enc) + (sizeof(u16) << LZ_HASH_BITS) +
+	      n * sizeof(u16);
 	for (s = 0; s < LZ_NR_SECTIONS; s++)
 		enc += caps[s];
 	return lz_huf_scratch() + max(enc, lz_decoded_bound(max_len));

@@ -207,8 +207,9 @@ static void zbw_stream_refresh(struct zbewalgo_stream *s)
  *	zbewalgo_preset_table()
  *
  * Context: may sleep.
- * Return: the stream, or an ERR_PTR(): -EINVAL for an unknown level,
- * -ENOMEM, -ENODEV when the library failed to initialise.
+ * Return: the stream, or an ERR_PTR(): -EINVAL for an unknown level or a
+ * @page_len above ZBEWALGO_MAX_INPUT (the page format's limit), -ENOMEM,
+ * -ENODEV when the library failed to initialise.
  */
 struct zbewalgo_stream *zbewalgo_stream_create(size_t page_len, int level)
 {
@@ -231,7 +232,9 @@ struct zbewalgo_stream *zbewalgo_stream_create(size_t page_len, int level)
 	s->ctx = zbewalgo_ctx_create(page_len);
 	if (!s->ctx) {
 		zbewalgo_stream_destroy(s);
-		return ERR_PTR(-ENOMEM);
+		/* Not an allocation failure: no context takes such pages. */
+		return ERR_PTR(page_len > ZBEWALGO_MAX_INPUT ? -EINVAL :
+			       -ENOMEM);
 	}
 	if (level)
 		zbewalgo_ctx_set_level(s->ctx, level);
@@ -376,6 +379,15 @@ int zbewalgo_nr_configs(void)
 }
 EXPORT_SYMBOL_IF_KUNIT(zbewalgo_nr_configs);
 #endif
+
+/*
+ * The page format holds pages of up to ZBEWALGO_MAX_INPUT bytes (64 KiB):
+ * Kconfig keeps zbewalgo off kernels with larger pages
+ * (PAGE_SIZE_LESS_THAN_256KB), and an out-of-tree build stops here
+ * instead of registering an algorithm whose every stream would fail.
+ */
+static_assert(PAGE_SIZE <= ZBEWALGO_MAX_INPUT,
+	      "zbewalgo supports pages of at most 64 KiB");
 
 static int __init zbewalgo_init(void)
 {

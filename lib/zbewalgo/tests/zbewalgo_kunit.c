@@ -556,6 +556,31 @@ static void zbewalgo_test_failed_init(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, zbewalgo_nr_configs(), base);
 }
 
+/*
+ * Pages longer than the page format holds (a kernel with 256 KiB pages)
+ * are an invalid argument, not a failed allocation: stream creation says
+ * -EINVAL.  Pages of ZBEWALGO_MAX_INPUT bytes (64 KiB) work.
+ */
+static void zbewalgo_test_page_too_long(struct kunit *test)
+{
+	static const int levels[] = { 0, 1, ZBEWALGO_MAX_LEVEL };
+	struct zbewalgo_stream *s;
+	unsigned int i;
+
+	KUNIT_EXPECT_NULL(test, zbewalgo_ctx_create(ZBEWALGO_MAX_INPUT + 1));
+	for (i = 0; i < ARRAY_SIZE(levels); i++) {
+		s = zbewalgo_stream_create(SZ_256K, levels[i]);
+		KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(s), -EINVAL);
+		zbewalgo_stream_destroy(s);
+		s = zbewalgo_stream_create(ZBEWALGO_MAX_INPUT + 1, levels[i]);
+		KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(s), -EINVAL);
+		zbewalgo_stream_destroy(s);
+	}
+	s = zbewalgo_stream_create(ZBEWALGO_MAX_INPUT, 0);
+	KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(s), 0);
+	zbewalgo_stream_destroy(s);
+}
+
 static struct kunit_case zbewalgo_test_cases[] = {
 	KUNIT_CASE(zbewalgo_test_steps_and_presets),
 	KUNIT_CASE(zbewalgo_test_compresses),
@@ -569,6 +594,7 @@ static struct kunit_case zbewalgo_test_cases[] = {
 	KUNIT_CASE(zbewalgo_test_table_budget),
 	KUNIT_CASE(zbewalgo_test_format_counts),
 	KUNIT_CASE(zbewalgo_test_failed_init),
+	KUNIT_CASE(zbewalgo_test_page_too_long),
 	{}
 };
 
