@@ -693,7 +693,9 @@ int zbewalgo_compress(struct zbewalgo_ctx *ctx, const void *src, size_t slen,
 			in = ctx->buf[ob];
 			inlen = ret;
 			in_buf = ob;
-			if (best_total < params->early_abort_size)
+			/* a result, not the limit of a page shorter than that */
+			if (best_comb >= 0 &&
+			    best_total < params->early_abort_size)
 				goto done;
 		}
 		if (ci != first)
