@@ -231,7 +231,13 @@ fuzz:
 # demo: what "make run" does (the in-kernel benchmark) on DEMO_VERSION.
 KERNEL_VERSIONS	?=
 DEMO_VERSION	?= 7.2
-.PHONY: check-kernel check-kunit demo
+.PHONY: check-kernel check-kunit check-stack demo
+# check-stack: every stack frame of the kernel code at most 512 bytes and the
+# deepest call chain at most 1 KiB, on x86_64 and arm64 builds of 7.2
+# (tools/testing/kernel/stack.sh; STACK_ARCHES picks).
+STACK_ARCHES	?= x86_64 arm64
+check-stack:
+	tools/testing/kernel/stack.sh $(STACK_ARCHES)
 check-kunit:
 	tools/testing/kernel/kunit.sh
 check-kernel:
