@@ -121,10 +121,12 @@ corpus:
 # 7.2 (about an hour from nothing, 20 minutes on a warm cache; see
 # tools/testing/kernel/README.md).  check-series: the upstream series as
 # make patches writes it, applied and built (scripts/patches/series.sh).
+# check-stack: the kernel code's stack frames (about 2 minutes, below).
 # check-user is the quick part alone.
 check:
 	$(MAKE) check-user
 	$(MAKE) check-series
+	$(MAKE) check-stack
 	$(MAKE) check-kunit
 	$(MAKE) check-kernel
 
