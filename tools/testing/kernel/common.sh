@@ -130,6 +130,14 @@ doc_extras() {
 	python3 "$HERE/doc-blocks.py" extract "$REPO/$GUIDE" "$2" "$1" || return 1
 	echo "$1=/doc"
 	echo "$HERE/guest/doc-run.sh"
+	if [ "$ZARCH" != x86_64 ]; then
+		# Debian's packages for the arch, with every library they have.
+		p=$("$HERE/sysroot.sh" "$ZARCH") || return 1
+		echo "$p/bin/bash=/bin/bash"
+		for b in zramctl swapon swapoff mkswap; do echo "$p/sbin/$b=/usr/sbin/$b"; done
+		for b in "$p"/lib/*-linux-gnu "$p"/lib/ld-linux-* "$p"/usr/lib/*-linux-gnu; do echo "$b=${b#"$p"}"; done
+		return 0
+	fi
 	bin_extras /bin/bash /bin/bash
 	for b in zramctl swapon swapoff mkswap; do
 		p=$(PATH=/usr/sbin:/sbin:$PATH command -v $b) || { say "$b not found (util-linux)"; return 1; }
