@@ -121,10 +121,12 @@ corpus:
 # 7.2 (about an hour from nothing, 20 minutes on a warm cache; see
 # tools/testing/kernel/README.md).  check-series: the upstream series as
 # make patches writes it, applied and built (scripts/patches/series.sh).
+# check-stack: the kernel code's stack frames (about 2 minutes, below).
 # check-user is the quick part alone.
 check:
 	$(MAKE) check-user
 	$(MAKE) check-series
+	$(MAKE) check-stack
 	$(MAKE) check-kunit
 	$(MAKE) check-kernel
 
@@ -231,11 +233,28 @@ fuzz:
 # demo: what "make run" does (the in-kernel benchmark) on DEMO_VERSION.
 KERNEL_VERSIONS	?=
 DEMO_VERSION	?= 7.2
-.PHONY: check-kernel check-kunit demo
+.PHONY: check-kernel check-kunit check-stack check-arch demo
+# check-stack: every stack frame of the kernel code at most 512 bytes and the
+# deepest call chain at most 1 KiB, on x86_64 and arm64 builds of 7.2
+# (tools/testing/kernel/stack.sh; STACK_ARCHES picks).
+STACK_ARCHES	?= x86_64 arm64
+check-stack:
+	tools/testing/kernel/stack.sh $(STACK_ARCHES)
 check-kunit:
 	tools/testing/kernel/kunit.sh
 check-kernel:
 	tools/testing/kernel/zbewalgo-tests.sh $(KERNEL_VERSIONS)
+# check-arch: the same suite on arm64 kernels under qemu-system-aarch64 (TCG),
+# with 4 KiB and then 64 KiB pages; ARCH_VERSIONS picks (6.12, 7.2).  Not in
+# make check: two cross-built kernels and two slow boots (the 4 KiB guest took
+# 32 minutes at load 11-18, so each boot may take 90).
+ARCH_VERSIONS	?= 7.2
+ARCH_TIMEOUT	?= 5400
+check-arch:
+	ZBEWALGO_ARCH=arm64 ZBEWALGO_TIMEOUT=$(ARCH_TIMEOUT) \
+		tools/testing/kernel/zbewalgo-tests.sh $(ARCH_VERSIONS)
+	ZBEWALGO_ARCH=arm64 ZBEWALGO_ARM64_PAGES=64 ZBEWALGO_TIMEOUT=$(ARCH_TIMEOUT) \
+		tools/testing/kernel/zbewalgo-tests.sh $(ARCH_VERSIONS)
 demo: testdata
 	tools/testing/kernel/demo.sh $(DEMO_VERSION)
 

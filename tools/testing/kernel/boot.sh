@@ -3,6 +3,8 @@
 # Boots under TCG (nested KVM does not work here) with the serial console on stdout
 # and in LOGFILE. Exits with qemu's status, 124 on timeout. $ZBEWALGO_APPEND is added
 # to the kernel command line (KEY=val there reaches the guest's environment).
+# With ZBEWALGO_ARCH=arm64, BZIMAGE is an arm64 Image for qemu's virt machine
+# (a Cortex-A57, its PL011 UART as console).
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
@@ -14,10 +16,16 @@ mkdir -p "$(dirname "$LOG")"
 
 say "booting $K (timeout ${TIMEOUT}s, log $LOG)"
 # panic=-1 reboots at once on panic, and -no-reboot turns that reboot into an exit.
+case ${ZBEWALGO_ARCH:-x86_64} in
+x86_64) QEMU=(qemu-system-x86_64 -cpu max) CONSOLE=ttyS0 ;;
+arm64)	"$REPO/scripts/install-deps.sh" qemu-system-arm >&2
+	QEMU=(qemu-system-aarch64 -machine virt -cpu cortex-a57) CONSOLE=ttyAMA0 ;;
+*) die "unknown ZBEWALGO_ARCH '${ZBEWALGO_ARCH:-}' (x86_64 or arm64)" ;;
+esac
 rc=0
-timeout -k 10 "$TIMEOUT" qemu-system-x86_64 -accel tcg -cpu max -m 256M -smp 2 \
+timeout -k 10 "$TIMEOUT" "${QEMU[@]}" -accel tcg -m 256M -smp 2 \
 	-nographic -no-reboot -net none -kernel "$K" -initrd "$I" \
-	-append "console=ttyS0 panic=-1 ${ZBEWALGO_APPEND:-}" </dev/null 2>&1 |
+	-append "console=$CONSOLE panic=-1 ${ZBEWALGO_APPEND:-}" </dev/null 2>&1 |
 	tee "$LOG" || rc=${PIPESTATUS[0]}
 [ "$rc" != 124 ] || say "TIMEOUT after ${TIMEOUT}s"
 say "qemu exited with $rc"

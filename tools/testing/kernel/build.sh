@@ -1,7 +1,11 @@
 #!/bin/bash
 # build.sh VERSION CONFIG_FRAGMENT [OVERLAY_DIR] [REPO]
-# Builds a tinyconfig-based x86_64 kernel out of tree and prints the bzImage path on
-# stdout. OVERLAY_DIR ("" for none) is copied over a hard-link copy of the source, and
+# Builds a tinyconfig-based kernel out of tree and prints the kernel image path on
+# stdout: x86_64 (bzImage), or with ZBEWALGO_ARCH=arm64 an arm64 Image for qemu's
+# virt machine, cross-compiled with Debian's gcc-aarch64-linux-gnu
+# (config/arm64.config after base.config; ZBEWALGO_ARM64_PAGES=64 adds
+# config/arm64-64k.config). OVERLAY_DIR ("" for none) is copied over a hard-link
+# copy of the source, and
 # with REPO, REPO/scripts/kernel-integrate.py adds zbewalgo to that copy; the pristine
 # tree is never written. Builds are cached by version + hash of the final fragment and
 # of every file the overlay or the integration wrote, so a change to lib/zbewalgo
@@ -14,6 +18,12 @@ FRAG=${2:?usage: build.sh VERSION CONFIG_FRAGMENT [OVERLAY_DIR] [REPO]}
 OVL=${3:-}
 REPO=${4:-}
 check_version "$V"
+# ZARCH and ZCROSS: common.sh, from ZBEWALGO_ARCH.
+IMAGE=arch/x86/boot/bzImage
+if [ "$ZARCH" = arm64 ]; then
+	IMAGE=arch/arm64/boot/Image
+	"$REPO/scripts/install-deps.sh" gcc-aarch64-linux-gnu >&2
+fi
 SRC=$CACHE/src/linux-$V
 [ -f "$SRC.version" ] || die "no source for $V: run fetch.sh $V"
 [ -r "$FRAG" ] || die "cannot read fragment $FRAG"
@@ -28,6 +38,10 @@ trap 'rm -f "$frag"; [ -z "$tree" ] || rm -rf "$tree"' EXIT
 cat "$HERE/config/base.config" >"$frag"
 if grep -q '^config ZRAM_BACKEND_LZ4$' "$SRC/drivers/block/zram/Kconfig"; then
 	cat "$HERE/config/zram-backends.config" >>"$frag"
+fi
+if [ "$ZARCH" = arm64 ]; then
+	cat "$HERE/config/arm64.config" >>"$frag"
+	[ "${ZBEWALGO_ARM64_PAGES:-4}" = 4 ] || cat "$HERE/config/arm64-64k.config" >>"$frag"
 fi
 cat "$FRAG" >>"$frag"
 
@@ -45,9 +59,11 @@ if [ -n "$OVL$REPO" ]; then
 	changed=$(cd "$tree" && find . -type f -links 1 -print0 | LC_ALL=C sort -z | xargs -0r sha256sum)
 fi
 
+# x86_64 keeps the keys and directories it always had.
 key=$({ cat "$SRC.version" "$frag"; echo "$changed"; } | sha256sum | cut -c1-16)
 B=$CACHE/build/$V-$key
-BZ=$B/obj/arch/x86/boot/bzImage
+[ "$ZARCH" = x86_64 ] || B=$CACHE/build/$V-$ZARCH-$key
+BZ=$B/obj/$IMAGE
 if [ -f "$B/.ok" ] && [ -f "$BZ" ]; then
 	say "cached build $B"
 	echo "$BZ"
@@ -71,11 +87,11 @@ fi
 CCOPT=()
 if command -v ccache >/dev/null; then
 	export CCACHE_DIR=$CACHE/ccache CCACHE_BASEDIR=$CACHE CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-8G}
-	CCOPT=(CC="ccache gcc")
+	CCOPT=(CC="ccache ${ZCROSS}gcc")
 fi
-MAKE=(make -C "$TREE" O="$B/obj" ARCH=x86_64 "${CCOPT[@]}")
+MAKE=(make -C "$TREE" O="$B/obj" ARCH="$ZARCH" CROSS_COMPILE="$ZCROSS" "${CCOPT[@]}")
 
-say "configuring $V ($(cat "$SRC.version")) in $B"
+say "configuring $V ($(cat "$SRC.version")) for $ZARCH in $B"
 run "${MAKE[@]}" tinyconfig
 run "$TREE/scripts/kconfig/merge_config.sh" -m -O "$B/obj" "$B/obj/.config" "$frag"
 run "${MAKE[@]}" olddefconfig

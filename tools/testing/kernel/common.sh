@@ -4,6 +4,15 @@
 CACHE=${ZBEWALGO_CACHE:-/var/cache/zbewalgo}
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 VERSIONS="6.1 6.12 7.2"
+# The test kernels' architecture (build.sh, boot.sh, zbewalgo-tests.sh): x86_64,
+# or arm64 with 4 KiB or, with ZBEWALGO_ARM64_PAGES=64, 64 KiB pages.
+ZARCH=${ZBEWALGO_ARCH:-x86_64}
+case $ZARCH in
+x86_64) ZTAG= ZCROSS= ;;
+arm64)	ZTAG=-arm64 ZCROSS=aarch64-linux-gnu-
+	[ "${ZBEWALGO_ARM64_PAGES:-4}" = 4 ] || ZTAG=-arm64-${ZBEWALGO_ARM64_PAGES}k ;;
+*) echo "unknown ZBEWALGO_ARCH '$ZARCH' (x86_64 or arm64)" >&2; exit 1 ;;
+esac
 
 # Progress goes to stderr so that stdout can carry a result (build.sh prints a path).
 say() { printf '[%s +%ds] %s\n' "${0##*/}" "$SECONDS" "$*" >&2; }
@@ -46,7 +55,7 @@ test_kernel() {
 		bz=$("$HERE/build.sh" "$1" "$frag") || { rm -f "$frag"; return 1; }
 	fi
 	rm -f "$frag"
-	echo "${bz%/arch/x86/boot/bzImage}"
+	echo "${bz%/arch/*/boot/*}"
 }
 
 # zbw_kbuild OBJ FILES [DIR]: builds (cached) the modules of the repo's FILES
@@ -121,6 +130,14 @@ doc_extras() {
 	python3 "$HERE/doc-blocks.py" extract "$REPO/$GUIDE" "$2" "$1" || return 1
 	echo "$1=/doc"
 	echo "$HERE/guest/doc-run.sh"
+	if [ "$ZARCH" != x86_64 ]; then
+		# Debian's packages for the arch, with every library they have.
+		p=$("$HERE/sysroot.sh" "$ZARCH") || return 1
+		echo "$p/bin/bash=/bin/bash"
+		for b in zramctl swapon swapoff mkswap; do echo "$p/sbin/$b=/usr/sbin/$b"; done
+		for b in "$p"/lib/*-linux-gnu "$p"/lib/ld-linux-* "$p"/usr/lib/*-linux-gnu; do echo "$b=${b#"$p"}"; done
+		return 0
+	fi
 	bin_extras /bin/bash /bin/bash
 	for b in zramctl swapon swapoff mkswap; do
 		p=$(PATH=/usr/sbin:/sbin:$PATH command -v $b) || { say "$b not found (util-linux)"; return 1; }

@@ -4,13 +4,15 @@
 # GUEST_SCRIPT with sh, prints "ZBW-GUEST-EXIT: <status>" and powers off.
 # EXTRA is FILE (goes to /extra/, which is on PATH) or FILE=/path/in/image;
 # directories are copied whole (e.g. a modules tree from modules_install).
+# ZBEWALGO_BUSYBOX names another busybox, e.g. another arch's: its applet links
+# are then made by /init, since it does not run here.
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
 OUT=${1:?usage: initramfs.sh OUT.cpio.gz GUEST_SCRIPT [EXTRA...]}
 GUEST=${2:?usage: initramfs.sh OUT.cpio.gz GUEST_SCRIPT [EXTRA...]}
 shift 2
-BB=/bin/busybox
+BB=${ZBEWALGO_BUSYBOX:-/bin/busybox}
 # The guest has no libc: a dynamic busybox would not start.
 if [ ! -x "$BB" ] || readelf -l "$BB" | grep -q INTERP; then
 	die "$BB missing or dynamic: install busybox-static"
@@ -21,9 +23,13 @@ trap 'rm -rf "$root"' EXIT
 chmod 755 "$root"
 mkdir -p "$root"/{bin,dev,proc,sys,tmp,extra}
 cp "$BB" "$root/bin/busybox"
-for applet in $("$BB" --list); do
-	[ "$applet" = busybox ] || ln -sf busybox "$root/bin/$applet"
-done
+if [ -z "${ZBEWALGO_BUSYBOX:-}" ]; then
+	for applet in $("$BB" --list); do
+		[ "$applet" = busybox ] || ln -sf busybox "$root/bin/$applet"
+	done
+else
+	ln -s busybox "$root/bin/sh"
+fi
 # The kernel opens /dev/console for init before devtmpfs is mounted.
 mknod -m 600 "$root/dev/console" c 5 1
 cp "$GUEST" "$root/guest.sh"
@@ -41,6 +47,12 @@ cat >"$root/init" <<'INIT'
 #!/bin/sh
 # PID 1 of the test VM. Kernel command-line KEY=val arrive here as environment.
 export PATH=/bin:/extra
+# A foreign busybox's links ("busybox --install" reads /proc/self/exe).
+if [ ! -e /bin/mount ]; then
+	busybox mount -t proc proc /proc
+	busybox --install -s /bin
+	busybox umount /proc
+fi
 mount -t proc proc /proc
 mount -t sysfs sysfs /sys
 mount -t devtmpfs devtmpfs /dev

@@ -4,11 +4,22 @@
 # with zbewalgo integrated, 6.1 with out-of-tree modules), pack guest/zbewalgo.sh
 # with zbwmem and the modules, boot it and require every expected check line.
 # Console logs: $ZBEWALGO_CACHE/run/VERSION/console.log, copied to build/kernel-logs/.
+# ZBEWALGO_ARCH=arm64 (make check-arch) runs the same on an arm64 kernel under
+# qemu's virt machine, with 64 KiB pages when ZBEWALGO_ARM64_PAGES=64: only
+# versions that integrate zbewalgo (6.12, 7.2), with Debian's arm64 busybox,
+# bash and util-linux (sysroot.sh) and the test programs cross-compiled;
+# run directories and logs are VERSION-arm64 and VERSION-arm64-64k.
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
 [ $# -gt 0 ] || set -- $VERSIONS
-for v in "$@"; do check_version "$v"; done
+for v in "$@"; do
+	check_version "$v"
+	case $ZARCH:$v in
+	x86_64:* | *:6.12 | *:7.2) ;;
+	*) die "$v: $ZARCH kernels run only with zbewalgo integrated (6.12, 7.2)" ;;
+	esac
+done
 LOGS=$REPO/build/kernel-logs
 mkdir -p "$LOGS" "$CACHE/run"
 summary=$(mktemp)
@@ -22,11 +33,21 @@ CHECKS="modules-load crypto-selftest comp-algorithm sysfs-bad-input ext2-zram
 CHECKS_INTEGRATED="zram-levels zswap verify-zswap sysfs-stress-zswap"
 
 # The workload is static: the guest has no libc.
-ZBWMEM=$CACHE/run/zbwmem
-gcc -static -O2 -Wall -o "$ZBWMEM" "$HERE/zbwmem.c" -lm
+ZBWMEM=$CACHE/run/zbwmem$ZTAG
+CC=gcc LDFLAGS=-static
+if [ "$ZARCH" != x86_64 ]; then
+	"$REPO/scripts/install-deps.sh" gcc-aarch64-linux-gnu libc6-dev-arm64-cross
+	SYSROOT=$("$HERE/sysroot.sh" "$ZARCH")
+	export ZBEWALGO_BUSYBOX=$SYSROOT/bin/busybox
+	# The tool's libraries: Debian's for the arch.
+	CC="${ZCROSS}gcc -isystem $SYSROOT/usr/include"
+	LDFLAGS="-static -L$SYSROOT/usr/lib/${ZCROSS%-}"
+fi
+"${ZCROSS}gcc" -static -O2 -Wall -o "$ZBWMEM" "$HERE/zbwmem.c" -lm
 # The tool, static, for the guide's "build/zbewalgo tune ... /dev/zram0".
-make -C "$REPO" -s BUILD=build/static LDFLAGS=-static build/static/zbewalgo >&2
-TOOL_STATIC=$REPO/build/static/zbewalgo
+SB=build/static${ZTAG:+-$ZARCH}
+make -C "$REPO" -s BUILD="$SB" CC="$CC" LDFLAGS="$LDFLAGS" "$SB/zbewalgo" >&2
+TOOL_STATIC=$REPO/$SB/zbewalgo
 
 # guest_modules OBJ [MODDIR]: /lib/modules/RELEASE for the guest under
 # $RUN/modroot, so that modprobe works as on a distribution: modules.builtin
@@ -60,7 +81,7 @@ stage() { # NAME START: a timing entry for the summary
 
 failed=
 for v in "$@"; do
-	RUN=$CACHE/run/$v
+	RUN=$CACHE/run/$v$ZTAG
 	mkdir -p "$RUN"
 	: >"$summary.t"
 	t=$SECONDS; "$HERE/fetch.sh" "$v"; stage fetch $t
@@ -84,30 +105,32 @@ for v in "$@"; do
 	# The admin guide's blocks for this guest, each a required check.
 	mapfile -t -O ${#extras[@]} extras < <(doc_extras "$RUN/doc" "$places")
 	want="$want $(python3 "$HERE/doc-blocks.py" names "$REPO/$GUIDE" "$places" | tr '\n' ' ')"
-	"$HERE/initramfs.sh" "$RUN/initramfs.cpio.gz" "$HERE/guest/zbewalgo.sh" "$ZBWMEM" "${mods[@]}" \
+	"$HERE/initramfs.sh" "$RUN/initramfs.cpio.gz" "$HERE/guest/zbewalgo.sh" "$ZBWMEM=/extra/zbwmem" "${mods[@]}" \
 		"${extras[@]}" "$TOOL_STATIC=/src/build/zbewalgo"
 	stage initramfs $t
 	t=$SECONDS
 	# Progress: the guest's check and workload lines as they come.
-	{ ZBEWALGO_APPEND="ZBW_FILL_MIB=${ZBW_FILL_MIB:-384} ZBW_INTEGRATED=$integ" "$HERE/boot.sh" "$OBJ/arch/x86/boot/bzImage" \
+	img=$OBJ/arch/x86/boot/bzImage
+	[ "$ZARCH" = x86_64 ] || img=$OBJ/arch/$ZARCH/boot/Image
+	{ ZBEWALGO_APPEND="ZBW_FILL_MIB=${ZBW_FILL_MIB:-384} ZBW_INTEGRATED=$integ" "$HERE/boot.sh" "$img" \
 		"$RUN/initramfs.cpio.gz" "$RUN/console.log" "${ZBEWALGO_TIMEOUT:-1800}" || true; } |
 		grep --line-buffered -E '^(ZBW-|zbwmem:)' | sed -u 's/\r$//' || true
 	stage boot $t
-	cp "$RUN/console.log" "$LOGS/$v-console.log"
+	cp "$RUN/console.log" "$LOGS/$v$ZTAG-console.log"
 
 	# The console has CRLF line ends.
 	log=$(tr -d '\r' <"$RUN/console.log")
 	# shellcheck disable=SC2086  # $want is a list of check names
 	missing=$(missing_checks "$log" $want)
 	{
-		if [ -z "$missing" ]; then echo "== $v: PASS"; else echo "== $v: FAIL (missing or failed:$missing)"; fi
+		if [ -z "$missing" ]; then echo "== $v$ZTAG: PASS"; else echo "== $v$ZTAG: FAIL (missing or failed:$missing)"; fi
 		echo "$log" | grep -E '^ZBW-CHECK: .* FAIL' | cut -c1-300 || true
 		echo "$log" | grep -E '^ZBW-CHECK: (crypto-selftest|comp-algorithm|swap-zram|verify-zram|zswap|verify-zswap|ext2-zram) ok' |
 			cut -c1-240 || true
 		cat "$summary.t"
-		echo "  log: $LOGS/$v-console.log"
+		echo "  log: $LOGS/$v$ZTAG-console.log"
 	} >>"$summary"
-	[ -z "$missing" ] || failed="$failed $v"
+	[ -z "$missing" ] || failed="$failed $v$ZTAG"
 done
 echo
 cat "$summary"
