@@ -198,6 +198,28 @@ expect "bench empty input" "$tool" bench -r 1 --json=- "$tmp/empty"
 if python3 -c 'import json,sys; assert json.load(open(sys.argv[1])) == []' "$tmp/out"; then
 	ok "bench empty input: empty array"; else not_ok "bench empty input: empty array"; fi
 expect_fail "bench unknown algorithm" "$tool" bench -a lz5 "$first"
+# bench --recompress: two random pages (whole for every algorithm) and a
+# smooth float32 field (whole for lz4 and zstd, not for zbewalgo), after
+# the same-filled pages of bench.in, which zram keeps without compressing.
+python3 -c 'import math, struct, sys
+sys.stdout.buffer.write(b"".join(struct.pack("<f", 500 * math.sin(3 + 0.03 * i) +
+	250 * math.cos(0.011 * i)) for i in range(1024)))' >"$tmp/float.page"
+cat "$tmp/bench.in" "$tmp/float.page" >"$tmp/recomp.in"
+expect "bench --recompress" "$tool" bench -r 1 --recompress "$tmp/recomp.in"
+# secondary tried recomp huge ...: 2 primaries x 3 zbewalgo variants
+if [ "$(grep -cE '^zbewalgo(-1|-3)? +3 +1 +2 .* ok$' "$tmp/out")" -eq 6 ] &&
+   [ "$(grep -c '^== .*: 8 pages, 3 same-filled; .* stores 3 whole' "$tmp/out")" -eq 2 ]; then
+	ok "bench --recompress: the float page recompressed, the random ones kept"; else
+	not_ok "bench --recompress: the float page recompressed, the random ones kept"; cat "$tmp/out"; fi
+expect "bench --recompress=lz4 -d -a zbewalgo" "$tool" bench -r 1 -d --recompress=lz4 -a zbewalgo "$tmp/recomp.in"
+if [ "$(grep -cE '^zbewalgo +2 +1 +1 .* ok$' "$tmp/out")" -eq 1 ] && [ "$(grep -c '^zbewalgo' "$tmp/out")" -eq 1 ]; then
+	ok "bench --recompress -d: duplicate dropped"; else
+	not_ok "bench --recompress -d: duplicate dropped"; cat "$tmp/out"; fi
+expect_fail "bench --recompress --csv" "$tool" bench --recompress --csv "$tmp/recomp.in"
+expect_fail "bench --recompress, secondary not zbewalgo" "$tool" bench --recompress -a lz4 "$tmp/recomp.in"
+expect_fail "bench --recompress=memcpy" "$tool" bench --recompress=memcpy "$tmp/recomp.in"
+expect_fail "bench --recompress-threshold at the threshold" "$tool" bench --recompress \
+	--recompress-threshold 3264 "$tmp/recomp.in"
 expect_fail "bench custom without -c" "$tool" bench -a zbewalgo-custom "$first"
 expect_fail "bench threshold above page" "$tool" bench -t 5000 "$first"
 expect_fail "bench two outputs on stdout" "$tool" bench --csv --json "$first"
