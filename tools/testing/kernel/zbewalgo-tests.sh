@@ -88,6 +88,7 @@ for v in "$@"; do
 	if multi_comp "$v"; then
 		mc=1
 		want="$want $CHECKS_RECOMP"
+		places=$places,guest-recomp
 	fi
 	[ ${#extras[@]} -gt 0 ] || die "no /lib/modules tree for the $v guest"
 	# The admin guide's blocks for this guest, each a required check.
