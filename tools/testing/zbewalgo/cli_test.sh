@@ -215,6 +215,32 @@ expect "bench --recompress=lz4 -d -a zbewalgo" "$tool" bench -r 1 -d --recompres
 if [ "$(grep -cE '^zbewalgo +2 +1 +1 .* ok$' "$tmp/out")" -eq 1 ] && [ "$(grep -c '^zbewalgo' "$tmp/out")" -eq 1 ]; then
 	ok "bench --recompress -d: duplicate dropped"; else
 	not_ok "bench --recompress -d: duplicate dropped"; cat "$tmp/out"; fi
+# --recompress-threshold N: a page of words lz4 stores in 1536 to 2047
+# bytes, added to bench.in's whole pages (same-filled and random), is one
+# more page tried (type=idle threshold=N) and recompressed below N at
+# N=1536, and not tried at N=2048.
+python3 -c 'import random, sys
+r = random.Random(7)
+w = "the kernel page zram swap memory float matrix and lz4 zstd is of to in compress".split()
+s = ""
+while len(s) < 4096:
+	s += r.choice(w) + " "
+sys.stdout.write(s[:4096])' >"$tmp/words.page"
+head -c 20480 "$tmp/bench.in" >"$tmp/recomp-b.in"
+cat "$tmp/recomp-b.in" "$tmp/words.page" >"$tmp/recomp-t.in"
+# recomp_counts N FILE: "tried recompressed" of zbewalgo behind lz4.
+recomp_counts() {
+	"$tool" bench -r 1 --recompress=lz4 -a zbewalgo --recompress-threshold "$1" "$2" |
+		awk '/^zbewalgo / { print $2, $3 }'
+}
+for th in 1536 2048; do
+	# shellcheck disable=SC2046  # two counts per call, one a word
+	set -- $(recomp_counts $th "$tmp/recomp-b.in") $(recomp_counts $th "$tmp/recomp-t.in")
+	if [ $# -eq 4 ] && { { [ $th = 1536 ] && [ "$3 $4" = "$(($1 + 1)) $(($2 + 1))" ]; } ||
+	   { [ $th = 2048 ] && [ "$3 $4" = "$1 $2" ]; }; }; then
+		ok "bench --recompress-threshold $th: the words page tried: $(($3 - $1)), recompressed: $(($4 - $2))"; else
+		not_ok "bench --recompress-threshold $th: tried/recompressed without and with the words page: $*"; fi
+done
 expect_fail "bench --recompress --csv" "$tool" bench --recompress --csv "$tmp/recomp.in"
 expect_fail "bench --recompress, secondary not zbewalgo" "$tool" bench --recompress -a lz4 "$tmp/recomp.in"
 expect_fail "bench --recompress=memcpy" "$tool" bench --recompress=memcpy "$tmp/recomp.in"
