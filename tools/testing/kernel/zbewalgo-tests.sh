@@ -102,7 +102,7 @@ for v in "$@"; do
 	# Progress: the guest's check and workload lines as they come.
 	{ ZBEWALGO_APPEND="ZBW_FILL_MIB=${ZBW_FILL_MIB:-384} ZBW_INTEGRATED=$integ ZBW_MULTI_COMP=$mc" \
 		"$HERE/boot.sh" "$OBJ/arch/x86/boot/bzImage" \
-		"$RUN/initramfs.cpio.gz" "$RUN/console.log" "${ZBEWALGO_TIMEOUT:-1800}" || true; } |
+		"$RUN/initramfs.cpio.gz" "$RUN/console.log" "${ZBEWALGO_TIMEOUT:-3600}" || true; } |
 		grep --line-buffered -E '^(ZBW-|zbwmem:)' | sed -u 's/\r$//' || true
 	stage boot $t
 	cp "$RUN/console.log" "$LOGS/$v-console.log"
