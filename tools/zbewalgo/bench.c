@@ -795,6 +795,169 @@ static void table_summary(FILE *f, struct result *res, size_t nr,
 	free(sum);
 }
 
+/* ---- recompress view: zbewalgo as zram's secondary algorithm ---------- */
+
+/*
+ * zsmalloc's size class of an object of @len bytes: 16-byte steps (the
+ * page size >> 8) from 32 bytes; classes zsmalloc merges are kept apart
+ * here.  Results at or above @threshold are stored as whole pages, one
+ * class above all others.
+ */
+static size_t zs_class(size_t len, size_t page, size_t threshold)
+{
+	size_t delta = page >> 8;
+
+	if (!len || len >= threshold)
+		return (page - 32 + delta - 1) / delta + 1;
+	if (len < 32)
+		len = 32;
+	return (len - 32 + delta - 1) / delta;
+}
+
+/* Bytes of memory an object of @len bytes takes: its class's size. */
+static double zs_bytes(size_t len, size_t page, size_t threshold)
+{
+	size_t c = zs_class(len, page, threshold);
+
+	return c > (page - 32 + (page >> 8) - 1) / (page >> 8) ?
+	       (double)page : 32.0 + c * (page >> 8);
+}
+
+/*
+ * For one file and one primary: which pages zram's "recompress type=huge"
+ * (or with @rthr, "type=idle threshold=RTHR" on pages all idle) would try,
+ * and what each secondary makes of them.  A page counts as recompressed,
+ * as in zram, when the secondary's result falls into a smaller size class
+ * (and, with a threshold, below it); every other page stays as the
+ * primary stored it.  Same-filled pages take no memory and are never
+ * tried, as in zram.  Compression times are over the pages tried,
+ * decompression times over the pages recompressed (medians of @reps).
+ */
+static int recompress_view(FILE *f, const char *name, const struct pageset *ps,
+			   struct algo *prim, struct algo *sec, size_t nsec,
+			   size_t page, size_t threshold, size_t rthr,
+			   int reps)
+{
+	size_t n = ps->npages, cap = 2 * page + 64, i, j, k, ntry = 0, huge = 0;
+	size_t same = 0;
+	size_t *plen = calloc(n + 1, sizeof(*plen));
+	size_t *try = calloc(n + 1, sizeof(*try));
+	size_t *slen = calloc(n + 1, sizeof(*slen));
+	unsigned char *sbuf = malloc(n * cap + 1), *out = malloc(page);
+	double *tc = calloc(2 * reps, sizeof(double)), *td = tc + reps;
+	double mem_prim = 0, mem_try = 0, t0;
+	int r, ret = -1;
+
+	if (!plen || !try || !slen || !sbuf || !out || !tc)
+		goto out;
+	if (prim->init && prim->init(prim, page))
+		goto out_prim;
+	for (i = 0; i < n; i++) {
+		size_t c;
+
+		/* zram keeps same-filled pages in the slot, without a compressor */
+		if (tool_same_filled(ps->data + i * page, page)) {
+			same++;
+			continue;
+		}
+		c = prim->comp(prim, ps->data + i * page, page, sbuf, cap);
+		plen[i] = c && c < threshold ? c : 0;
+		mem_prim += zs_bytes(plen[i], page, threshold);
+		huge += !plen[i];
+		if (!plen[i] || (rthr && plen[i] >= rthr)) {
+			try[ntry++] = i;
+			mem_try += zs_bytes(plen[i], page, threshold);
+		}
+	}
+	if (prim->fini)
+		prim->fini(prim);
+	fprintf(f, "\n== %s: %zu pages, %zu same-filled; %s stores %zu whole (huge)",
+		name, n, same, prim->name, huge);
+	if (rthr)
+		fprintf(f, " and %zu more in %zu bytes or more", ntry - huge,
+			rthr);
+	fprintf(f, " ==\n%s: memory %.0f KiB (ratio %.3f), the pages tried %.0f KiB\n",
+		prim->name, mem_prim / 1024, (double)n * page / mem_prim,
+		mem_try / 1024);
+	fprintf(f, "%-12s %6s %6s %6s %10s %10s %9s %7s %10s %10s %s\n",
+		"secondary", "tried", "recomp", "huge", "tried_KiB",
+		"after_KiB", "file_KiB", "ratio", "comp_MiB/s", "dec_MiB/s",
+		"roundtrip");
+	for (j = 0; j < nsec; j++) {
+		struct algo *a = &sec[j];
+		size_t nrec = 0, left = 0;
+		double after = 0, rbytes = 0;
+		bool ok = true;
+
+		if (a->init && a->init(a, page))
+			goto out;
+		for (r = 0; r < reps; r++) {
+			t0 = tool_now();
+			for (k = 0; k < ntry; k++)
+				slen[k] = a->comp(a, ps->data + try[k] * page,
+						  page, sbuf + k * cap, cap);
+			tc[r] = tool_now() - t0;
+		}
+		for (k = 0; k < ntry; k++) {
+			size_t p = plen[try[k]];
+			bool rec = slen[k] && slen[k] < threshold &&
+				   zs_class(slen[k], page, threshold) <
+				   zs_class(p, page, threshold) &&
+				   (!rthr || slen[k] < rthr);
+
+			if (!rec) {
+				slen[k] = 0;
+				after += zs_bytes(p, page, threshold);
+				left += !p;
+				continue;
+			}
+			nrec++;
+			rbytes += page;
+			after += zs_bytes(slen[k], page, threshold);
+		}
+		for (r = 0; r < reps; r++) {
+			t0 = tool_now();
+			for (k = 0; k < ntry; k++) {
+				if (!slen[k])
+					continue;
+				memset(out, r & 1 ? 0x00 : 0xff, page);
+				if (a->decomp(a, sbuf + k * cap, slen[k], out,
+					      page) != page ||
+				    memcmp(out, ps->data + try[k] * page, page))
+					ok = false;
+			}
+			td[r] = tool_now() - t0;
+		}
+		if (a->fini)
+			a->fini(a);
+		fprintf(f, "%-12s %6zu %6zu %6zu %10.0f %10.0f %9.0f %7.3f ",
+			a->name, ntry, nrec, left, mem_try / 1024, after / 1024,
+			(mem_prim - mem_try + after) / 1024,
+			(double)n * page / (mem_prim - mem_try + after));
+		tool_put_num(f, ntry ? tool_mibps((double)ntry * page,
+						  tool_median(tc, reps)) : NAN,
+			     "%10.1f ", "         - ");
+		tool_put_num(f, nrec ? tool_mibps(rbytes, tool_median(td, reps)) :
+			     NAN, "%10.1f ", "         - ");
+		fprintf(f, "%s\n", ok ? "ok" : "FAILED");
+		if (!ok)
+			goto out;
+	}
+	ret = 0;
+	goto out;
+out_prim:
+	if (prim->fini)
+		prim->fini(prim);
+out:
+	free(tc);
+	free(out);
+	free(sbuf);
+	free(slen);
+	free(try);
+	free(plen);
+	return ret;
+}
+
 /* ---- command line ---------------------------------------------------------- */
 
 static void bench_usage(FILE *f)
@@ -828,12 +991,20 @@ static void bench_usage(FILE *f)
 "      --json[=FILE]         JSON array of records (stdout: no FILE or -)\n"
 "      --plot=FILE           PNG: ratio against compression speed\n"
 "  -v, --verbose             progress on stderr\n"
+"      --recompress[=LIST]   the recompress view instead: the pages each\n"
+"                            primary in LIST (default lz4,zstd-3) stores\n"
+"                            whole, and what each zbewalgo variant of -a\n"
+"                            (default zbewalgo,zbewalgo-1,zbewalgo-3) makes\n"
+"                            of them as zram's secondary algorithm\n"
+"      --recompress-threshold N  also try pages the primary stores in N\n"
+"                            bytes or more (zram's threshold=N)\n"
 "Without --csv/--json to stdout, a table goes to stdout.\n"
 "Figures are defined in tools/testing/zbewalgo/bench/README.md.\n");
 }
 
 enum {
 	OPT_BACKING = 256, OPT_BACKING_READ, OPT_CSV, OPT_JSON, OPT_PLOT,
+	OPT_RECOMP, OPT_RECOMP_THR,
 };
 
 static FILE *open_out(const char *path, FILE **mine)
@@ -861,6 +1032,9 @@ int bench_main(int argc, char **argv)
 		{ "csv", optional_argument, NULL, OPT_CSV },
 		{ "json", optional_argument, NULL, OPT_JSON },
 		{ "plot", required_argument, NULL, OPT_PLOT },
+		{ "recompress", optional_argument, NULL, OPT_RECOMP },
+		{ "recompress-threshold", required_argument, NULL,
+		  OPT_RECOMP_THR },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ }
@@ -881,6 +1055,10 @@ int bench_main(int argc, char **argv)
 	FILE *table_out = stdout, *fout, *mine;
 	int reps = 5, c, ret = 0, f, lz4_idx = -1;
 	long early_abort = -1;
+	const char *recomp = NULL;
+	size_t rthr = 0;
+	struct algo prims[NR_TEMPLATES];
+	size_t nprims = 0;
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "a:c:e:dr:t:p:vh", longopts,
@@ -955,6 +1133,17 @@ int bench_main(int argc, char **argv)
 		case OPT_PLOT:
 			o.plot_path = optarg;
 			break;
+		case OPT_RECOMP:
+			recomp = optarg ? optarg : "lz4,zstd-3";
+			break;
+		case OPT_RECOMP_THR:
+			if (tool_parse_num(optarg, 1, 1 << 20, &v) ||
+			    v != (size_t)v) {
+				ret = 2;
+				goto out;
+			}
+			rthr = v;
+			break;
 		case 'v':
 			verbose = true;
 			break;
@@ -990,6 +1179,50 @@ int bench_main(int argc, char **argv)
 		fprintf(stderr, "zbewalgo: the threshold must not exceed the page size\n");
 		ret = 2;
 		goto out;
+	}
+
+	if (recomp) {
+		const char *p = recomp;
+
+		if (csv || o.json || o.plot_path) {
+			fprintf(stderr, "zbewalgo: --recompress prints a table only (no --csv, --json, --plot)\n");
+			ret = 2;
+			goto out;
+		}
+		if (rthr >= threshold) {
+			fprintf(stderr, "zbewalgo: --recompress-threshold must be below the threshold (%zu)\n",
+				threshold);
+			ret = 2;
+			goto out;
+		}
+		while (*p) {
+			size_t len = strcspn(p, ",");
+			const struct algo *t = find_template(p, len);
+
+			if (!t || t->raw_only) {
+				fprintf(stderr, "zbewalgo: --recompress: unknown primary '%.*s'\n",
+					(int)len, p);
+				ret = 2;
+				goto out;
+			}
+			prims[nprims] = *t;
+			prims[nprims].threshold = threshold;
+			prims[nprims].early_abort = -1;
+			if (t->init == zbw_init)
+				prims[nprims].table = t->level > 0 ?
+					zbewalgo_preset_table(t->level) :
+					zbewalgo_table_default();
+			if (t->init == zbw_init && t->level < 0) {
+				fprintf(stderr, "zbewalgo: --recompress: %s cannot be a primary\n",
+					t->name);
+				ret = 2;
+				goto out;
+			}
+			nprims++;
+			p += len + !!p[len];
+		}
+		if (!alist)
+			alist = "zbewalgo,zbewalgo-1,zbewalgo-3";
 	}
 
 	/* The algorithms of this run, in table order. */
@@ -1057,6 +1290,62 @@ int bench_main(int argc, char **argv)
 	if (!nalgos) {
 		fprintf(stderr, "zbewalgo: no algorithm selected\n");
 		ret = 2;
+		goto out;
+	}
+
+	if (recomp) {
+		for (i = 0; i < nalgos; i++) {
+			if (algos[i].init != zbw_init) {
+				fprintf(stderr, "zbewalgo: --recompress: the secondary %s is not zbewalgo\n",
+					algos[i].name);
+				ret = 2;
+				goto out;
+			}
+		}
+		fprintf(stdout,
+			"# zbewalgo bench --recompress: %zu-byte pages, zram threshold %zu, %d reps (median), %s\n"
+			"# tried: pages zram's 'recompress type=huge'%s would try; recomp: those the secondary puts\n"
+			"#   into a smaller zsmalloc size class (16-byte classes, not merged)%s; huge: tried pages\n"
+			"#   left whole; *_KiB: memory as zsmalloc size classes; file_KiB, ratio: the whole file\n"
+			"#   with the primary and the recompression; comp: over the pages tried, dec: recompressed\n",
+			page, threshold, reps,
+			drop ? "same-filled and duplicate pages dropped" : "all pages",
+			rthr ? " (and 'type=idle threshold=N' on idle pages)" : "",
+			rthr ? " and below N" : "");
+		for (f = optind; f < argc; f++) {
+			const char *name = strcmp(argv[f], "-") ? argv[f] : "stdin";
+			struct pageset ps;
+			unsigned char *data;
+			size_t len;
+			FILE *in = tool_open(argv[f], "rb");
+
+			if (!in || tool_read_all(in, &data, &len)) {
+				ret = 1;
+				continue;
+			}
+			if (in != stdin)
+				fclose(in);
+			if (make_pages(data, len, page, drop, &ps)) {
+				fprintf(stderr, "zbewalgo: out of memory\n");
+				free(data);
+				free(ps.data);
+				ret = 1;
+				continue;
+			}
+			free(data);
+			for (i = 0; i < nprims && ps.npages; i++) {
+				if (recompress_view(stdout, name, &ps, &prims[i],
+						    algos, nalgos, page,
+						    threshold, rthr, reps)) {
+					fprintf(stderr, "zbewalgo: %s: %s: recompress view failed (set-up or ROUND TRIP)\n",
+						name, prims[i].name);
+					ret = 1;
+				}
+			}
+			free(ps.data);
+		}
+		if (fflush(stdout) || ferror(stdout))
+			ret = 1;
 		goto out;
 	}
 

@@ -26,8 +26,10 @@ check_version() {
 REPO=$(cd "$HERE/../../.." && pwd)
 
 # test_fragment VERSION: the test kernels' config on top of base.config: debug
-# options, crypto self-tests (named differently before 7.x), and on trees whose
-# zram has backends (6.12+) zbewalgo itself. 6.1 takes out-of-tree modules.
+# options, crypto self-tests (named differently before 7.x), on trees whose
+# zram has backends (6.12+) zbewalgo itself, and where zram has multi-comp
+# (6.12+) recompression, writeback and loop devices. 6.1 takes out-of-tree
+# modules.
 test_fragment() {
 	cat "$HERE/config/debug.config"
 	if grep -q '^config CRYPTO_SELFTESTS$' "$CACHE/src/linux-$1/crypto/Kconfig"; then
@@ -36,12 +38,19 @@ test_fragment() {
 		cat "$HERE/config/selftests-manager.config"
 	fi
 	integrated "$1" && cat "$HERE/config/zbewalgo.config"
+	multi_comp "$1" && cat "$HERE/config/zram-recomp.config"
 	return 0
 }
 
 # integrated VERSION: true when zbewalgo goes into the tree (zram backends exist).
 integrated() {
 	grep -q '^config ZRAM_BACKEND_LZ4$' "$CACHE/src/linux-$1/drivers/block/zram/Kconfig"
+}
+
+# multi_comp VERSION: true when zram can recompress with secondary algorithms
+# (6.12+; 6.1 predates it).
+multi_comp() {
+	grep -q '^config ZRAM_MULTI_COMP$' "$CACHE/src/linux-$1/drivers/block/zram/Kconfig"
 }
 
 # test_kernel VERSION: builds (cached) the test kernel, prints its build (obj) dir.
@@ -122,8 +131,8 @@ bin_extras() {
 
 # doc_extras DIR PLACES: the admin guide's blocks for PLACES (doc-blocks.py)
 # extracted to DIR, and the guest's files for running them: the runner,
-# bash and Debian's zramctl, swapon, swapoff and mkswap (the guide's
-# commands) with their libraries. Prints initramfs.sh arguments, one a line.
+# bash and Debian's zramctl, swapon, swapoff, mkswap and losetup (the
+# guide's commands) with their libraries. Prints initramfs.sh arguments, one a line.
 doc_extras() {
 	local b p
 	rm -rf "$1"
@@ -139,7 +148,7 @@ doc_extras() {
 		return 0
 	fi
 	bin_extras /bin/bash /bin/bash
-	for b in zramctl swapon swapoff mkswap; do
+	for b in zramctl swapon swapoff mkswap losetup; do
 		p=$(PATH=/usr/sbin:/sbin:$PATH command -v $b) || { say "$b not found (util-linux)"; return 1; }
 		bin_extras "$p" "/usr/sbin/$b"
 	done

@@ -14,7 +14,10 @@
 # ZBW_SET_KIB: size of each generated data set (2048); ZBW_TESTDATA: the test
 # data (the repo's build/testdata, from "make testdata"); ZBW_FILL_MIB: swap
 # workload (384 MiB in a 256 MiB guest); ZBW_REPS: reads per set (median, 3);
-# ZBW_ALGS: algorithms; ZBW_SWAP=0 skips the swap part.
+# ZBW_ALGS: algorithms; ZBW_SWAP=0 skips the swap part. On kernels with zram
+# recompression (6.12+) a deployment table follows: lz4, zstd and zbewalgo
+# alone, and lz4 or zstd with zbewalgo recompressing huge (and idle) pages
+# in a pass after the writes; ZBW_DEPLOY=0 skips it.
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
@@ -26,6 +29,7 @@ ALGS=${ZBW_ALGS:-zbewalgo lz4 lzo-rle zstd}
 FILL=${ZBW_FILL_MIB:-384}
 REPS=${ZBW_REPS:-3}
 SWAP=${ZBW_SWAP:-1}
+DEPLOY=${ZBW_DEPLOY:-1}
 TESTDATA=${ZBW_TESTDATA:-$REPO/build/testdata}
 # A few real files (Debian packages, tools/testing/zbewalgo/testdata/manifest)
 # unlike the generated sets: English text, a shared library, C++ source, a
@@ -38,6 +42,7 @@ progress 1 "fetching linux-source-$V (cached)"
 "$HERE/fetch.sh" "$V"
 progress 2 "building the $V kernel with zbewalgo (cached; about 10 minutes when not)"
 OBJ=$(test_kernel "$V")
+multi_comp "$V" || DEPLOY=0
 
 progress 3 "generating the data sets (${ZBW_SET_KIB:-2048} KiB each) and taking test data files"
 data=$RUN/data
@@ -77,18 +82,18 @@ fi
 	"$data=/data"
 
 load=$(cut -d' ' -f1-3 /proc/loadavg)
-progress 5 "booting $V under qemu (TCG, 256 MiB): $(wc -l <"$data/sets.txt") sets x 4 algorithms, then swap"
-{ ZBEWALGO_APPEND="ZBW_FILL_MIB=$FILL ZBW_REPS=$REPS ZBW_SWAP=$SWAP ZBW_ALGS=${ALGS// /,} ${ZBEWALGO_APPEND:-}" \
+progress 5 "booting $V under qemu (TCG, 256 MiB): $(wc -l <"$data/sets.txt") sets x $(echo $ALGS | wc -w) algorithms$([ "$DEPLOY" = 0 ] || echo ", x 6 deployments"), then swap"
+{ ZBEWALGO_APPEND="ZBW_FILL_MIB=$FILL ZBW_REPS=$REPS ZBW_SWAP=$SWAP ZBW_DEPLOY=$DEPLOY ZBW_ALGS=${ALGS// /,} ${ZBEWALGO_APPEND:-}" \
 	"$HERE/boot.sh" "$OBJ/arch/x86/boot/bzImage" "$RUN/initramfs.cpio.gz" \
 	"$RUN/console.log" "${ZBEWALGO_TIMEOUT:-5400}" || true; } |
-	grep --line-buffered -E '^ZBW-(DEMO|REC): ' |
-	sed -u 's/\r$//; s/^ZBW-DEMO: /  guest: /; s/^ZBW-REC: /  guest: done /' >&2 || true
+	grep --line-buffered -E '^ZBW-(DEMO|REC|DEP): ' |
+	sed -u 's/\r$//; s/^ZBW-DEMO: /  guest: /; s/^ZBW-\(REC\|DEP\): /  guest: done /' >&2 || true
 
 progress 6 "results (console log: $RUN/console.log)"
 cp "$RUN/console.log" "$OUT/$V-console.log"
 host=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)
 rc=0
-python3 "$HERE/demo-table.py" "$RUN/console.log" "$OUT/$V" "$V" "$ALGS" "$data/sets.txt" "$SWAP" \
+ZBW_DEPLOY=$DEPLOY python3 "$HERE/demo-table.py" "$RUN/console.log" "$OUT/$V" "$V" "$ALGS" "$data/sets.txt" "$SWAP" \
 	"qemu TCG, 2 vCPUs, 256 MiB, debug test kernel (lockdep, kmemleak); host: $host," \
 	"  load average $load at the boot; $(date -u +%Y-%m-%d)" \
 	"block: each set (and then all of them, one after the other) written $REPS times with O_DIRECT to" \

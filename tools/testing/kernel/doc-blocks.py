@@ -26,6 +26,7 @@ import sys
 PLACES = {
     'guest': 'every make check-kernel guest (6.1, 6.12, 7.2)',
     'guest-levels': 'make check-kernel guests whose zram has algorithm_params (6.12+)',
+    'guest-recomp': 'make check-kernel guests whose zram has recompression and writeback (6.12+)',
     'dkms': "the make check-dkms guest (Debian's 6.1 kernel)",
     'dkms-host': 'the host of make check-dkms, before the boot',
     'dkms-host-end': 'the host of make check-dkms, after the boot',

@@ -31,6 +31,10 @@ CHECKS="modules-load crypto-selftest comp-algorithm sysfs-bad-input ext2-zram
 	swap-zram verify-zram sysfs-stress module-reload crypto-selftest-reload
 	kmemleak no-splat"
 CHECKS_INTEGRATED="zram-levels zswap verify-zswap sysfs-stress-zswap"
+# Where zram has multi-comp (6.12+): zbewalgo as the secondary algorithm
+# and writeback to a loop device (guest/recomp.sh).
+CHECKS_RECOMP="recomp-setup recomp-huge recomp-idle recomp-huge-idle recomp-swap
+	verify-recomp sysfs-stress-recomp writeback-zbewalgo writeback-recomp"
 
 # The workload is static: the guest has no libc.
 ZBWMEM=$CACHE/run/zbwmem$ZTAG
@@ -101,19 +105,27 @@ for v in "$@"; do
 		places=guest
 		mapfile -t extras < <(guest_modules "$OBJ" "$M")
 	fi
+	mc=0
+	if multi_comp "$v"; then
+		mc=1
+		want="$want $CHECKS_RECOMP"
+		places=$places,guest-recomp
+	fi
 	[ ${#extras[@]} -gt 0 ] || die "no /lib/modules tree for the $v guest"
 	# The admin guide's blocks for this guest, each a required check.
 	mapfile -t -O ${#extras[@]} extras < <(doc_extras "$RUN/doc" "$places")
 	want="$want $(python3 "$HERE/doc-blocks.py" names "$REPO/$GUIDE" "$places" | tr '\n' ' ')"
 	"$HERE/initramfs.sh" "$RUN/initramfs.cpio.gz" "$HERE/guest/zbewalgo.sh" "$ZBWMEM=/extra/zbwmem" "${mods[@]}" \
+		"$HERE/guest/recomp.sh" \
 		"${extras[@]}" "$TOOL_STATIC=/src/build/zbewalgo"
 	stage initramfs $t
 	t=$SECONDS
 	# Progress: the guest's check and workload lines as they come.
 	img=$OBJ/arch/x86/boot/bzImage
 	[ "$ZARCH" = x86_64 ] || img=$OBJ/arch/$ZARCH/boot/Image
-	{ ZBEWALGO_APPEND="ZBW_FILL_MIB=${ZBW_FILL_MIB:-384} ZBW_INTEGRATED=$integ" "$HERE/boot.sh" "$img" \
-		"$RUN/initramfs.cpio.gz" "$RUN/console.log" "${ZBEWALGO_TIMEOUT:-1800}" || true; } |
+	{ ZBEWALGO_APPEND="ZBW_FILL_MIB=${ZBW_FILL_MIB:-384} ZBW_INTEGRATED=$integ ZBW_MULTI_COMP=$mc" \
+		"$HERE/boot.sh" "$img" \
+		"$RUN/initramfs.cpio.gz" "$RUN/console.log" "${ZBEWALGO_TIMEOUT:-3600}" || true; } |
 		grep --line-buffered -E '^(ZBW-|zbwmem:)' | sed -u 's/\r$//' || true
 	stage boot $t
 	cp "$RUN/console.log" "$LOGS/$v$ZTAG-console.log"
@@ -125,7 +137,7 @@ for v in "$@"; do
 	{
 		if [ -z "$missing" ]; then echo "== $v$ZTAG: PASS"; else echo "== $v$ZTAG: FAIL (missing or failed:$missing)"; fi
 		echo "$log" | grep -E '^ZBW-CHECK: .* FAIL' | cut -c1-300 || true
-		echo "$log" | grep -E '^ZBW-CHECK: (crypto-selftest|comp-algorithm|swap-zram|verify-zram|zswap|verify-zswap|ext2-zram) ok' |
+		echo "$log" | grep -E '^ZBW-CHECK: (crypto-selftest|comp-algorithm|swap-zram|verify-zram|zswap|verify-zswap|ext2-zram|recomp-[a-z-]*|writeback-[a-z]*) ok' |
 			cut -c1-240 || true
 		cat "$summary.t"
 		echo "  log: $LOGS/$v$ZTAG-console.log"

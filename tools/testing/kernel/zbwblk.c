@@ -6,6 +6,9 @@
  *	Writes the FILEs one after the other to DEV with O_DIRECT.
  *   zbwblk read DEV BYTES
  *	Reads BYTES from DEV with O_DIRECT and discards them.
+ *   zbwblk sysfs FILE VALUE
+ *	Writes VALUE to FILE in one write() (e.g. a zram "recompress" pass,
+ *	which runs inside that write) and times it.
  *
  * Prints "zbwblk: BYTES bytes in MS ms", where MS counts only the time
  * spent in pwrite()/pread() on DEV: zram compresses in the write and
@@ -85,6 +88,24 @@ static int do_read(const char *dev, long long bytes, char *buf)
 	return 0;
 }
 
+static int do_sysfs(const char *path, const char *val)
+{
+	int fd = open(path, O_WRONLY);
+	size_t len = strlen(val);
+	double t;
+
+	if (fd < 0)
+		return perror(path), 1;
+	t = now_ms();
+	if (write(fd, val, len) != (ssize_t)len)
+		return perror(path), 1;
+	t = now_ms() - t;
+	if (close(fd))
+		return perror(path), 1;
+	printf("zbwblk: %zu bytes in %.3f ms\n", len, t);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	char *buf;
@@ -96,7 +117,10 @@ int main(int argc, char **argv)
 		return do_write(argv[2], argc - 3, argv + 3, buf);
 	if (argc == 4 && !strcmp(argv[1], "read"))
 		return do_read(argv[2], atoll(argv[3]), buf);
+	if (argc == 4 && !strcmp(argv[1], "sysfs"))
+		return do_sysfs(argv[2], argv[3]);
 	fprintf(stderr, "usage: zbwblk write DEV FILE...\n"
-		"       zbwblk read DEV BYTES\n");
+		"       zbwblk read DEV BYTES\n"
+		"       zbwblk sysfs FILE VALUE\n");
 	return 2;
 }

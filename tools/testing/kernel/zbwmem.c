@@ -10,7 +10,9 @@
  *	printed) read every page back and compare it with the pattern
  *	regenerated.  ROUNDS (default 1) repeats this with new patterns.
  *	Prints "zbwmem: verified=N mismatched=M"; exits 1 on any mismatch or
- *	a child that died (OOM kill, signal).
+ *	a child that died (OOM kill, signal).  With ZBWMEM_HOLD=PATH in the
+ *	environment it waits after the page-out until PATH exists, with the
+ *	pages out, so that something can be done to them before the verify.
  *   zbwmem files DIR MIB
  *	Writes DIR/{text,float,random,zero}.dat, MIB/4 each.
  *   zbwmem check DIR MIB
@@ -281,6 +283,7 @@ static int cmd_fill(int argc, char **argv)
 	struct tally *t, sum = { 0 };
 	int done[2], go[2], i, r, k, st, bad = 0;
 	double t0 = now(), t1;
+	const char *hold = getenv("ZBWMEM_HOLD");
 
 	nprocs = argc > 3 ? atoi(argv[3]) : 2;
 	if (nprocs < 1 || nprocs > 64 || rounds < 1 || !mib)
@@ -322,6 +325,11 @@ static int cmd_fill(int argc, char **argv)
 		printf("zbwmem: round %d paged out in %.1fs\n", r, t0 - t1);
 		for (k = 5; k < argc; k++)
 			cat_file(argv[k]);
+		if (hold) {
+			printf("zbwmem: round %d holding until %s exists\n", r, hold);
+			while (access(hold, F_OK))
+				sleep(1);
+		}
 		t1 = now();
 		if (release() || collect(done[0])) {
 			bad = 1;

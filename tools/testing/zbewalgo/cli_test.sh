@@ -198,6 +198,54 @@ expect "bench empty input" "$tool" bench -r 1 --json=- "$tmp/empty"
 if python3 -c 'import json,sys; assert json.load(open(sys.argv[1])) == []' "$tmp/out"; then
 	ok "bench empty input: empty array"; else not_ok "bench empty input: empty array"; fi
 expect_fail "bench unknown algorithm" "$tool" bench -a lz5 "$first"
+# bench --recompress: two random pages (whole for every algorithm) and a
+# smooth float32 field (whole for lz4 and zstd, not for zbewalgo), after
+# the same-filled pages of bench.in, which zram keeps without compressing.
+python3 -c 'import math, struct, sys
+sys.stdout.buffer.write(b"".join(struct.pack("<f", 500 * math.sin(3 + 0.03 * i) +
+	250 * math.cos(0.011 * i)) for i in range(1024)))' >"$tmp/float.page"
+cat "$tmp/bench.in" "$tmp/float.page" >"$tmp/recomp.in"
+expect "bench --recompress" "$tool" bench -r 1 --recompress "$tmp/recomp.in"
+# secondary tried recomp huge ...: 2 primaries x 3 zbewalgo variants
+if [ "$(grep -cE '^zbewalgo(-1|-3)? +3 +1 +2 .* ok$' "$tmp/out")" -eq 6 ] &&
+   [ "$(grep -c '^== .*: 8 pages, 3 same-filled; .* stores 3 whole' "$tmp/out")" -eq 2 ]; then
+	ok "bench --recompress: the float page recompressed, the random ones kept"; else
+	not_ok "bench --recompress: the float page recompressed, the random ones kept"; cat "$tmp/out"; fi
+expect "bench --recompress=lz4 -d -a zbewalgo" "$tool" bench -r 1 -d --recompress=lz4 -a zbewalgo "$tmp/recomp.in"
+if [ "$(grep -cE '^zbewalgo +2 +1 +1 .* ok$' "$tmp/out")" -eq 1 ] && [ "$(grep -c '^zbewalgo' "$tmp/out")" -eq 1 ]; then
+	ok "bench --recompress -d: duplicate dropped"; else
+	not_ok "bench --recompress -d: duplicate dropped"; cat "$tmp/out"; fi
+# --recompress-threshold N: a page of words lz4 stores in 1536 to 2047
+# bytes, added to bench.in's whole pages (same-filled and random), is one
+# more page tried (type=idle threshold=N) and recompressed below N at
+# N=1536, and not tried at N=2048.
+python3 -c 'import random, sys
+r = random.Random(7)
+w = "the kernel page zram swap memory float matrix and lz4 zstd is of to in compress".split()
+s = ""
+while len(s) < 4096:
+	s += r.choice(w) + " "
+sys.stdout.write(s[:4096])' >"$tmp/words.page"
+head -c 20480 "$tmp/bench.in" >"$tmp/recomp-b.in"
+cat "$tmp/recomp-b.in" "$tmp/words.page" >"$tmp/recomp-t.in"
+# recomp_counts N FILE: "tried recompressed" of zbewalgo behind lz4.
+recomp_counts() {
+	"$tool" bench -r 1 --recompress=lz4 -a zbewalgo --recompress-threshold "$1" "$2" |
+		awk '/^zbewalgo / { print $2, $3 }'
+}
+for th in 1536 2048; do
+	# shellcheck disable=SC2046  # two counts per call, one a word
+	set -- $(recomp_counts $th "$tmp/recomp-b.in") $(recomp_counts $th "$tmp/recomp-t.in")
+	if [ $# -eq 4 ] && { { [ $th = 1536 ] && [ "$3 $4" = "$(($1 + 1)) $(($2 + 1))" ]; } ||
+	   { [ $th = 2048 ] && [ "$3 $4" = "$1 $2" ]; }; }; then
+		ok "bench --recompress-threshold $th: the words page tried: $(($3 - $1)), recompressed: $(($4 - $2))"; else
+		not_ok "bench --recompress-threshold $th: tried/recompressed without and with the words page: $*"; fi
+done
+expect_fail "bench --recompress --csv" "$tool" bench --recompress --csv "$tmp/recomp.in"
+expect_fail "bench --recompress, secondary not zbewalgo" "$tool" bench --recompress -a lz4 "$tmp/recomp.in"
+expect_fail "bench --recompress=memcpy" "$tool" bench --recompress=memcpy "$tmp/recomp.in"
+expect_fail "bench --recompress-threshold at the threshold" "$tool" bench --recompress \
+	--recompress-threshold 3264 "$tmp/recomp.in"
 expect_fail "bench custom without -c" "$tool" bench -a zbewalgo-custom "$first"
 expect_fail "bench threshold above page" "$tool" bench -t 5000 "$first"
 expect_fail "bench two outputs on stdout" "$tool" bench --csv --json "$first"

@@ -103,6 +103,71 @@ for a in $ALGS; do
 	echo 1 >$Z/reset
 	echo "ZBW-DEMO: $a: block device done, $n sets + all-sets, $bad failed"
 done
+# Deployment (multi-comp kernels, unless ZBW_DEPLOY=0): each set on a fresh
+# zram0 as a distribution would run it: one algorithm alone, or a primary
+# with zbewalgo (the sysfs table) at priority 1 recompressing in a pass
+# after the writes: "huge" recompresses what the primary stored whole,
+# "huge+idle" then everything else (after "echo all > idle"). One write and
+# one read, timed as above (zbwblk), and the pass itself (zbwblk sysfs:
+# zram recompresses inside the write to "recompress"); mm_stat after the
+# pass and a compaction (every configuration), sha256 read back after
+# drop_caches.
+# ZBW-DEP: SET CONF ORIG COMPR MEM_USED HUGE SAME WRITE_MS READ_MS PASS_MS CHECK
+ms() { sed -n 's/.* in \([0-9.]*\) ms$/\1/p'; }
+deploy() {
+	local c=$1 s=$2 p pass= size w r t=0 x sum back check=ok
+	shift 2
+	p=${c%%+*}
+	case $c in *+*) pass=${c#*+} ;; esac
+	size=$(cat "$@" | wc -c)
+	sum=$(cat "$@" | sha256sum | cut -d' ' -f1)
+	if ! { echo 1 >$Z/reset && echo "$p" >$Z/comp_algorithm &&
+		{ [ -z "$pass" ] || echo 'algo=zbewalgo priority=1' >$Z/recomp_algorithm; } &&
+		echo "$size" >$Z/disksize; }; then
+		echo "ZBW-DEMO: $c: zram setup failed for $s"
+		return 1
+	fi
+	w=$(zbwblk write /dev/zram0 "$@" | ms)
+	if [ -n "$pass" ]; then
+		t=$(zbwblk sysfs $Z/recompress type=huge | ms)
+		if [ "$pass" = huge+idle ]; then
+			echo all >$Z/idle
+			x=$(zbwblk sysfs $Z/recompress type=idle | ms)
+			t=$(awk -v a="$t" -v b="$x" 'BEGIN { print a + b }')
+		fi
+		[ -n "$t" ] || { check=FAIL; t=0; }
+	fi
+	# zsmalloc keeps the zspages the pass emptied until it compacts (its
+	# shrinker does under memory pressure): compact, as after any pass.
+	echo 1 >$Z/compact
+	r=$(zbwblk read /dev/zram0 "$size" | ms)
+	[ -n "$w" ] && [ -n "$r" ] || check=FAIL
+	set -- $(cat $Z/mm_stat)
+	local orig=$1 compr=$2 mem=$3 same=$6 huge=$8
+	sync
+	echo 3 >/proc/sys/vm/drop_caches
+	back=$(dd if=/dev/zram0 bs=1M iflag=direct 2>/dev/null | sha256sum | cut -d' ' -f1)
+	if [ "$sum" != "$back" ]; then
+		echo "ZBW-DEMO: $c: $s read back differs ($back, written $sum)"
+		check=FAIL
+	fi
+	echo "ZBW-DEP: $s $c $orig $compr $mem $huge $same ${w:-0} ${r:-0} $t $check"
+	[ $check = ok ]
+}
+DEPLOY="lz4 zstd zbewalgo lz4+huge lz4+huge+idle zstd+huge"
+if [ "${ZBW_DEPLOY:-1}" = 1 ] && [ -e $Z/recomp_algorithm ]; then
+	echo "ZBW-DEMO: deployment: $(wc -l <$D/sets.txt) data sets x $(echo $DEPLOY | wc -w) configurations"
+	for c in $DEPLOY; do
+		bad=0
+		while read -r s; do
+			deploy "$c" "$s" "$D/$s" || { bad=$((bad + 1)); result=FAIL; }
+		done <$D/sets.txt
+		echo "ZBW-DEMO: deployment $c done, $bad failed"
+	done
+	echo 1 >$Z/reset
+elif [ "${ZBW_DEPLOY:-1}" = 1 ]; then
+	echo "ZBW-DEMO: deployment: this kernel's zram has no recomp_algorithm (CONFIG_ZRAM_MULTI_COMP)"
+fi
 rm -rf $D
 
 [ "${ZBW_SWAP:-1}" = 1 ] || ALGS=

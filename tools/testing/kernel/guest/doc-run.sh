@@ -25,6 +25,10 @@ doc_clean() {
 		n=${d#/sys/block/zram}
 		[ "$n" = 0 ] || echo "$n" >/sys/class/zram-control/hot_remove
 	done
+	# Loop devices of a backing device (zram let go of them at reset).
+	for d in /dev/loop[0-9]*; do
+		[ -b "$d" ] && losetup -d "$d" 2>/dev/null
+	done
 	if [ -d $DOC_K ]; then
 		echo reset >$DOC_K/combinations
 		echo 512 >$DOC_K/early_abort_size
@@ -133,4 +137,94 @@ doc_verify_settings_unit() {
 		eval "$l" || { echo "ExecStart failed: $l"; return 1; }
 	done </tmp/execstart
 	doc_verify_walk_apply >/dev/null && echo "its $(wc -l </tmp/execstart) ExecStart lines applied the settings"
+}
+
+# --- recompression and writeback (guest-recomp, 6.12+) ----------------------------
+# doc_flags DEV FLAG: pages of /dev/DEV whose debugfs block_state flags
+# have FLAG (r recompressed, w written back, h huge, ...).
+doc_flags() {
+	awk -v f="$2" 'index($3, f) { n++ } END { print n + 0 }' "/sys/kernel/debug/zram/$1/block_state"
+}
+# doc_hold_start: the workload's pages swapped out and held there
+# (zbwmem's ZBWMEM_HOLD) while a block works on zram0. 224 MiB: the
+# guide's 4 GiB device takes 24 MiB of the guest's 224 for its table,
+# and lz4 keeps the random pages whole; 320 MiB ran into the OOM killer.
+doc_hold_start() {
+	local i=0
+	rm -f /tmp/doc-release
+	{
+		ZBWMEM_HOLD=/tmp/doc-release zbwmem fill "${ZBW_DOC_HOLD_MIB:-224}" 2 1
+		echo "zbwmem exit $?"
+	} >/tmp/doc-hold.log 2>&1 &
+	until grep -q 'holding until' /tmp/doc-hold.log; do
+		i=$((i + 1))
+		[ $i -lt 900 ] && ! grep -q '^zbwmem exit ' /tmp/doc-hold.log ||
+			{ touch /tmp/doc-release; cat /tmp/doc-hold.log; return 1; }
+		sleep 1
+	done
+	echo "workload held: $(grep -c . /tmp/doc-hold.log) lines, mm_stat $(cat /sys/block/zram0/mm_stat)"
+}
+# doc_hold_end: the workload reads every page back and compares it; it
+# fails on a mismatch and on a process that died (an OOM kill).
+doc_hold_end() {
+	local i=0 v
+	touch /tmp/doc-release
+	until grep -q '^zbwmem exit ' /tmp/doc-hold.log; do
+		i=$((i + 1))
+		[ $i -lt 900 ] || break
+		sleep 1
+	done
+	v=$(grep '^zbwmem: verified=' /tmp/doc-hold.log)
+	grep -qx 'zbwmem exit 0' /tmp/doc-hold.log && echo "$v" | grep -q ' mismatched=0 ' ||
+		{ echo "workload: $(grep -E '^zbwmem (exit|.*failed)' /tmp/doc-hold.log | tr '\n' ' ')${v:-no result}"; return 1; }
+	echo "${v#zbwmem: }"
+}
+doc_verify_recomp_by_hand() {
+	local p
+	p=$(doc_swap zram0) && [ "$p" = 100 ] && grep -q '\[lz4\]' /sys/block/zram0/comp_algorithm &&
+		grep -q '^#1: .*\[zbewalgo\]' /sys/block/zram0/recomp_algorithm &&
+		echo "swap on zram0 at priority 100, lz4, recomp_algorithm $(cat /sys/block/zram0/recomp_algorithm)"
+}
+doc_verify_recomp_script_mode() {
+	[ -x /usr/local/sbin/zram-recompress ] && echo "executable"
+}
+doc_before_recomp_service() { doc_hold_start; }
+# No systemd in the guests: the unit's ExecStart lines by sh, twice, as
+# the timer would run them (the second pass finds idle pages).
+doc_verify_recomp_service() {
+	local i l c0 c1 c2 r1 r2 v
+	sed -n 's/^ExecStart=//p' /etc/systemd/system/zram-recompress.service >/tmp/execstart
+	c0=$(awk '{ print $2 }' /sys/block/zram0/mm_stat)
+	for i in 1 2; do
+		while read -r l; do
+			eval "$l" || { echo "ExecStart failed: $l"; doc_hold_end; return 1; }
+		done </tmp/execstart
+		eval "c$i=\$(awk '{ print \$2 }' /sys/block/zram0/mm_stat) r$i=\$(doc_flags zram0 r)"
+	done
+	v=$(doc_hold_end) || { echo "$v"; return 1; }
+	# The first pass recompressed huge pages, the second idle ones.
+	[ "$r1" -gt 0 ] && [ "$c1" -lt "$c0" ] && [ "$r2" -gt "$r1" ] ||
+		{ echo "recompressed $r1 then $r2, compr $c0 $c1 $c2"; return 1; }
+	echo "two passes: $r1 then $r2 pages recompressed, compr_data_size $c0 -> $c1 -> $c2; $v"
+}
+doc_verify_recomp_timer() {
+	grep -q '^OnUnitActiveSec=' /etc/systemd/system/zram-recompress.timer &&
+		[ -e /etc/systemd/system/zram-recompress.service ] && echo "timer for zram-recompress.service"
+}
+doc_before_writeback_by_hand() { mkdir -p /var/lib; }
+doc_verify_writeback_by_hand() {
+	local b p
+	b=$(cat /sys/block/zram0/backing_dev)
+	p=$(doc_swap zram0) && [ "$p" = 100 ] && case $b in /dev/loop*) ;; *) false ;; esac &&
+		losetup "$b" | grep -q /var/lib/zram-writeback.img &&
+		echo "swap on zram0 at priority 100, backing_dev $b"
+}
+doc_before_writeback_pass() { doc_hold_start; }
+doc_verify_writeback_pass() {
+	local w r v
+	w=$(awk '{ print $1 }' /sys/block/zram0/bd_stat)
+	r=$(doc_flags zram0 r)
+	v=$(doc_hold_end) || { echo "$v"; return 1; }
+	[ "$w" -gt 0 ] && [ "$r" -gt 0 ] || { echo "bd_stat count $w, recompressed $r"; return 1; }
+	echo "recompressed $r, $w pages written back, bd_stat now $(echo $(cat /sys/block/zram0/bd_stat)); $v"
 }

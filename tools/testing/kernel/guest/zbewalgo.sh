@@ -3,7 +3,8 @@
 # and "ZBW-RESULT: ok" at the end only if every check passed. The host decides
 # which checks must be there. Environment (kernel command line): ZBW_FILL_MIB, the
 # swap workload's size (more than the guest's memory); ZBW_INTEGRATED=1 when
-# zbewalgo was built into the tree (6.12+): testmgr has its vectors, and zswap runs.
+# zbewalgo was built into the tree (6.12+): testmgr has its vectors, and zswap runs;
+# ZBW_MULTI_COMP=1 when zram has recompression and writeback (guest/recomp.sh).
 set -u
 FILL=${ZBW_FILL_MIB:-384}
 INTEGRATED=${ZBW_INTEGRATED:-0}
@@ -311,6 +312,15 @@ if [ "$INTEGRATED" = 1 ]; then
 		zram_del "$n"
 	else
 		fail zswap "setup failed: compressor $(cat $P/compressor)"
+	fi
+fi
+
+# --- zbewalgo as zram's secondary algorithm, and writeback (multi-comp, 6.12+) ---
+if [ "${ZBW_MULTI_COMP:-0}" = 1 ]; then
+	if [ -e $Z/recomp_algorithm ] && [ -e $Z/writeback ] && [ -e $D/zram ]; then
+		. /extra/recomp.sh
+	else
+		fail recomp-setup "no recomp_algorithm, writeback or debugfs zram in this kernel"
 	fi
 fi
 
