@@ -453,6 +453,29 @@ static int make_pages(const unsigned char *in, size_t len, size_t page,
 	return 0;
 }
 
+/* Reads file @path ("-": stdin) into @ps as make_pages() cuts it. */
+static int load_pages(const char *path, size_t page, bool drop,
+		      struct pageset *ps)
+{
+	unsigned char *data;
+	size_t len;
+	FILE *in = tool_open(path, "rb");
+
+	memset(ps, 0, sizeof(*ps));
+	if (!in || tool_read_all(in, &data, &len))
+		return -1;
+	if (in != stdin)
+		fclose(in);
+	if (make_pages(data, len, page, drop, ps)) {
+		fprintf(stderr, "zbewalgo: out of memory\n");
+		free(data);
+		free(ps->data);
+		return -1;
+	}
+	free(data);
+	return 0;
+}
+
 /* ---- measuring ------------------------------------------------------------ */
 
 struct result {
@@ -1315,24 +1338,11 @@ int bench_main(int argc, char **argv)
 		for (f = optind; f < argc; f++) {
 			const char *name = strcmp(argv[f], "-") ? argv[f] : "stdin";
 			struct pageset ps;
-			unsigned char *data;
-			size_t len;
-			FILE *in = tool_open(argv[f], "rb");
 
-			if (!in || tool_read_all(in, &data, &len)) {
+			if (load_pages(argv[f], page, drop, &ps)) {
 				ret = 1;
 				continue;
 			}
-			if (in != stdin)
-				fclose(in);
-			if (make_pages(data, len, page, drop, &ps)) {
-				fprintf(stderr, "zbewalgo: out of memory\n");
-				free(data);
-				free(ps.data);
-				ret = 1;
-				continue;
-			}
-			free(data);
 			for (i = 0; i < nprims && ps.npages; i++) {
 				if (recompress_view(stdout, name, &ps, &prims[i],
 						    algos, nalgos, page,
@@ -1371,24 +1381,11 @@ int bench_main(int argc, char **argv)
 		const char *name = strcmp(argv[f], "-") ? argv[f] : "stdin";
 		struct result *fr = &res[nres];
 		struct pageset ps;
-		unsigned char *data;
-		size_t len;
-		FILE *in = tool_open(argv[f], "rb");
 
-		if (!in || tool_read_all(in, &data, &len)) {
+		if (load_pages(argv[f], page, drop, &ps)) {
 			ret = 1;
 			continue;
 		}
-		if (in != stdin)
-			fclose(in);
-		if (make_pages(data, len, page, drop, &ps)) {
-			fprintf(stderr, "zbewalgo: out of memory\n");
-			free(data);
-			free(ps.data);
-			ret = 1;
-			continue;
-		}
-		free(data);
 		if (!ps.npages) {
 			fprintf(stderr, "zbewalgo: %s: no pages to measure (%zu same-filled, %zu duplicates dropped)\n",
 				name, ps.same, ps.dups);
