@@ -67,6 +67,32 @@ test_kernel() {
 	echo "${bz%/arch/*/boot/*}"
 }
 
+# integrated_copy SRC DIR: DIR/src becomes a hard-link copy of the kernel
+# source SRC with zbewalgo integrated (scripts/kernel-integrate.py), made
+# afresh each run at a fixed path. Files whose content did not change keep
+# their mtimes, so make rebuilds only what the integration rewrote; a new
+# source version (SRC.version) starts over, DIR/obj included.
+integrated_copy() {
+	local src=$1 k=$2
+	if [ "$(cat "$k/src.version" 2>/dev/null)" != "$(cat "$src.version")" ]; then
+		rm -rf "$k/src" "$k/obj"
+	fi
+	rm -rf "$k/src.new"
+	cp -al "$src/." "$k/src.new/"
+	python3 "$REPO/scripts/kernel-integrate.py" "$REPO" "$k/src.new" >&2
+	if [ -d "$k/src" ]; then
+		(cd "$k/src.new" && find . -type f -links 1 -print0) |
+			while IFS= read -r -d '' f; do
+				if cmp -s "$k/src/$f" "$k/src.new/$f"; then
+					touch -r "$k/src/$f" "$k/src.new/$f"
+				fi
+			done
+	fi
+	rm -rf "$k/src"
+	mv "$k/src.new" "$k/src"
+	cp "$src.version" "$k/src.version"
+}
+
 # zbw_kbuild OBJ FILES [DIR]: builds (cached) the modules of the repo's FILES
 # (paths relative to the repo, one per line; Kbuild in DIR of them, default
 # the top) out of tree against the kernel build OBJ, in a copy (Kbuild would

@@ -17,27 +17,7 @@ K=$CACHE/kunit/$V
 LOGS=$REPO/build/kernel-logs
 mkdir -p "$K" "$LOGS"
 
-# A fresh hard-link copy at a fixed path each run: make sees the pristine files
-# unchanged (same mtime) and rebuilds only what the integration rewrote. A new
-# source version starts over.
-if [ "$(cat "$K/src.version" 2>/dev/null)" != "$(cat "$SRC.version")" ]; then
-	rm -rf "$K/src" "$K/obj"
-fi
-rm -rf "$K/src.new"
-cp -al "$SRC/." "$K/src.new/"
-python3 "$REPO/scripts/kernel-integrate.py" "$REPO" "$K/src.new" >&2
-# Keep the mtimes of files whose content did not change, or make rebuilds them.
-if [ -d "$K/src" ]; then
-	(cd "$K/src.new" && find . -type f -links 1 -print0) |
-		while IFS= read -r -d '' f; do
-			if cmp -s "$K/src/$f" "$K/src.new/$f"; then
-				touch -r "$K/src/$f" "$K/src.new/$f"
-			fi
-		done
-fi
-rm -rf "$K/src"
-mv "$K/src.new" "$K/src"
-cp "$SRC.version" "$K/src.version"
+integrated_copy "$SRC" "$K"
 
 MAKEOPT=()
 if command -v ccache >/dev/null; then

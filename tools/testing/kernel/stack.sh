@@ -49,25 +49,7 @@ for arch in "$@"; do
 	K=$CACHE/stack/$tag
 	mkdir -p "$K"
 
-	# A fresh hard-link copy each run, keeping the mtimes of files whose
-	# content did not change (as kunit.sh): make rebuilds what changed.
-	if [ "$(cat "$K/src.version" 2>/dev/null)" != "$(cat "$SRC.version")" ]; then
-		rm -rf "$K/src" "$K/obj"
-	fi
-	rm -rf "$K/src.new"
-	cp -al "$SRC/." "$K/src.new/"
-	python3 "$REPO/scripts/kernel-integrate.py" "$REPO" "$K/src.new" >&2
-	if [ -d "$K/src" ]; then
-		(cd "$K/src.new" && find . -type f -links 1 -print0) |
-			while IFS= read -r -d '' f; do
-				if cmp -s "$K/src/$f" "$K/src.new/$f"; then
-					touch -r "$K/src/$f" "$K/src.new/$f"
-				fi
-			done
-	fi
-	rm -rf "$K/src"
-	mv "$K/src.new" "$K/src"
-	cp "$SRC.version" "$K/src.version"
+	integrated_copy "$SRC" "$K"
 
 	frag=$K/fragment.config
 	cat "$HERE/config/stack.config" >"$frag"
