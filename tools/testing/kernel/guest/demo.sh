@@ -31,6 +31,21 @@ echo 1 >/proc/sys/kernel/printk
 # Median of the arguments.
 median() { printf '%s\n' "$@" | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 
+# The milliseconds of zbwblk's "... in N ms" line.
+ms() { sed -n 's/.* in \([0-9.]*\) ms$/\1/p'; }
+
+# readback NAME SET SUM: zram0, read with dd after drop_caches, must have
+# the sha256 SUM of what was written.
+readback() {
+	local back
+	sync
+	echo 3 >/proc/sys/vm/drop_caches
+	back=$(dd if=/dev/zram0 bs=1M iflag=direct 2>/dev/null | sha256sum | cut -d' ' -f1)
+	[ "$3" = "$back" ] && return 0
+	echo "ZBW-DEMO: $1: $2 read back differs ($back, written $3)"
+	return 1
+}
+
 # zram_setup ALG SIZE: a fresh zram0 of SIZE bytes compressing with ALG.
 zram_setup() {
 	echo 1 >$Z/reset && echo "$1" >$Z/comp_algorithm && echo "$2" >$Z/disksize
@@ -41,7 +56,7 @@ zram_setup() {
 # prints the record with the medians and mm_stat after the last write. zbwblk
 # times only its pwrite()/pread() calls; dd does the checksum read.
 blk() {
-	local a=$1 s=$2 size w r ws rs i sum back check=ok files
+	local a=$1 s=$2 size w r ws rs i check=ok files
 	shift 2
 	files=$*
 	size=$(cat "$@" | wc -c)
@@ -52,10 +67,10 @@ blk() {
 			echo "ZBW-DEMO: $a: zram setup failed for $s"
 			return 1
 		fi
-		ws="$ws $(zbwblk write /dev/zram0 "$@" | sed -n 's/.* in \([0-9.]*\) ms$/\1/p')"
+		ws="$ws $(zbwblk write /dev/zram0 "$@" | ms)"
 	done
 	for i in $(seq "$REPS"); do
-		rs="$rs $(zbwblk read /dev/zram0 "$size" | sed -n 's/.* in \([0-9.]*\) ms$/\1/p')"
+		rs="$rs $(zbwblk read /dev/zram0 "$size" | ms)"
 	done
 	set -- $ws
 	[ $# = "$REPS" ] || check=FAIL
@@ -65,14 +80,7 @@ blk() {
 	r=$(median $rs)
 	set -- $(cat $Z/mm_stat)
 	local orig=$1 compr=$2 mem=$3 same=$6 huge=$8
-	sync
-	echo 3 >/proc/sys/vm/drop_caches
-	sum=$(cat $files | sha256sum | cut -d' ' -f1)
-	back=$(dd if=/dev/zram0 bs=1M iflag=direct 2>/dev/null | sha256sum | cut -d' ' -f1)
-	if [ "$sum" != "$back" ]; then
-		echo "ZBW-DEMO: $a: $s read back differs ($back, written $sum)"
-		check=FAIL
-	fi
+	readback "$a" "$s" "$(cat $files | sha256sum | cut -d' ' -f1)" || check=FAIL
 	echo "ZBW-REC: blk $s $a $orig $compr $mem $huge $same ${w:-0} ${r:-0} $check"
 	[ $check = ok ]
 }
@@ -113,9 +121,8 @@ done
 # pass and a compaction (every configuration), sha256 read back after
 # drop_caches.
 # ZBW-DEP: SET CONF ORIG COMPR MEM_USED HUGE SAME WRITE_MS READ_MS PASS_MS CHECK
-ms() { sed -n 's/.* in \([0-9.]*\) ms$/\1/p'; }
 deploy() {
-	local c=$1 s=$2 p pass= size w r t=0 x sum back check=ok
+	local c=$1 s=$2 p pass= size w r t=0 x sum check=ok
 	shift 2
 	p=${c%%+*}
 	case $c in *+*) pass=${c#*+} ;; esac
@@ -144,13 +151,7 @@ deploy() {
 	[ -n "$w" ] && [ -n "$r" ] || check=FAIL
 	set -- $(cat $Z/mm_stat)
 	local orig=$1 compr=$2 mem=$3 same=$6 huge=$8
-	sync
-	echo 3 >/proc/sys/vm/drop_caches
-	back=$(dd if=/dev/zram0 bs=1M iflag=direct 2>/dev/null | sha256sum | cut -d' ' -f1)
-	if [ "$sum" != "$back" ]; then
-		echo "ZBW-DEMO: $c: $s read back differs ($back, written $sum)"
-		check=FAIL
-	fi
+	readback "$c" "$s" "$sum" || check=FAIL
 	echo "ZBW-DEP: $s $c $orig $compr $mem $huge $same ${w:-0} ${r:-0} $t $check"
 	[ $check = ok ]
 }
