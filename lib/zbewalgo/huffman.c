@@ -27,15 +27,12 @@
  * table t (huffman_tables.h); numbers without a table are invalid.
  */
 
-#include "zbewalgo_internal.h"
+#include "huffman.h"
 #include "huffman_tables.h"
 
-#define ZBW_HUF_MAX_BITS	11
 #define ZBW_HUF_TAB_SIZE	2048	/* 2^ZBW_HUF_MAX_BITS */
 #define ZBW_HUF_META_BITS	7
 #define ZBW_HUF_META_SYMS	14
-/* Deepest Huffman tree for a total weight <= ZBW_LEN_MAX is 29 levels. */
-#define ZBW_HUF_DEPTH_MAX	32
 
 #define ZBW_HUF_MODE_SINGLE	0
 #define ZBW_HUF_MODE_DIRECT	1
@@ -80,181 +77,6 @@ union zbw_huf_scratch {
 	struct zbw_huf_enc enc;
 	struct zbw_huf_dec dec;
 };
-
-/* Reverse the low @n (1..16) bits of @x: the stream is LSB-first. */
-static inline u32 zbw_huf_rev(u32 x, unsigned int n)
-{
-	x = ((x & 0x5555) << 1) | ((x >> 1) & 0x5555);
-	x = ((x & 0x3333) << 2) | ((x >> 2) & 0x3333);
-	x = ((x & 0x0f0f) << 4) | ((x >> 4) & 0x0f0f);
-	x = ((x & 0x00ff) << 8) | ((x >> 8) & 0x00ff);
-	return x >> (16 - n);
-}
-
-/*
- * First canonical code of each length 1..@bits for the lengths @len of
- * @nsym <= 256 symbols (all <= @bits).  Returns the Kraft sum scaled by
- * 2^@bits, which is exactly 2^@bits for a complete code.
- */
-static u32 zbw_huf_canon(const u8 *len, unsigned int nsym, unsigned int bits,
-			 u32 *next)
-{
-	/*
-	 * four counters: equal lengths in a row do not wait on each other.
-	 * With @nsym <= 256 each counts at most 256 / 4 + 3 symbols, so a
-	 * byte holds it (and the frame stays small).
-	 */
-	u8 bl[4][ZBW_HUF_MAX_BITS + 1];
-	u32 code = 0, kraft = 0, prev = 0, cnt;
-	unsigned int i;
-
-	memset(bl, 0, sizeof(bl));
-	for (i = 0; i + 4 <= nsym; i += 4) {
-		bl[0][len[i]]++;
-		bl[1][len[i + 1]]++;
-		bl[2][len[i + 2]]++;
-		bl[3][len[i + 3]]++;
-	}
-	for (; i < nsym; i++)
-		bl[0][len[i]]++;
-	for (i = 1; i <= bits; i++) {
-		code = (code + prev) << 1;
-		next[i] = code;
-		cnt = bl[0][i] + bl[1][i] + bl[2][i] + bl[3][i];
-		kraft += cnt << (bits - i);
-		prev = cnt;
-	}
-	return kraft;
-}
-
-/* Sort @k keys (weight << 8 | symbol) by weight; returns the sorted copy */
-static u32 *zbw_huf_sort(u32 *a, u32 *b, u32 *cnt, unsigned int k, u32 maxkey)
-{
-	unsigned int i, j, shift;
-	u32 v, sum, c, *t;
-
-	if (k <= 40) {
-		for (i = 1; i < k; i++) {
-			v = a[i];
-			for (j = i; j > 0 && a[j - 1] > v; j--)
-				a[j] = a[j - 1];
-			a[j] = v;
-		}
-		return a;
-	}
-	for (shift = 8; shift < 32 && (maxkey >> shift); shift += 8) {
-		memset(cnt, 0, 256 * sizeof(*cnt));
-		for (i = 0; i < k; i++)
-			cnt[(a[i] >> shift) & 0xff]++;
-		for (sum = 0, i = 0; i < 256; i++) {
-			c = cnt[i];
-			cnt[i] = sum;
-			sum += c;
-		}
-		for (i = 0; i < k; i++)
-			b[cnt[(a[i] >> shift) & 0xff]++] = a[i];
-		t = a;
-		a = b;
-		b = t;
-	}
-	return a;
-}
-
-/*
- * Huffman code lengths (at most @limit) for the symbols 0..@nsym-1 with
- * weights @freq (< 2^24, total <= ZBW_LEN_MAX); 0 for unused symbols.  A
- * lone used symbol gets a sibling so the code is complete.  @buf holds
- * 3 * 256 words.  Returns the number of used symbols.
- */
-static unsigned int zbw_huf_lengths(const u32 *freq, unsigned int nsym,
-				    unsigned int limit, u8 *len, u32 *buf)
-{
-	u16 bl[ZBW_HUF_DEPTH_MAX];
-	u32 *key = buf, *w, maxkey = 0;
-	unsigned int i, j, k = 0, root, leaf, next, avbl, used, depth;
-
-	memset(len, 0, nsym);
-	for (i = 0; i < nsym; i++) {
-		if (freq[i]) {
-			key[k] = freq[i] << 8 | i;
-			maxkey |= key[k++];
-		}
-	}
-	if (k <= 1) {
-		if (k)
-			len[key[0] & 0xff] = 1;
-		if (k && nsym > 1)
-			len[(key[0] & 0xff) ^ 1] = 1;
-		return k;
-	}
-	key = zbw_huf_sort(key, buf + 256, buf + 512, k, maxkey);
-	w = key == buf ? buf + 256 : buf;
-	for (i = 0; i < k; i++)
-		w[i] = key[i] >> 8;
-
-	/* Moffat and Katajainen, in-place minimum-redundancy code, 1995 */
-	w[0] += w[1];
-	root = 0;
-	leaf = 2;
-	for (next = 1; next < k - 1; next++) {
-		if (leaf >= k || w[root] < w[leaf]) {
-			w[next] = w[root];
-			w[root++] = next;
-		} else {
-			w[next] = w[leaf++];
-		}
-		if (leaf >= k || (root < next && w[root] < w[leaf])) {
-			w[next] += w[root];
-			w[root++] = next;
-		} else {
-			w[next] += w[leaf++];
-		}
-	}
-	w[k - 2] = 0;
-	for (i = k - 2; i-- > 0;)
-		w[i] = w[w[i]] + 1;
-	avbl = 1;
-	used = 0;
-	depth = 0;
-	root = k - 2;
-	memset(bl, 0, sizeof(bl));
-	while (avbl > 0) {
-		while (root < k && w[root] == depth) {
-			used++;
-			root--;		/* wraps to UINT_MAX: ends the loop */
-		}
-		while (avbl > used) {
-			bl[depth]++;
-			avbl--;
-		}
-		avbl = 2 * used;
-		depth++;
-		used = 0;
-	}
-	depth--;
-
-	/* JPEG (ITU T.81 Annex K.3) length limiting keeps the code complete */
-	for (i = depth; i > limit;) {
-		if (!bl[i]) {
-			i--;
-			continue;
-		}
-		for (j = i - 2; !bl[j]; j--)
-			;
-		bl[i] -= 2;
-		bl[i - 1]++;
-		bl[j + 1] += 2;
-		bl[j]--;
-	}
-	if (depth > limit)
-		depth = limit;
-
-	/* Longest codes to the rarest symbols */
-	for (i = 0; depth > 0; depth--)
-		for (j = bl[depth]; j > 0; j--)
-			len[key[i++] & 0xff] = depth;
-	return k;
-}
 
 /* Tokens describing the code lengths of symbols 0..@maxsym, see the top */
 static unsigned int zbw_huf_tokens(const u8 *len, unsigned int maxsym,
@@ -439,8 +261,8 @@ static u32 zbw_huf_pick_table(const u32 *hist, const u8 *used,
 	return best;
 }
 
-static int zbw_huf_encode(const u8 *src, unsigned int slen, u8 *dst,
-			  unsigned int dcap, void *scratch)
+int zbw_huf_encode(const u8 *src, unsigned int slen, u8 *dst,
+		   unsigned int dcap, void *scratch)
 {
 	struct zbw_huf_enc *e = &((union zbw_huf_scratch *)scratch)->enc;
 	u32 *hist = e->hist[0], *hist1 = e->hist[1], *next = e->hist[2];
@@ -628,29 +450,6 @@ static __always_inline u32 zbw_huf_get(struct zbw_huf_br *r, unsigned int n)
 	return v;
 }
 
-/*
- * Decoding table of 2^@bits entries (length | symbol << 8) for the lengths
- * @len (<= @bits) of @nsym symbols; -EINVAL unless they form a complete
- * prefix code, so every table entry is valid.
- */
-static int zbw_huf_table(const u8 *len, unsigned int nsym, unsigned int bits,
-			 u16 *tab)
-{
-	u32 next[ZBW_HUF_MAX_BITS + 1];
-	unsigned int s, l, i;
-
-	if (zbw_huf_canon(len, nsym, bits, next) != 1u << bits)
-		return -EINVAL;
-	for (s = 0; s < nsym; s++) {
-		l = len[s];
-		if (!l)
-			continue;
-		for (i = zbw_huf_rev(next[l]++, l); i < 1u << bits; i += 1u << l)
-			tab[i] = l | s << 8;
-	}
-	return 0;
-}
-
 /* Code lengths of symbols 0..255 from the header, see the top */
 static int zbw_huf_read_lengths(struct zbw_huf_br *r, bool delta,
 				struct zbw_huf_dec *d)
@@ -757,8 +556,8 @@ static __always_inline void zbw_huf_refill_fast(const u8 **p, u64 *buf,
 	*cnt |= 56;
 }
 
-static int zbw_huf_decode(const u8 *src, unsigned int slen, u8 *dst,
-			  unsigned int dcap, void *scratch)
+int zbw_huf_decode(const u8 *src, unsigned int slen, u8 *dst,
+		   unsigned int dcap, void *scratch)
 {
 	struct zbw_huf_dec *d = &((union zbw_huf_scratch *)scratch)->dec;
 	const u8 *end = src + slen, *p1, *p2;
@@ -848,79 +647,6 @@ static int zbw_huf_decode(const u8 *src, unsigned int slen, u8 *dst,
 	    zbw_huf_finish(&r1) || zbw_huf_finish(&r2))
 		return -EINVAL;
 	return n;
-}
-
-/**
- * zbw_huf_put_section() - write a section of the lz and huffman4 steps
- * @sec: the section's bytes
- * @len: their number
- * @dst: output position
- * @room: bytes free at @dst
- * @scratch: scratch of the huffman step
- *
- * A section is a varint v and v >> 1 bytes: a huffman step encoding of
- * the section when v is odd, the section itself when v is even.  Sections
- * shorter than ZBW_SECTION_SMALL bytes are not worth a code description.
- *
- * Return: bytes written, or -ENOSPC when they do not fit in @room.
- */
-int zbw_huf_put_section(const u8 *sec, size_t len, u8 *dst, size_t room,
-			void *scratch)
-{
-	unsigned int hl = ZBW_LEN_BYTES_MAX;
-	int ret = -ENOSPC;
-
-	if (len >= ZBW_SECTION_SMALL && room > hl + 1)
-		ret = zbw_huf_encode(sec, len, dst + hl,
-				     min(room - hl, len - 1), scratch);
-	if (ret > 0) {
-		unsigned int k = zbw_put_len(dst, dst + hl, (u32)ret << 1 | 1);
-
-		memmove(dst + k, dst + hl, ret);
-		return k + ret;
-	}
-	hl = zbw_put_len(dst, dst + room, (u32)len << 1);
-	if (!hl || room - hl < len)
-		return -ENOSPC;
-	memcpy(dst + hl, sec, len);
-	return hl + len;
-}
-
-/**
- * zbw_huf_get_section() - read a section written by zbw_huf_put_section()
- * @p: input position, moved past the section
- * @end: end of the input
- * @buf: where a Huffman coded section is decoded to
- * @room: bytes free at @buf
- * @sec: set to the section's bytes: @buf when it is coded, the input when
- *	it is stored
- * @scratch: scratch of the huffman step
- *
- * Return: the section's length, or -EINVAL when it is malformed or does
- * not fit in @room.
- */
-int zbw_huf_get_section(const u8 **p, const u8 *end, u8 *buf, size_t room,
-			const u8 **sec, void *scratch)
-{
-	unsigned int k;
-	int ret;
-	u32 v;
-
-	k = zbw_get_len(*p, end, &v);
-	if (!k || v >> 1 > end - *p - k)
-		return -EINVAL;
-	*p += k;
-	if (v & 1) {
-		ret = zbw_huf_decode(*p, v >> 1, buf, room, scratch);
-		if (ret < 0)
-			return -EINVAL;
-		*sec = buf;
-	} else {
-		ret = v >> 1;
-		*sec = *p;
-	}
-	*p += v >> 1;
-	return ret;
 }
 
 static size_t zbw_huf_scratch_size(unsigned int max_len)

@@ -40,8 +40,8 @@ static int huffman4_encode(const u8 *src, unsigned int slen, u8 *dst,
 		return -ENOSPC;
 	for (q = 0; q < HUF4_QUARTERS; q++) {
 		len = huffman4_quarter(slen, q);
-		ret = zbw_huf_put_section(src, len, dst + pos, dcap - pos,
-					  scratch);
+		ret = zbw_put_section(src, len, dst + pos, dcap - pos,
+				      scratch);
 		if (ret < 0)
 			return ret;
 		src += len;
@@ -64,7 +64,7 @@ static int huffman4_decode(const u8 *src, unsigned int slen, u8 *dst,
 	for (q = 0; q < HUF4_QUARTERS; q++) {
 		len = huffman4_quarter(n, q);
 		/* a coded quarter is decoded in place, with no room to spare */
-		if (zbw_huf_get_section(&p, end, dst, len, &sec, scratch) !=
+		if (zbw_get_section(&p, end, dst, len, &sec, scratch) !=
 		    (int)len)
 			return -EINVAL;
 		if (sec != dst)

@@ -275,8 +275,8 @@ static int lz_encode(const u8 *src, unsigned int slen, u8 *dst,
 	if (!pos)
 		return -ENOSPC;
 	for (s = 0; s < LZ_NR_SECTIONS; s++) {
-		ret = zbw_huf_put_section(e->sec[s], e->len[s], dst + pos,
-					  dcap - pos, scratch);
+		ret = zbw_put_section(e->sec[s], e->len[s], dst + pos,
+				      dcap - pos, scratch);
 		if (ret < 0)
 			return ret;
 		pos += ret;
@@ -339,7 +339,7 @@ static int lz_decode(const u8 *src, unsigned int slen, u8 *dst,
 	p += k;
 	room = lz_decoded_bound(n);
 	for (s = 0; s < LZ_NR_SECTIONS; s++) {
-		ret = zbw_huf_get_section(&p, end, buf, room, &sec[s], scratch);
+		ret = zbw_get_section(&p, end, buf, room, &sec[s], scratch);
 		if (ret < 0)
 			return -EINVAL;
 		len[s] = ret;

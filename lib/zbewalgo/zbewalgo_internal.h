@@ -193,10 +193,10 @@ void *zbewalgo_step_state_create(const struct zbewalgo_step *step,
 /* Sections of lz and huffman4 shorter than this are stored raw. */
 #define ZBW_SECTION_SMALL	32
 
-int zbw_huf_put_section(const u8 *sec, size_t len, u8 *dst, size_t room,
-			void *scratch);
-int zbw_huf_get_section(const u8 **p, const u8 *end, u8 *buf, size_t room,
-			const u8 **sec, void *scratch);
+int zbw_put_section(const u8 *sec, size_t len, u8 *dst, size_t room,
+		    void *scratch);
+int zbw_get_section(const u8 **p, const u8 *end, u8 *buf, size_t room,
+		    const u8 **sec, void *scratch);
 
 /**
  * zbw_put_len() - write @val (< 2^21) as a LEB128 varint of 1..3 bytes
