@@ -137,6 +137,10 @@ void zbw_class_searched(struct zbw_class_memory *mem, size_t best,
 			size_t first);
 bool zbw_class_shortcut(struct zbw_class_memory *mem, size_t size,
 			unsigned int tolerance_shift);
+unsigned int zbw_first_index(const struct zbewalgo_table *table,
+			     const struct zbw_class_memory *mem);
+bool zbw_looks_random(struct zbw_sample *s, bool fresh, const u8 *src,
+		      unsigned int slen, u32 limit, void *scratch);
 
 /**
  * struct zbewalgo_step - one transform or coder of a chain

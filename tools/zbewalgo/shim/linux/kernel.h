@@ -8,6 +8,8 @@
 #include <linux/types.h>
 /* snprintf() */
 #include <stdio.h>
+/* abs(), which the kernel has from linux/math.h */
+#include <stdlib.h>
 
 #define ARRAY_SIZE(a)		(sizeof(a) / sizeof((a)[0]))
 /* 0, or a compile error when @e is true (linux/build_bug.h) */
