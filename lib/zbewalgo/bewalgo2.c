@@ -17,38 +17,12 @@
  * has exactly one encoding.
  */
 
-#include "zbewalgo_internal.h"
+#include "bitstream.h"
 
 /* Histograms of the radix sort: 8 byte positions x 256 values. */
 #define BW2_HIST_SIZE	(8 * 256 * sizeof(u16))
 /* Positions are kept in u16. */
 #define BW2_MAX_WORDS	0xffffu
-
-struct bw2_bits {
-	u64 acc;
-	unsigned int nb;
-	u8 *out;
-	const u8 *end;
-};
-
-/* Appends the @len (<= 31) low bits of @v; false when out of space. */
-static inline bool bw2_put(struct bw2_bits *bs, u32 v, unsigned int len)
-{
-	bs->acc |= (u64)v << bs->nb;
-	bs->nb += len;
-	if (bs->nb >= 32) {
-		if (bs->end - bs->out < 4)
-			return false;
-		bs->out[0] = bs->acc;
-		bs->out[1] = bs->acc >> 8;
-		bs->out[2] = bs->acc >> 16;
-		bs->out[3] = bs->acc >> 24;
-		bs->out += 4;
-		bs->acc >>= 32;
-		bs->nb -= 32;
-	}
-	return true;
-}
 
 /*
  * Sorts the run ids in @a (r of them, run j starts at word @start[j]) by
@@ -93,8 +67,8 @@ static int bewalgo2_encode(const u8 *src, unsigned int slen, u8 *dst,
 	unsigned int m = slen / 8, t = slen % 8, r, d, i, j, k, len, bits;
 	u16 (*hist)[256] = scratch;
 	u16 *start, *a, *b, *sorted, *ridx;
-	const u8 *end = dst + dcap;
-	struct bw2_bits bs;
+	u8 *end = dst + dcap;
+	struct zbw_bitw bw;
 	u64 w, pw;
 	u8 *out;
 
@@ -155,26 +129,21 @@ static int bewalgo2_encode(const u8 *src, unsigned int slen, u8 *dst,
 	}
 
 	bits = fls(d - 1);
-	bs.acc = 0;
-	bs.nb = 0;
-	bs.out = out;
-	bs.end = end;
+	zbw_bitw_init(&bw, out, end);
 	for (j = 0; j < r; j++) {
 		len = start[j + 1] - start[j];
 		k = fls(len) - 1;
 		/* Gamma code: k zeros, the leading one, the k bits below it. */
-		if (!bw2_put(&bs, ridx[j], bits) ||
-		    !bw2_put(&bs, ((len << 1) ^ (2u << k) ^ 1) << k, 2 * k + 1))
+		zbw_bitw_put(&bw, ridx[j], bits);
+		zbw_bitw_put(&bw, ((len << 1) ^ (2u << k) ^ 1) << k, 2 * k + 1);
+		zbw_bitw_flush(&bw);
+		if (bw.nb >= 8)		/* out of room */
 			return -ENOSPC;
 	}
-	out = bs.out;
-	len = DIV_ROUND_UP(bs.nb, 8);
-	if ((size_t)(end - out) < len + t)
+	if (!zbw_bitw_close(&bw) || end - bw.p < t)
 		return -ENOSPC;
-	for (i = 0; i < len; i++)
-		*out++ = bs.acc >> (8 * i);
-	memcpy(out, src + 8 * m, t);
-	return out + t - dst;
+	memcpy(bw.p, src + 8 * m, t);
+	return bw.p + t - dst;
 }
 
 static int bewalgo2_decode(const u8 *src, unsigned int slen, u8 *dst,
@@ -183,8 +152,8 @@ static int bewalgo2_decode(const u8 *src, unsigned int slen, u8 *dst,
 	const u8 *in, *q, *dict, *end = src + slen;
 	unsigned int m, t, h, bits, o, i, k, last, used;
 	u8 *seen = scratch;
-	u64 acc, w, len;
-	unsigned int nb;
+	struct zbw_bitr r;
+	u64 w, len;
 	u32 n, d, v;
 
 	h = zbw_get_len(src, end, &n);
@@ -210,40 +179,38 @@ static int bewalgo2_decode(const u8 *src, unsigned int slen, u8 *dst,
 	memset(seen, 0, d);
 	used = 0;
 	bits = d ? fls(d - 1) : 0;
-	acc = 0;
-	nb = 0;
+	zbw_bitr_init(&r, in, q);
 	o = 0;
 	last = d;
 	while (o < m) {
-		/* One refill covers an index and a gamma code (<= 53 bits). */
-		while (nb <= 56 && in < q) {
-			acc |= (u64)*in++ << nb;
-			nb += 8;
-		}
-		if (nb < bits)
+		/*
+		 * One refill covers an index and a gamma code (<= 47 bits).
+		 * Zeros past the end are no part of the stream: the checks
+		 * use the bits it has (avail).
+		 */
+		zbw_bitr_refill(&r);
+		if (zbw_bitr_avail(&r) < (int)bits)
 			return -EINVAL;
-		v = acc & ((1u << bits) - 1);
-		acc >>= bits;
-		nb -= bits;
-		if (v >= d || v == last || !acc)
+		v = zbw_bitr_get(&r, bits);
+		if (v >= d || v == last || !r.buf)
 			return -EINVAL;
 		last = v;
 		used += !seen[v];
 		seen[v] = 1;
-		k = fls64(acc & (~acc + 1)) - 1;
-		if (2 * k + 1 > nb)
+		k = __ffs64(r.buf);
+		if ((int)(2 * k + 1) > zbw_bitr_avail(&r))
 			return -EINVAL;
-		len = (1ull << k) | ((acc >> (k + 1)) & ((1ull << k) - 1));
+		len = (1ull << k) | ((r.buf >> (k + 1)) & ((1ull << k) - 1));
 		if (len > m - o)
 			return -EINVAL;
-		acc >>= 2 * k + 1;
-		nb -= 2 * k + 1;
+		r.buf >>= 2 * k + 1;
+		r.cnt -= 2 * k + 1;
 		w = zbw_load64(dict + 8 * v);
 		for (i = 0; i < len; i++)
 			zbw_store64(dst + 8 * (o + i), w);
 		o += len;
 	}
-	if (used != d || in != q || nb >= 8 || acc)
+	if (used != d || !zbw_bitr_done(&r))
 		return -EINVAL;
 	memcpy(dst + 8 * m, q, t);
 	return n;

@@ -27,6 +27,7 @@
  * table t (huffman_tables.h); numbers without a table are invalid.
  */
 
+#include "bitstream.h"
 #include "huffman.h"
 #include "huffman_tables.h"
 
@@ -131,39 +132,8 @@ static u32 zbw_huf_header_bits(const u32 *tfreq, const u8 *mlen)
 	return bits + 3 * tfreq[ZBW_HUF_TOK_RUN] + 8 * tfreq[ZBW_HUF_TOK_LRUN];
 }
 
-struct zbw_huf_bw {
-	u8 *p;
-	u8 *end;
-	u64 acc;
-	unsigned int nb;
-};
-
-/* Append the low @n bits of @v (no higher bits set); nb stays <= 63 */
-static __always_inline void zbw_huf_put(struct zbw_huf_bw *w, u64 v,
-					unsigned int n)
-{
-	w->acc |= v << w->nb;
-	w->nb += n;
-}
-
-static __always_inline void zbw_huf_flush(struct zbw_huf_bw *w)
-{
-	if (likely(w->end - w->p >= 8)) {
-		zbw_put_le64(w->p, w->acc);
-		w->p += w->nb >> 3;
-		w->acc >>= w->nb & 56;
-		w->nb &= 7;
-		return;
-	}
-	while (w->nb >= 8 && w->p < w->end) {
-		*w->p++ = (u8)w->acc;
-		w->acc >>= 8;
-		w->nb -= 8;
-	}
-}
-
 /* Code @n symbols into @w, whose size was computed exactly */
-static __always_inline void zbw_huf_put_syms(struct zbw_huf_bw *w,
+static __always_inline void zbw_huf_put_syms(struct zbw_bitw *w,
 					     const u32 *code, const u8 *src,
 					     unsigned int n)
 {
@@ -175,31 +145,21 @@ static __always_inline void zbw_huf_put_syms(struct zbw_huf_bw *w,
 		c1 = code[src[i + 1]];
 		c2 = code[src[i + 2]];
 		c3 = code[src[i + 3]];
-		zbw_huf_put(w, c0 & 0xffff, c0 >> 16);
-		zbw_huf_put(w, c1 & 0xffff, c1 >> 16);
-		zbw_huf_put(w, c2 & 0xffff, c2 >> 16);
-		zbw_huf_put(w, c3 & 0xffff, c3 >> 16);
-		zbw_huf_flush(w);
+		zbw_bitw_put(w, c0 & 0xffff, c0 >> 16);
+		zbw_bitw_put(w, c1 & 0xffff, c1 >> 16);
+		zbw_bitw_put(w, c2 & 0xffff, c2 >> 16);
+		zbw_bitw_put(w, c3 & 0xffff, c3 >> 16);
+		zbw_bitw_flush(w);
 	}
 	for (; i < n; i++) {
 		c0 = code[src[i]];
-		zbw_huf_put(w, c0 & 0xffff, c0 >> 16);
-		zbw_huf_flush(w);
+		zbw_bitw_put(w, c0 & 0xffff, c0 >> 16);
+		zbw_bitw_flush(w);
 	}
-}
-
-/* Write the last partial byte; false if the size computation was wrong */
-static bool zbw_huf_close(struct zbw_huf_bw *w)
-{
-	if (w->nb && w->p < w->end) {
-		*w->p++ = (u8)w->acc;
-		w->nb = 0;
-	}
-	return !w->nb && w->p == w->end;
 }
 
 /* Mode 1 or 2 header: maxsym, the meta code and the code length tokens */
-static void zbw_huf_put_header(struct zbw_huf_bw *w, struct zbw_huf_enc *e,
+static void zbw_huf_put_header(struct zbw_bitw *w, struct zbw_huf_enc *e,
 			       unsigned int mode, unsigned int maxsym,
 			       u32 *next)
 {
@@ -209,12 +169,12 @@ static void zbw_huf_put_header(struct zbw_huf_bw *w, struct zbw_huf_enc *e,
 	unsigned int i, j;
 	u64 v;
 
-	zbw_huf_put(w, mode | maxsym << 2, 10);
+	zbw_bitw_put(w, mode | maxsym << 2, 10);
 	for (v = 0, i = 0; i < ZBW_HUF_META_SYMS; i++)
 		v |= (u64)mlen[i] << (3 * i);
-	zbw_huf_flush(w);
-	zbw_huf_put(w, v, 3 * ZBW_HUF_META_SYMS);
-	zbw_huf_flush(w);
+	zbw_bitw_flush(w);
+	zbw_bitw_put(w, v, 3 * ZBW_HUF_META_SYMS);
+	zbw_bitw_flush(w);
 
 	/* meta codes reversed for LSB-first */
 	zbw_huf_canon(mlen, ZBW_HUF_META_SYMS, ZBW_HUF_META_BITS, next);
@@ -222,17 +182,17 @@ static void zbw_huf_put_header(struct zbw_huf_bw *w, struct zbw_huf_enc *e,
 		if (mlen[i])
 			e->code[i] = zbw_huf_rev(next[mlen[i]]++, mlen[i]);
 	for (j = 0, i = 0; i <= maxsym; j++) {
-		zbw_huf_put(w, e->code[tok[j]], mlen[tok[j]]);
+		zbw_bitw_put(w, e->code[tok[j]], mlen[tok[j]]);
 		if (tok[j] == ZBW_HUF_TOK_RUN) {
-			zbw_huf_put(w, ext[j], 3);
+			zbw_bitw_put(w, ext[j], 3);
 			i += 3 + ext[j];
 		} else if (tok[j] == ZBW_HUF_TOK_LRUN) {
-			zbw_huf_put(w, ext[j], 8);
+			zbw_bitw_put(w, ext[j], 8);
 			i += 11 + ext[j];
 		} else {
 			i++;
 		}
-		zbw_huf_flush(w);
+		zbw_bitw_flush(w);
 	}
 }
 
@@ -270,7 +230,7 @@ int zbw_huf_encode(const u8 *src, unsigned int slen, u8 *dst,
 	u32 a, b, bits, bits1, hbits[2], hb, tsym, s1, s2;
 	u8 *end = dst + dcap;
 	const u8 *len;
-	struct zbw_huf_bw w;
+	struct zbw_bitw w;
 
 	if (slen > ZBW_LEN_MAX)
 		return -EINVAL;
@@ -370,12 +330,9 @@ int zbw_huf_encode(const u8 *src, unsigned int slen, u8 *dst,
 	if (s1 + s2 > dcap - hl - ml)
 		return -ENOSPC;
 
-	w.p = dst + hl + ml;
-	w.end = w.p + s1;
-	w.acc = 0;
-	w.nb = 0;
+	zbw_bitw_init(&w, dst + hl + ml, dst + hl + ml + s1);
 	if (mode == ZBW_HUF_MODE_TABLE)
-		zbw_huf_put(&w, mode | tab << 2, ZBW_HUF_TABLE_HEADER);
+		zbw_bitw_put(&w, mode | tab << 2, ZBW_HUF_TABLE_HEADER);
 	else
 		zbw_huf_put_header(&w, e, mode, maxsym, next);
 
@@ -386,96 +343,44 @@ int zbw_huf_encode(const u8 *src, unsigned int slen, u8 *dst,
 			e->code[i] = zbw_huf_rev(next[len[i]]++, len[i]) |
 				     (u32)len[i] << 16;
 	zbw_huf_put_syms(&w, e->code, src, half);
-	if (!zbw_huf_close(&w))
+	if (!zbw_bitw_close(&w) || w.p != w.end)
 		return -EINVAL;		/* cannot happen */
 	if (n2) {
 		w.end += s2;
 		w.acc = 0;
 		zbw_huf_put_syms(&w, e->code, src + half, n2);
-		if (!zbw_huf_close(&w))
+		if (!zbw_bitw_close(&w) || w.p != w.end)
 			return -EINVAL;
 	}
 	return w.end - dst;
 }
 
-struct zbw_huf_br {
-	const u8 *p;
-	const u8 *start;
-	const u8 *end;
-	u64 buf;
-	unsigned int cnt;	/* valid bits in buf */
-	unsigned int extra;	/* zero bytes loaded past the end */
-};
-
-static void zbw_huf_br_init(struct zbw_huf_br *r, const u8 *start,
-			    const u8 *end)
-{
-	r->p = start;
-	r->start = start;
-	r->end = end;
-	r->buf = 0;
-	r->cnt = 0;
-	r->extra = 0;
-}
-
-/*
- * Make at least 57 bits available.  Bits of buf above cnt are either zero
- * or already the next bits of the stream, so OR-ing them in again is fine.
- */
-static __always_inline void zbw_huf_refill(struct zbw_huf_br *r)
-{
-	if (r->cnt > 56)
-		return;
-	if (likely(r->end - r->p >= 8)) {
-		r->buf |= zbw_get_le64(r->p) << r->cnt;
-		r->p += (63 - r->cnt) >> 3;
-		r->cnt |= 56;
-		return;
-	}
-	while (r->cnt <= 56) {
-		if (r->p < r->end)
-			r->buf |= (u64)*r->p++ << r->cnt;
-		else
-			r->extra++;
-		r->cnt += 8;
-	}
-}
-
-static __always_inline u32 zbw_huf_get(struct zbw_huf_br *r, unsigned int n)
-{
-	u32 v = r->buf & ((1u << n) - 1);
-
-	r->buf >>= n;
-	r->cnt -= n;
-	return v;
-}
-
 /* Code lengths of symbols 0..255 from the header, see the top */
-static int zbw_huf_read_lengths(struct zbw_huf_br *r, bool delta,
+static int zbw_huf_read_lengths(struct zbw_bitr *r, bool delta,
 				struct zbw_huf_dec *d)
 {
 	u8 mlen[ZBW_HUF_META_SYMS];
 	unsigned int maxsym, i, e, t, l, n, prev = ZBW_HUF_DELTA_START;
 
-	maxsym = zbw_huf_get(r, 8);
-	zbw_huf_refill(r);
+	maxsym = zbw_bitr_get(r, 8);
+	zbw_bitr_refill(r);
 	for (i = 0; i < ZBW_HUF_META_SYMS; i++)
-		mlen[i] = zbw_huf_get(r, 3);
+		mlen[i] = zbw_bitr_get(r, 3);
 	if (zbw_huf_table(mlen, ZBW_HUF_META_SYMS, ZBW_HUF_META_BITS,
 			  d->meta))
 		return -EINVAL;
 	for (i = 0; i <= maxsym;) {
-		zbw_huf_refill(r);
+		zbw_bitr_refill(r);
 		if (r->extra > 8)
 			return -EINVAL;
 		e = d->meta[r->buf & ((1u << ZBW_HUF_META_BITS) - 1)];
-		zbw_huf_get(r, e & 0xff);
+		zbw_bitr_get(r, e & 0xff);
 		t = e >> 8;
 		if (t >= ZBW_HUF_TOK_RUN) {
 			if (t == ZBW_HUF_TOK_RUN)
-				n = 3 + zbw_huf_get(r, 3);
+				n = 3 + zbw_bitr_get(r, 3);
 			else
-				n = 11 + zbw_huf_get(r, 8);
+				n = 11 + zbw_bitr_get(r, 8);
 			if (n > maxsym - i)	/* the run must end before maxsym */
 				return -EINVAL;
 			memset(d->len + i, 0, n);
@@ -502,37 +407,21 @@ static int zbw_huf_read_lengths(struct zbw_huf_br *r, bool delta,
 }
 
 /* Decode symbols one by one until @o reaches @oend (stream tails) */
-static int zbw_huf_dec_tail(struct zbw_huf_br *r, const u16 *tab, u32 mask,
+static int zbw_huf_dec_tail(struct zbw_bitr *r, const u16 *tab, u32 mask,
 			    u8 *o, u8 *oend)
 {
 	unsigned int e;
 
 	while (o < oend) {
 		if (r->cnt < ZBW_HUF_MAX_BITS) {
-			zbw_huf_refill(r);
+			zbw_bitr_refill(r);
 			if (r->extra > 8)
 				return -EINVAL;
 		}
 		e = tab[r->buf & mask];
 		*o++ = e >> 8;
-		zbw_huf_get(r, e & 0xff);
+		zbw_bitr_get(r, e & 0xff);
 	}
-	return 0;
-}
-
-/* The stream must end within its last byte, padded with zero bits */
-static int zbw_huf_finish(struct zbw_huf_br *r)
-{
-	u64 used, total, rem;
-
-	zbw_huf_refill(r);
-	used = 8 * ((u64)(r->p - r->start) + r->extra) - r->cnt;
-	total = 8 * (u64)(r->end - r->start);
-	if (used > total || total - used >= 8)
-		return -EINVAL;
-	rem = total - used;
-	if (r->buf & ((1ull << rem) - 1))
-		return -EINVAL;
 	return 0;
 }
 
@@ -547,15 +436,6 @@ static __always_inline u8 zbw_huf_dec1(const u16 *tab, u32 mask, u64 *buf,
 	return e >> 8;
 }
 
-/* Refill a stream with at least 8 bytes left, see zbw_huf_refill() */
-static __always_inline void zbw_huf_refill_fast(const u8 **p, u64 *buf,
-						unsigned int *cnt)
-{
-	*buf |= zbw_get_le64(*p) << *cnt;
-	*p += (63 - *cnt) >> 3;
-	*cnt |= 56;
-}
-
 int zbw_huf_decode(const u8 *src, unsigned int slen, u8 *dst,
 		   unsigned int dcap, void *scratch)
 {
@@ -563,7 +443,7 @@ int zbw_huf_decode(const u8 *src, unsigned int slen, u8 *dst,
 	const u8 *end = src + slen, *p1, *p2;
 	unsigned int hl, ml = 0, mode, cnt1, cnt2, bits;
 	const u16 *tab = d->tab;
-	struct zbw_huf_br r1, r2;
+	struct zbw_bitr r1, r2;
 	u32 n, m = 0, n2, half, i, mask;
 	u8 *o1, *o2;
 	u64 buf1, buf2;
@@ -580,20 +460,20 @@ int zbw_huf_decode(const u8 *src, unsigned int slen, u8 *dst,
 		if (!ml || m > slen - hl - ml)
 			return -EINVAL;
 	}
-	zbw_huf_br_init(&r1, src + hl + ml, end - m);
-	zbw_huf_br_init(&r2, end - m, end);
-	zbw_huf_refill(&r1);
-	mode = zbw_huf_get(&r1, 2);
+	zbw_bitr_init(&r1, src + hl + ml, end - m);
+	zbw_bitr_init(&r2, end - m, end);
+	zbw_bitr_refill(&r1);
+	mode = zbw_bitr_get(&r1, 2);
 	if (mode == ZBW_HUF_MODE_SINGLE) {
 		if (m)
 			return -EINVAL;
-		memset(dst, zbw_huf_get(&r1, 8), n);
-		if (zbw_huf_finish(&r1))
+		memset(dst, zbw_bitr_get(&r1, 8), n);
+		if (!zbw_bitr_done(&r1))
 			return -EINVAL;
 		return n;
 	}
 	if (mode == ZBW_HUF_MODE_TABLE) {
-		i = zbw_huf_get(&r1, ZBW_HUF_TABLE_BITS);
+		i = zbw_bitr_get(&r1, ZBW_HUF_TABLE_BITS);
 		if (i >= ZBW_HUF_NR_TABLES)
 			return -EINVAL;
 		memcpy(d->len, zbw_huf_tables[i], sizeof(d->len));
@@ -623,8 +503,8 @@ int zbw_huf_decode(const u8 *src, unsigned int slen, u8 *dst,
 	p2 = r2.p;
 	for (i = 0; i + 5 <= n2 && r1.end - p1 >= 8 && r2.end - p2 >= 8;
 	     i += 5) {
-		zbw_huf_refill_fast(&p1, &buf1, &cnt1);
-		zbw_huf_refill_fast(&p2, &buf2, &cnt2);
+		zbw_bitr_refill_fast(&p1, &buf1, &cnt1);
+		zbw_bitr_refill_fast(&p2, &buf2, &cnt2);
 		o1[i] = zbw_huf_dec1(tab, mask, &buf1, &cnt1);
 		o2[i] = zbw_huf_dec1(tab, mask, &buf2, &cnt2);
 		o1[i + 1] = zbw_huf_dec1(tab, mask, &buf1, &cnt1);
@@ -644,7 +524,7 @@ int zbw_huf_decode(const u8 *src, unsigned int slen, u8 *dst,
 	r2.p = p2;
 	if (zbw_huf_dec_tail(&r1, tab, mask, o1 + i, dst + half) ||
 	    zbw_huf_dec_tail(&r2, tab, mask, o2 + i, dst + n) ||
-	    zbw_huf_finish(&r1) || zbw_huf_finish(&r2))
+	    !zbw_bitr_done(&r1) || !zbw_bitr_done(&r2))
 		return -EINVAL;
 	return n;
 }
