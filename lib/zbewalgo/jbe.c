@@ -23,16 +23,13 @@
 
 #include "zbewalgo_internal.h"
 
-#define JBE_LO7		0x7f7f7f7f7f7f7f7fULL
-#define JBE_ONES	0x0101010101010101ULL
-#define JBE_HIGHS	0x8080808080808080ULL
 /* Multiplier that gathers bit 8i of a word into bit 56 + i. */
 #define JBE_GATHER	0x0102040810204080ULL
 
 /* 0x01 in each byte of the result whose byte in @w is nonzero. */
 static inline u64 jbe_nz_bytes(u64 w)
 {
-	return ((((w & JBE_LO7) + JBE_LO7) | w) >> 7) & JBE_ONES;
+	return zbw_nonzero_bytes(w) >> 7;
 }
 
 /* True when one of the @len bytes at @p is zero. */
@@ -44,7 +41,7 @@ static bool jbe_has_zero(const u8 *p, unsigned int len)
 	for (i = 0; i + 8 <= len; i += 8) {
 		u64 w = zbw_load64(p + i);
 
-		bad |= (w - JBE_ONES) & ~w & JBE_HIGHS;
+		bad |= zbw_zero_bytes(w);
 	}
 	for (; i < len; i++)
 		bad |= !p[i];
@@ -79,7 +76,7 @@ static unsigned int jbe_map(const u8 *src, unsigned int n, u8 *map,
 		m = (t * JBE_GATHER) >> 56;
 		map[i] = m;
 		/* Sum of the 0x01 bytes: at most 8, so no carry. */
-		c += (t * JBE_ONES) >> 56;
+		c += (t * ZBW_ONES) >> 56;
 		z += m != 0;
 	}
 	if (n % 8) {

@@ -13,10 +13,6 @@
  */
 #include "zbewalgo_internal.h"
 
-#define MTF_LOW7	0x7f7f7f7f7f7f7f7fULL
-#define MTF_HIGHS	0x8080808080808080ULL
-#define MTF_ONES	0x0101010101010101ULL
-
 /*
  * Decoder: the list is kept in 32 u64 values: entry p is bits 8 * (p % 8)
  * to 8 * (p % 8) + 7 of word p / 8.  Working on values rather than on
@@ -113,7 +109,7 @@ static int mtf_encode(const u8 *src, unsigned int slen, u8 *dst,
 		 * multiplication adds them without overflowing a byte.
 		 */
 		for (b = o / 64 + 1; b <= t / 64; b += 8)
-			p += (zbw_load64(cnt + b) * MTF_ONES) >> 56;
+			p += (zbw_load64(cnt + b) * ZBW_ONES) >> 56;
 		dst[i] = p;
 		bits[o / 64] &= ~(1ULL << (o % 64));
 		cnt[o / 64]--;

@@ -17,16 +17,6 @@
 #define RLE_LIT_MAX	128u
 #define RLE_REP_MIN	3u
 #define RLE_REP_MAX	130u
-#define RLE_ONES	0x0101010101010101ULL
-#define RLE_LOW7	0x7f7f7f7f7f7f7f7fULL
-#define RLE_HIGHS	0x8080808080808080ULL
-
-/* The top bit of each zero byte of @x (exact, unlike the usual trick). */
-static __always_inline u64 rle_zero_bytes(u64 x)
-{
-	return ~(((x & RLE_LOW7) + RLE_LOW7) | x) & RLE_HIGHS;
-}
-
 /* Writes @len literal bytes from @src in runs; returns new @out or 0. */
 static __always_inline unsigned int rle_literals(const u8 *src,
 						 unsigned int len, u8 *dst,
@@ -60,8 +50,8 @@ static int rle_encode(const u8 *src, unsigned int slen, u8 *dst,
 		/* Skip 8 positions at a time where no 3 equal bytes start. */
 		if (i + 10 <= slen) {
 			x = zbw_load64(src + i + 1);
-			y = rle_zero_bytes(zbw_load64(src + i) ^ x) &
-			    rle_zero_bytes(zbw_load64(src + i + 2) ^ x);
+			y = zbw_zero_bytes(zbw_load64(src + i) ^ x) &
+			    zbw_zero_bytes(zbw_load64(src + i + 2) ^ x);
 			if (!y) {
 				i += 8;
 				continue;
@@ -74,7 +64,7 @@ static int rle_encode(const u8 *src, unsigned int slen, u8 *dst,
 		}
 		lim = min(slen, i + RLE_REP_MAX);
 		j = i + RLE_REP_MIN;
-		pat = b * RLE_ONES;
+		pat = b * ZBW_ONES;
 		while (j + 8 <= lim && zbw_load64(src + j) == pat)
 			j += 8;
 		while (j < lim && src[j] == b)
@@ -125,8 +115,8 @@ static int rle_decode(const u8 *src, unsigned int slen, u8 *dst,
 			if (i >= slen || len > dcap - out)
 				return -EINVAL;
 			if (len <= 16 && dcap - out >= 16) {
-				zbw_store64(dst + out, src[i] * RLE_ONES);
-				zbw_store64(dst + out + 8, src[i] * RLE_ONES);
+				zbw_store64(dst + out, src[i] * ZBW_ONES);
+				zbw_store64(dst + out + 8, src[i] * ZBW_ONES);
 			} else {
 				memset(dst + out, src[i], len);
 			}

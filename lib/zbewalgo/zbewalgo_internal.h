@@ -296,6 +296,24 @@ static inline void zbw_store32(u8 *p, u32 v)
 	memcpy(p, &v, sizeof(v));
 }
 
+/* Word-at-a-time byte tricks: @b in every byte of a 64-bit word */
+#define ZBW_BYTES(b)		(0x0101010101010101ULL * (u8)(b))
+#define ZBW_ONES		ZBW_BYTES(0x01)
+#define ZBW_LOW7		ZBW_BYTES(0x7f)
+#define ZBW_HIGHS		ZBW_BYTES(0x80)
+
+/* The top bit of each nonzero byte of @x, exactly (no carries between bytes) */
+static __always_inline u64 zbw_nonzero_bytes(u64 x)
+{
+	return (((x & ZBW_LOW7) + ZBW_LOW7) | x) & ZBW_HIGHS;
+}
+
+/* The top bit of each zero byte of @x, exactly */
+static __always_inline u64 zbw_zero_bytes(u64 x)
+{
+	return ~zbw_nonzero_bytes(x) & ZBW_HIGHS;
+}
+
 /* Little-endian stores; compilers do not merge byte stores into one. */
 static __always_inline void zbw_put_le32(u8 *p, u32 v)
 {
