@@ -21,16 +21,15 @@
 static int bewalgo_encode(const u8 *src, unsigned int slen, u8 *dst,
 			  unsigned int dcap, void *scratch)
 {
-	unsigned int m = slen / 8, t = slen % 8, i = 0, j, h;
+	unsigned int m = slen / 8, t = slen % 8, i = 0, j;
 	const u8 *end = dst + dcap;
+	int h;
 	u64 prev = 0, w;
 	u8 *out;
 
-	if (slen > ZBW_LEN_MAX)
-		return -EINVAL;
-	h = zbw_put_len(dst, end, slen);
-	if (!h)
-		return -ENOSPC;
+	h = zbw_put_size(dst, end, slen);
+	if (h < 0)
+		return h;
 	out = dst + h;
 	while (i < m) {
 		w = zbw_load64(src + 8 * i);
@@ -70,14 +69,15 @@ static int bewalgo_decode(const u8 *src, unsigned int slen, u8 *dst,
 			  unsigned int dcap, void *scratch)
 {
 	const u8 *in, *end = src + slen;
-	unsigned int m, t, o = 0, cnt, k, h;
+	unsigned int m, t, o = 0, cnt, k;
+	int h;
 	u64 prev = 0;
 	u32 n;
 	u8 c;
 
-	h = zbw_get_len(src, end, &n);
-	if (!h || n > dcap)
-		return -EINVAL;
+	h = zbw_get_size(src, end, dcap, &n);
+	if (h < 0)
+		return h;
 	in = src + h;
 	m = n / 8;
 	t = n % 8;

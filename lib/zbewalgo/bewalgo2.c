@@ -70,14 +70,15 @@ static int bewalgo2_encode(const u8 *src, unsigned int slen, u8 *dst,
 	u8 *end = dst + dcap;
 	struct zbw_bitw bw;
 	u64 w, pw;
+	int ret;
 	u8 *out;
 
-	if (slen > ZBW_LEN_MAX || m > BW2_MAX_WORDS)
+	if (m > BW2_MAX_WORDS)
 		return -EINVAL;
-	len = zbw_put_len(dst, end, slen);
-	if (!len)
-		return -ENOSPC;
-	out = dst + len;
+	ret = zbw_put_size(dst, end, slen);
+	if (ret < 0)
+		return ret;
+	out = dst + ret;
 	if (!m) {
 		if (end - out < 1 + t)
 			return -ENOSPC;
@@ -155,11 +156,12 @@ static int bewalgo2_decode(const u8 *src, unsigned int slen, u8 *dst,
 	struct zbw_bitr r;
 	u64 w, len;
 	u32 n, d, v;
+	int ret;
 
-	h = zbw_get_len(src, end, &n);
-	if (!h || n > dcap)
-		return -EINVAL;
-	in = src + h;
+	ret = zbw_get_size(src, end, dcap, &n);
+	if (ret < 0)
+		return ret;
+	in = src + ret;
 	m = n / 8;
 	t = n % 8;
 	h = zbw_get_len(in, end, &d);

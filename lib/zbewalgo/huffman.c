@@ -231,12 +231,12 @@ int zbw_huf_encode(const u8 *src, unsigned int slen, u8 *dst,
 	u8 *end = dst + dcap;
 	const u8 *len;
 	struct zbw_bitw w;
+	int ret;
 
-	if (slen > ZBW_LEN_MAX)
-		return -EINVAL;
-	hl = zbw_put_len(dst, end, slen);
-	if (!hl)
-		return -ENOSPC;
+	ret = zbw_put_size(dst, end, slen);
+	if (ret < 0)
+		return ret;
+	hl = ret;
 	if (!slen)
 		return hl;
 
@@ -447,10 +447,12 @@ int zbw_huf_decode(const u8 *src, unsigned int slen, u8 *dst,
 	u32 n, m = 0, n2, half, i, mask;
 	u8 *o1, *o2;
 	u64 buf1, buf2;
+	int ret;
 
-	hl = zbw_get_len(src, end, &n);
-	if (!hl || n > dcap)
-		return -EINVAL;
+	ret = zbw_get_size(src, end, dcap, &n);
+	if (ret < 0)
+		return ret;
+	hl = ret;
 	if (!n)
 		return hl == slen ? 0 : -EINVAL;
 	n2 = n >= ZBW_HUF_SPLIT ? n / 2 : 0;

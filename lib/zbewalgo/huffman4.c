@@ -33,11 +33,10 @@ static int huffman4_encode(const u8 *src, unsigned int slen, u8 *dst,
 	unsigned int q, pos, len;
 	int ret;
 
-	if (slen > ZBW_LEN_MAX)
-		return -EINVAL;
-	pos = zbw_put_len(dst, dst + dcap, slen);
-	if (!pos)
-		return -ENOSPC;
+	ret = zbw_put_size(dst, dst + dcap, slen);
+	if (ret < 0)
+		return ret;
+	pos = ret;
 	for (q = 0; q < HUF4_QUARTERS; q++) {
 		len = huffman4_quarter(slen, q);
 		ret = zbw_put_section(src, len, dst + pos, dcap - pos,
@@ -54,13 +53,14 @@ static int huffman4_decode(const u8 *src, unsigned int slen, u8 *dst,
 			   unsigned int dcap, void *scratch)
 {
 	const u8 *end = src + slen, *p = src, *sec;
-	unsigned int q, k, len;
+	unsigned int q, len;
 	u32 n;
+	int ret;
 
-	k = zbw_get_len(p, end, &n);
-	if (!k || n > dcap)
-		return -EINVAL;
-	p += k;
+	ret = zbw_get_size(p, end, dcap, &n);
+	if (ret < 0)
+		return ret;
+	p += ret;
 	for (q = 0; q < HUF4_QUARTERS; q++) {
 		len = huffman4_quarter(n, q);
 		/* a coded quarter is decoded in place, with no room to spare */

@@ -254,11 +254,10 @@ static int jbe_encode(const u8 *src, unsigned int slen, u8 *dst,
 	unsigned int h;
 	int ret;
 
-	if (slen > ZBW_LEN_MAX)
-		return -EINVAL;
-	h = zbw_put_len(dst, end, slen);
-	if (!h)
-		return -ENOSPC;
+	ret = zbw_put_size(dst, end, slen);
+	if (ret < 0)
+		return ret;
+	h = ret;
 	ret = jbe_encode_body(src, slen, dst + h, end, scratch);
 	if (ret < 0)
 		return ret;
@@ -269,12 +268,12 @@ static int jbe_decode(const u8 *src, unsigned int slen, u8 *dst,
 		      unsigned int dcap, void *scratch)
 {
 	const u8 *end = src + slen;
-	unsigned int h;
 	u32 n;
+	int h;
 
-	h = zbw_get_len(src, end, &n);
-	if (!h || n > dcap)
-		return -EINVAL;
+	h = zbw_get_size(src, end, dcap, &n);
+	if (h < 0)
+		return h;
 	if (jbe_decode_body(src + h, end, n, dst, scratch))
 		return -EINVAL;
 	return n;
@@ -384,11 +383,10 @@ static int jbe2_encode(const u8 *src, unsigned int slen, u8 *dst,
 	u8 *planes = scratch;
 	int ret;
 
-	if (slen > ZBW_LEN_MAX)
-		return -EINVAL;
-	h = zbw_put_len(dst, end, slen);
-	if (!h)
-		return -ENOSPC;
+	ret = zbw_put_size(dst, end, slen);
+	if (ret < 0)
+		return ret;
+	h = ret;
 	jbe2_split(src, slen, planes, planes + half);
 	ret = jbe_encode_body(planes, 2 * half, dst + h, end,
 			      planes + jbe2_planes_size(slen));
@@ -402,12 +400,13 @@ static int jbe2_decode(const u8 *src, unsigned int slen, u8 *dst,
 {
 	const u8 *end = src + slen;
 	u8 *planes = scratch, *hi, *lo;
-	unsigned int h, half, k;
+	unsigned int half, k;
 	u32 n;
+	int h;
 
-	h = zbw_get_len(src, end, &n);
-	if (!h || n > dcap)
-		return -EINVAL;
+	h = zbw_get_size(src, end, dcap, &n);
+	if (h < 0)
+		return h;
 	half = DIV_ROUND_UP(n, 2);
 	if (jbe_decode_body(src + h, end, 2 * half, planes,
 			    planes + jbe2_planes_size(n)))

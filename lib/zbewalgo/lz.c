@@ -271,9 +271,10 @@ static int lz_encode(const u8 *src, unsigned int slen, u8 *dst,
 	memset(e->head, 0, sizeof(u16) << LZ_HASH_BITS);
 	lz_parse(e);
 
-	pos = zbw_put_len(dst, dst + dcap, slen);
-	if (!pos)
-		return -ENOSPC;
+	ret = zbw_put_size(dst, dst + dcap, slen);
+	if (ret < 0)
+		return ret;
+	pos = ret;
 	for (s = 0; s < LZ_NR_SECTIONS; s++) {
 		ret = zbw_put_section(e->sec[s], e->len[s], dst + pos,
 				      dcap - pos, scratch);
@@ -328,15 +329,15 @@ static int lz_decode(const u8 *src, unsigned int slen, u8 *dst,
 {
 	const u8 *end = src + slen, *p = src, *sec[LZ_NR_SECTIONS];
 	size_t len[LZ_NR_SECTIONS], room, ti = 0, li = 0, xi = 0, oi = 0;
-	unsigned int s, k, lit, mlen, off, rep0 = 0, rep1 = 0;
+	unsigned int s, lit, mlen, off, rep0 = 0, rep1 = 0;
 	u8 *buf = (u8 *)scratch + lz_huf_scratch();
 	u32 n, o = 0;
 	int ret;
 
-	k = zbw_get_len(p, end, &n);
-	if (!k || n > dcap)
-		return -EINVAL;
-	p += k;
+	ret = zbw_get_size(p, end, dcap, &n);
+	if (ret < 0)
+		return ret;
+	p += ret;
 	room = lz_decoded_bound(n);
 	for (s = 0; s < LZ_NR_SECTIONS; s++) {
 		ret = zbw_get_section(&p, end, buf, room, &sec[s], scratch);

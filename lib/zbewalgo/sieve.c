@@ -26,12 +26,12 @@ static int sieve4_encode(const u8 *src, unsigned int slen, u8 *dst,
 	unsigned int m = slen / 4, i = 0, j, k, pos, nz = 0;
 	const u8 *end = dst + dcap;
 	bool zero = true;
+	int ret;
 
-	if (slen > ZBW_LEN_MAX)
-		return -EINVAL;
-	pos = zbw_put_len(dst, end, slen);
-	if (!pos)
-		return -ENOSPC;
+	ret = zbw_put_size(dst, end, slen);
+	if (ret < 0)
+		return ret;
+	pos = ret;
 	while (i < m) {
 		for (j = i; j < m && (zbw_load32(src + 4 * j) == 0) == zero;
 		     j++)
@@ -88,11 +88,12 @@ static int sieve4_decode(const u8 *src, unsigned int slen, u8 *dst,
 	unsigned int m, i = 0, k, nz = 0;
 	bool zero = true;
 	u32 n, run = 0, w;
+	int ret;
 
-	k = zbw_get_len(src, end, &n);
-	if (!k || n > dcap)
-		return -EINVAL;
-	p = src + k;
+	ret = zbw_get_size(src, end, dcap, &n);
+	if (ret < 0)
+		return ret;
+	p = src + ret;
 	m = n / 4;
 	k = m ? sieve4_runs(p, end, m, &nz) : 0;
 	if (m && !k)

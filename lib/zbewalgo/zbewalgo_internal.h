@@ -255,6 +255,49 @@ static inline unsigned int zbw_get_len(const u8 *src, const u8 *end, u32 *val)
 }
 
 /*
+ * Most steps start their output with the length of their input (a
+ * varint, so at most ZBW_LEN_MAX) and their decoders check it against
+ * the room they have.
+ */
+
+/**
+ * zbw_put_size() - start a step's output with the length of its input
+ * @dst: output position
+ * @end: end of the output buffer
+ * @slen: the input length
+ *
+ * Return: bytes written, -EINVAL when @slen is above ZBW_LEN_MAX, or
+ * -ENOSPC when they do not fit.
+ */
+static inline int zbw_put_size(u8 *dst, const u8 *end, unsigned int slen)
+{
+	unsigned int n;
+
+	if (slen > ZBW_LEN_MAX)
+		return -EINVAL;
+	n = zbw_put_len(dst, end, slen);
+	return n ? n : -ENOSPC;
+}
+
+/**
+ * zbw_get_size() - read the length a step's output starts with
+ * @src: input position
+ * @end: end of the input
+ * @dcap: room for the decoded bytes
+ * @n: the length read
+ *
+ * Return: bytes read, or -EINVAL when the varint is malformed or @n is
+ * above @dcap.
+ */
+static inline int zbw_get_size(const u8 *src, const u8 *end,
+			       unsigned int dcap, u32 *n)
+{
+	unsigned int k = zbw_get_len(src, end, n);
+
+	return k && *n <= dcap ? k : -EINVAL;
+}
+
+/*
  * Little-endian loads, byte by byte so they are the same on every CPU;
  * compilers turn them into one load where the CPU allows it.
  */
