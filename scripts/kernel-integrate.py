@@ -24,7 +24,6 @@ booted-kernel tests build.
 import os
 import re
 import shutil
-import struct
 import subprocess
 import sys
 
@@ -41,46 +40,33 @@ ZRAM_FILES = [
     'drivers/block/zram/backend_zbewalgo.h',
 ]
 
-CRYPTO_KCONFIG = '''config CRYPTO_ZBEWALGO
-	tristate "zbewalgo"
-	depends on PAGE_SIZE_LESS_THAN_256KB
-	select CRYPTO_ALGAPI
-	select CRYPTO_ACOMP2
-	select ZBEWALGO
-	help
-	  zbewalgo page compression: a chain of small transforms and
-	  entropy coders picked per page from a tunable table.  Compresses
-	  pages of numeric data (float arrays, sparse matrices) that lz4 and
-	  zstd barely shrink.  Tuning: /sys/kernel/zbewalgo.  Not
-	  available with 256 KiB pages: the page format holds 64 KiB.
+CRYPTO_KCONFIG = 'crypto/Kconfig.zbewalgo'
+ZRAM_KCONFIG = 'drivers/block/zram/Kconfig.zbewalgo'
+TESTMGR_VECTORS = 'crypto/testmgr-zbewalgo.h'
 
-'''
 
-ZRAM_KCONFIG = '''config ZRAM_BACKEND_ZBEWALGO
-	bool "zbewalgo compression support"
-	depends on ZRAM
-	depends on PAGE_SIZE_LESS_THAN_256KB
-	select ZBEWALGO
-	help
-	  zbewalgo compresses pages of numeric data (float arrays, sparse
-	  matrices, solver state) better than the general-purpose
-	  compressors.  algorithm_params level=1..3 select preset tables;
-	  see Documentation/ABI/testing/sysfs-kernel-zbewalgo.  Not
-	  available with 256 KiB pages: the page format holds 64 KiB.
+def fragment(repo, rel):
+    """The text of a fragment file after its leading comment: the '#'
+    lines of a Kconfig file, the SPDX line and first comment of a C one."""
+    with open(os.path.join(repo, rel)) as f:
+        lines = f.read().splitlines(keepends=True)
+    if rel.endswith('.h'):
+        end = next(i for i, l in enumerate(lines) if l.startswith(' */'))
+        return ''.join(lines[end + 1:])
+    while lines and lines[0].startswith('#'):
+        lines.pop(0)
+    return ''.join(lines)
 
-'''
 
-# checkpatch wants help text with every prompt, unlike zram's other choices.
-ZRAM_DEF_KCONFIG = '''config ZRAM_DEF_COMP_ZBEWALGO
-	bool "zbewalgo"
-	depends on ZRAM_BACKEND_ZBEWALGO
-	help
-	  New zram devices use zbewalgo unless comp_algorithm names
-	  another algorithm.  It suits swap of numeric workloads (float
-	  arrays, sparse matrices); it compresses more slowly than lz4,
-	  lzo-rle and zstd.
-
-'''
+def kconfig_entries(repo, rel):
+    """The config entries of a Kconfig fragment by symbol, each with the
+    blank line that follows it in the tree."""
+    entries = {}
+    for block in re.split(r'(?m)^(?=config )', fragment(repo, rel)):
+        if block.strip():
+            name = block.split()[1]
+            entries[name] = block.rstrip('\n') + '\n\n'
+    return entries
 
 
 class Tree:
@@ -148,60 +134,6 @@ def copy(repo, tree, rel, defines=None):
         f.write(text)
 
 
-# Self-test vectors for crypto/testmgr: 512-byte inputs (testmgr's buffers
-# are 512 bytes) and their zbewalgo form as made by the user-space tool
-# (`zbewalgo -p 512 page-compress`).  Compression is checked by round trip;
-# decompression must give the input back exactly, so a change of the page
-# format fails the self-test.
-def _testvec_inputs():
-    text = (b'zbewalgo compresses memory pages for zram and zswap. ' * 10)[:512]
-    ramp = b''.join(struct.pack('<f', 100.0 + i * 0.25) for i in range(128))
-    sparse = bytearray(512)
-    for i, val in ((3, 1.5), (17, -2.25), (40, 1024.0), (63, 0.125)):
-        sparse[i * 8:i * 8 + 8] = struct.pack('<d', val)
-    return [text, ramp, bytes(sparse)]
-
-
-TESTVEC_COMPRESSED = [
-    # text
-    '41010207068004ea0391ab00340140f9549b85489d437fd1adf421196b50fdac'
-    '9dd5b69cf6dc019e006600d6832f803bc01be0013003586f3e0012c0152002fc'
-    '0044000b4005300054000540073001e8001600010080086000b8004800470003'
-    'c00ba0020819a0004800268006700610019c0000d000040019200088000d402e'
-    '007f00',
-    # float
-    '4109050905800400fe990081801ec8caccced0d2d4d6d8dadcdee0e2e4e6e8ea'
-    'eceef0f2f4f6f8fafcfe000200998081c01ec9cbcdcfd1d3d5d7d9dbdddfe1e3'
-    'e5e7e9ebedeff1f3f5f7f9fbfdff81817f9c001ec8c9cbcdcfd1d3d5d7d9dbdd'
-    'dfe1e3e5e7e9ebedeff1f3f5f7f9fbfdff010399808140216ecaccced0d2d4d6'
-    'd8dadcdee0e2e4e6e8eaeceef0f2f4f6f8fafcfe8181ed428d43',
-    # sparse
-    '4101020706800443e18b204500c036cb5ff26db1349a0a82a9cdb02cf6caa8db'
-    '0a002bb400c00948004c78b5bf3f00',
-]
-
-
-def _c_bytes(data):
-    hexed = ''.join('\\x%02x' % b for b in data)
-    rows = [hexed[i:i + 52] for i in range(0, len(hexed), 52)]
-    return '"' + '"\n\t\t\t  "'.join(rows) + '"'
-
-
-def testmgr_vectors():
-    pairs = [(i, bytes.fromhex(c))
-             for i, c in zip(_testvec_inputs(), TESTVEC_COMPRESSED)]
-    out = ''
-    for name, swap in (('comp', False), ('decomp', True)):
-        out += 'static const struct comp_testvec zbewalgo_%s_tv_template[] = {\n' % name
-        for plain, packed in pairs:
-            src, dst = (packed, plain) if swap else (plain, packed)
-            out += ('\t{\n\t\t.inlen\t= %d,\n\t\t.outlen\t= %d,\n'
-                    '\t\t.input\t= %s,\n\t\t.output\t= %s,\n\t},\n'
-                    % (len(src), len(dst), _c_bytes(src), _c_bytes(dst)))
-        out += '};\n\n'
-    return out
-
-
 TESTMGR_ENTRY = '''\t\t.alg = "zbewalgo",
 \t\t.test = alg_test_comp,
 \t\t.suite = {
@@ -214,11 +146,11 @@ TESTMGR_ENTRY = '''\t\t.alg = "zbewalgo",
 '''
 
 
-def add_testmgr(tree):
+def add_testmgr(repo, tree):
     """Vectors into testmgr.h, an entry into alg_test_descs[] (sorted)."""
     tree.insert('crypto/testmgr.h', '#endif\t/* _CRYPTO_TESTMGR_H */',
-                testmgr_vectors(), after=False,
-                marker='zbewalgo_comp_tv_template')
+                fragment(repo, TESTMGR_VECTORS).rstrip('\n') + '\n\n',
+                after=False, marker='zbewalgo_comp_tv_template')
     s = tree.read('crypto/testmgr.c')
     if '.alg = "zbewalgo"' in s:
         return
@@ -311,14 +243,15 @@ def stage_crypto(repo, tree, up):
               'CRYPTO_ALG_TYPE_COMPRESS': bool(legacy)})
     else:
         copy(repo, tree, 'crypto/zbewalgo.c')
-    tree.insert('crypto/Kconfig', 'config CRYPTO_LZ4HC', CRYPTO_KCONFIG,
+    tree.insert('crypto/Kconfig', 'config CRYPTO_LZ4HC',
+                kconfig_entries(repo, CRYPTO_KCONFIG)['CRYPTO_ZBEWALGO'],
                 after=False)
     makefile = 'obj-$(CONFIG_CRYPTO_ZBEWALGO) += zbewalgo.o\n'
     if streams and not up:
         makefile += 'CFLAGS_zbewalgo.o += -DZBEWALGO_SCOMP_STREAMS\n'
     tree.insert('crypto/Makefile', 'obj-$(CONFIG_CRYPTO_LZ4) += lz4.o',
                 makefile, marker='CONFIG_CRYPTO_ZBEWALGO')
-    add_testmgr(tree)
+    add_testmgr(repo, tree)
     if up:
         add_maintainers(tree, ['crypto/zbewalgo.c'], up)
 
@@ -331,11 +264,13 @@ def stage_zram(repo, tree, up):
         return
     for rel in ZRAM_FILES:
         copy(repo, tree, rel)
+    kconfig = kconfig_entries(repo, ZRAM_KCONFIG)
     tree.insert(zram + 'Kconfig', 'config ZRAM_BACKEND_FORCE_LZO',
-                ZRAM_KCONFIG, after=False)
+                kconfig['ZRAM_BACKEND_ZBEWALGO'], after=False)
     tree.replace(zram + 'Kconfig', '\t\t!ZRAM_BACKEND_842\n',
                  '\t\t!ZRAM_BACKEND_842 && !ZRAM_BACKEND_ZBEWALGO\n')
-    tree.insert(zram + 'Kconfig', 'endchoice', ZRAM_DEF_KCONFIG, after=False)
+    tree.insert(zram + 'Kconfig', 'endchoice',
+                kconfig['ZRAM_DEF_COMP_ZBEWALGO'], after=False)
     tree.insert(zram + 'Kconfig',
                 '\tdefault "842" if ZRAM_DEF_COMP_842',
                 '\tdefault "zbewalgo" if ZRAM_DEF_COMP_ZBEWALGO\n')

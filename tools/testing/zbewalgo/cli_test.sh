@@ -394,5 +394,14 @@ expect_fail "tune bad pid" "$tool" tune --pid 0 "$first"
 expect_fail "tune no such process" "$tool" tune --pid 2147483646
 expect_fail "tune only zero pages" bash -c "head -c 8192 /dev/zero | '$tool' tune -d -"
 
+# The kernel's self-test vectors, which kernel-integrate.py copies into
+# crypto/testmgr.h: a page format change must show here first.
+if python3 "$(dirname "$0")/testvec.py" "$tool" \
+	"$(dirname "$0")/../../../crypto/testmgr-zbewalgo.h" >"$tmp/tv" 2>&1; then
+	ok "testmgr vectors: $(tail -n 1 "$tmp/tv")"
+else
+	not_ok "testmgr vectors"; sed 's/^/#   /' "$tmp/tv"
+fi
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
