@@ -121,11 +121,13 @@ corpus:
 # 7.2 (about an hour from nothing, 20 minutes on a warm cache; see
 # tools/testing/kernel/README.md).  check-series: the upstream series as
 # make patches writes it, applied and built (scripts/patches/series.sh).
+# check-kconfig: the top-level Kconfig read by each kernel's parser.
 # check-stack: the kernel code's stack frames (about 2 minutes, below).
 # check-user is the quick part alone.
 check:
 	$(MAKE) check-user
 	$(MAKE) check-series
+	$(MAKE) check-kconfig
 	$(MAKE) check-stack
 	$(MAKE) check-kunit
 	$(MAKE) check-kernel
@@ -397,3 +399,11 @@ check-patches:
 	scripts/patches/check.sh
 check-series:
 	scripts/patches/series.sh
+# check-kconfig (in make check): the top-level Kconfig (the library, crypto
+# and zram entries kernel-integrate.py copies) read by the Kconfig parser of
+# 6.1, 6.12 and 7.2, which must accept it without a warning and give the
+# expected symbols for allyesconfig, allnoconfig and 256 KiB pages (under a
+# minute once the kernel sources are fetched).
+.PHONY: check-kconfig
+check-kconfig:
+	tools/testing/kernel/kconfig.sh
