@@ -57,9 +57,12 @@ $(BUILD)/%.o: %.c $(LIB_HDRS)
 $(BUILD)/libzbewalgo.a: $(LIB_OBJS)
 	$(AR) rcs $@ $^
 
+TUNE_OBJS	:= $(patsubst %,$(BUILD)/tools/zbewalgo/%.o,tune tune_input \
+		   tune_search tune_report)
 TOOL_OBJS	:= $(BUILD)/tools/zbewalgo/zbewalgo.o $(BUILD)/tools/zbewalgo/bench.o \
-		   $(BUILD)/tools/zbewalgo/tune.o $(BUILD)/tools/zbewalgo/common.o
+		   $(TUNE_OBJS) $(BUILD)/tools/zbewalgo/common.o
 $(TOOL_OBJS): tools/zbewalgo/zbewalgo_tool.h
+$(TUNE_OBJS): tools/zbewalgo/tune.h
 # bench's lzo-rle: the kernel's lib/lzo, vendored (tools/zbewalgo/lzo-rle/
 # README), built against its own stand-in headers and renamed so it does
 # not clash with liblzo2.  Like all kernel code it assumes

@@ -1,0 +1,442 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * zbewalgo tune: measuring tables and algorithms for real on the sample
+ * and the hold-out set, and the text and JSON reports (see tune.c).
+ */
+#include "tune.h"
+
+/* ---- real measurements ------------------------------------------------------ */
+
+int tune_measure(struct tuner *t, const struct pageset *ps, struct entry *e,
+		 struct meas *m)
+{
+	size_t n = ps->n, page = t->page, cap = 2 * page + 64, i, pos;
+	unsigned char *store = malloc(n * page + 1), *out = malloc(n * page + 1);
+	unsigned char *tmp = malloc(cap);
+	size_t *clen = calloc(n + 1, sizeof(*clen));
+	size_t *off = calloc(n + 1, sizeof(*off));
+	double *tc = calloc(2 * t->reps, sizeof(double)), *td = tc + t->reps;
+	void *lz4 = malloc(LZ4_sizeofState());
+	ZSTD_CCtx *zc = ZSTD_createCCtx();
+	ZSTD_DCtx *zd = ZSTD_createDCtx();
+	struct zbewalgo_ctx *ctx = NULL;
+	int r, ret = -1;
+	double t0;
+
+	memset(m, 0, sizeof(*m));
+	m->ok = true;
+	if (!store || !out || !tmp || !clen || !off || !tc || !lz4 || !zc ||
+	    !zd)
+		goto out;
+	for (r = 0; r < t->reps; r++) {
+		if (e->kind == K_ZBW) {
+			/* a fresh context: every repetition searches alike */
+			zbewalgo_ctx_destroy(ctx);
+			ctx = zbewalgo_ctx_create(page);
+			if (!ctx)
+				goto out;
+			zbewalgo_ctx_set_table(ctx, e->table);
+			zbewalgo_ctx_set_params(ctx, &e->params);
+		}
+		t0 = tune_cpu_now();
+		for (i = 0, pos = 0; i < n; i++) {
+			const unsigned char *src = ps->data + i * page;
+			size_t c = cap;
+
+			if (e->kind == K_ZBW) {
+				if (zbewalgo_compress(ctx, src, page, tmp, &c))
+					c = 0;
+			} else if (e->kind == K_LZ4) {
+				c = tool_lz4_compress(lz4, src, page, tmp,
+						      cap, 1);
+			} else {
+				c = tool_zstd_compress(zc, src, page, tmp,
+						       cap, 3);
+			}
+			off[i] = pos;
+			clen[i] = tool_zram_store(store, &pos, src, tmp, c,
+						  page, t->threshold);
+		}
+		tc[r] = tune_cpu_now() - t0;
+	}
+	for (r = 0; r < t->reps; r++) {
+		memset(out, r & 1 ? 0x00 : 0xff, n * page);
+		t0 = tune_cpu_now();
+		for (i = 0; i < n; i++) {
+			unsigned char *d = out + i * page;
+			size_t got = page;
+
+			if (!clen[i]) {
+				memcpy(d, store + off[i], page);
+				continue;
+			}
+			if (e->kind == K_ZBW) {
+				if (zbewalgo_ctx_decompress(t->dctx,
+							    store + off[i],
+							    clen[i], d, &got))
+					got = 0;
+			} else if (e->kind == K_LZ4) {
+				got = tool_lz4_decompress(store + off[i],
+							  clen[i], d, page);
+			} else {
+				got = tool_zstd_decompress(zd, store + off[i],
+							   clen[i], d, page);
+			}
+			if (got != page)
+				m->ok = false;
+		}
+		td[r] = tune_cpu_now() - t0;
+		if (memcmp(out, ps->data, n * page))
+			m->ok = false;
+	}
+	m->orig = (double)n * page;
+	for (i = 0; i < n; i++) {
+		m->zram += clen[i] ? clen[i] : page;
+		m->stored += !clen[i];
+	}
+	m->tc = tool_median(tc, t->reps);
+	m->td = tool_median(td, t->reps);
+	ret = 0;
+out:
+	zbewalgo_ctx_destroy(ctx);
+	ZSTD_freeCCtx(zc);
+	ZSTD_freeDCtx(zd);
+	free(lz4);
+	free(tc);
+	free(off);
+	free(clen);
+	free(tmp);
+	free(out);
+	free(store);
+	return ret;
+}
+
+/* ---- output ----------------------------------------------------------------- */
+
+static double ratio(const struct meas *m)
+{
+	return m->zram ? m->orig / m->zram : NAN;
+}
+
+/* The table as one line, combinations separated by spaces. */
+static void table_line(const struct zbewalgo_table *tab, char *buf,
+		       size_t size)
+{
+	char *p;
+
+	zbewalgo_table_format(tab, buf, size);
+	for (p = buf; *p; p++)
+		if (*p == '\n')
+			*p = p[1] ? ' ' : '\0';
+}
+
+static void json_num(FILE *f, const char *key, double v, bool comma)
+{
+	fprintf(f, "\"%s\": ", key);
+	tool_put_num(f, v, "%.6g", "null");
+	if (comma)
+		fputs(", ", f);
+}
+
+static void json_meas(FILE *f, const char *key, const struct meas *m,
+		      const struct meas *lz4, bool comma)
+{
+	fprintf(f, "\"%s\": ", key);
+	if (!m->orig) {
+		fputs("null", f);
+	} else {
+		fputs("{", f);
+		json_num(f, "ratio", ratio(m), true);
+		json_num(f, "compress_mibps", tool_mibps(m->orig, m->tc), true);
+		json_num(f, "decompress_mibps", tool_mibps(m->orig, m->td), true);
+		json_num(f, "compress_vs_lz4", lz4->tc / m->tc, true);
+		json_num(f, "decompress_vs_lz4", lz4->td / m->td, true);
+		json_num(f, "stored_pages", m->stored, true);
+		fprintf(f, "\"roundtrip_ok\": %s}", m->ok ? "true" : "false");
+	}
+	if (comma)
+		fputs(", ", f);
+}
+
+static void json_model(FILE *f, const struct tuner *t, const struct tsel *s,
+		       const struct meas *lz4)
+{
+	size_t n = t->set[TRAIN].n;
+
+	fputs("{", f);
+	json_num(f, "ratio", n * (double)t->page / s->r.zb, true);
+	json_num(f, "compress_vs_lz4", lz4->tc / s->r.tc, true);
+	json_num(f, "decompress_vs_lz4", lz4->td / s->r.td, true);
+	json_num(f, "us_per_page", s->r.tc / n * 1e6, true);
+	json_num(f, "tries_per_page", s->r.tried / n, true);
+	json_num(f, "early_abort_size", s->ea, true);
+	json_num(f, "max_output_size", s->maxout, true);
+	fprintf(f, "\"within_budget\": %s}", s->ok ? "true" : "false");
+}
+
+/* The sysfs writes that apply the recommendation, one per line or string. */
+static void write_commands(FILE *f, const struct report *rp, bool json)
+{
+	const struct entry *e = &rp->ent[rp->rec];
+	static char line[32768], cmd[3][32768 + 64];
+	int i;
+
+	table_line(e->table, line, sizeof(line));
+	snprintf(cmd[0], sizeof(cmd[0]),
+		 "echo 'set %s' > /sys/kernel/zbewalgo/combinations", line);
+	snprintf(cmd[1], sizeof(cmd[1]),
+		 "echo %u > /sys/kernel/zbewalgo/early_abort_size",
+		 e->params.early_abort_size);
+	snprintf(cmd[2], sizeof(cmd[2]),
+		 "echo %u > /sys/kernel/zbewalgo/max_output_size",
+		 e->params.max_output_size);
+	for (i = 0; i < 3; i++) {
+		if (json) {
+			fputs(i ? ", " : "", f);
+			tool_json_string(f, cmd[i]);
+		} else {
+			fprintf(f, "  %s\n", cmd[i]);
+		}
+	}
+}
+
+void tune_write_json(FILE *f, const void *arg)
+{
+	const struct report *rp = arg;
+	const struct tuner *t = rp->t;
+	const struct meas *lz4 = &rp->ent[rp->lz4].m[0];
+	const struct meas *lz4h = &rp->ent[rp->lz4].m[1];
+	const struct entry *rec = &rp->ent[rp->rec];
+	char line[32768];
+	size_t i;
+	int k;
+
+	fputs("{\n  \"inputs\": [", f);
+	for (i = 0; i < rp->nsrc; i++) {
+		fputs(i ? ", " : "", f);
+		tool_json_string(f, rp->src[i].name);
+	}
+	fprintf(f, "],\n  \"page_size\": %zu, \"threshold\": %zu, \"pages\": %zu,\n",
+		t->page, t->threshold, rp->total);
+	fprintf(f, "  \"sample_pages\": %zu, \"holdout_pages\": %zu, \"screen_pages\": %zu,\n",
+		t->set[TRAIN].n, t->hold.n, t->set[SCREEN].n);
+	fprintf(f, "  \"same_filled_dropped\": %zu, \"duplicates_dropped\": %zu, \"same_filled_kept\": %zu, \"unreadable\": %zu,\n",
+		rp->sp->same, rp->sp->dups, rp->sp->same_kept, rp->sp->unreadable);
+	fputs("  \"budget\": {\"kind\": ", f);
+	tool_json_string(f, rp->budget_kind);
+	fputs(", ", f);
+	json_num(f, "value", rp->budget_value, true);
+	json_num(f, "us_per_page", t->budget * 1e6, true);
+	json_num(f, "decompress_us_per_page", t->dbudget * 1e6, true);
+	fprintf(f, "\"met\": %s, \"retries\": %d},\n",
+		rp->budget_met ? "true" : "false", rp->retries);
+	fprintf(f, "  \"chains_screened\": %zu, \"search_s\": %.3f,\n",
+		t->screened, rp->search_s);
+	fputs("  \"results\": [", f);
+	for (k = 0; k < rp->nent; k++) {
+		const struct entry *e = &rp->ent[k];
+
+		fputs(k ? ",\n    {" : "\n    {", f);
+		fputs("\"name\": ", f);
+		tool_json_string(f, e->name);
+		fputs(", ", f);
+		if (e->kind == K_ZBW) {
+			table_line(e->table, line, sizeof(line));
+			fputs("\"table\": ", f);
+			tool_json_string(f, line);
+			fprintf(f, ", \"chains\": %u, \"early_abort_size\": %u, \"max_output_size\": %u, ",
+				e->table->nr, e->params.early_abort_size,
+				e->params.max_output_size);
+			if (e->level)
+				fprintf(f, "\"level\": %d, ", e->level);
+		}
+		if (e->have_model) {
+			fputs("\"model\": ", f);
+			json_model(f, t, &e->model, lz4);
+			fputs(", ", f);
+		}
+		json_meas(f, "sample", &e->m[0], lz4, true);
+		json_meas(f, "holdout", &e->m[1], lz4h, false);
+		fputs("}", f);
+	}
+	fputs("\n  ],\n  \"candidates\": [", f);
+	for (i = 0, k = 0; i < t->ncands; i++) {
+		const struct cand *c = &t->cands[i];
+		int set = c->r[TRAIN].size ? TRAIN : SCREEN;
+		const struct chainres *r = tune_res_of(t, i, set);
+		size_t n = t->set[set].n;
+
+		if (!r->size)
+			continue;
+		zbewalgo_combination_format(&c->comb, line, sizeof(line));
+		fputs(k++ ? ",\n    {" : "\n    {", f);
+		fputs("\"chain\": ", f);
+		tool_json_string(f, line);
+		fprintf(f, ", \"set\": \"%s\", ",
+			set == TRAIN ? "sample" : "screen");
+		json_num(f, "ratio", n * (double)t->page / r->zb, true);
+		json_num(f, "compress_vs_lz4",
+			 lz4->tc / t->set[TRAIN].n * n / r->tc, true);
+		json_num(f, "decompress_vs_lz4",
+			 lz4->td / t->set[TRAIN].n * n / r->td, true);
+		fprintf(f, "\"pool\": %s}", c->pool ? "true" : "false");
+	}
+	fputs("\n  ],\n  \"tables\": [", f);
+	for (i = 0; i < t->nhist; i++) {
+		struct zbewalgo_table tab;
+
+		tune_table_of(t, &t->hist[i], &tab);
+		table_line(&tab, line, sizeof(line));
+		fputs(i ? ",\n    {" : "\n    {", f);
+		fputs("\"table\": ", f);
+		tool_json_string(f, line);
+		fputs(", \"model\": ", f);
+		json_model(f, t, &t->hist[i], lz4);
+		fputs("}", f);
+	}
+	fputs("\n  ],\n  \"thresholds\": [", f);
+	for (k = 0; k < rp->nsweep; k++) {
+		fputs(k ? ",\n    " : "\n    ", f);
+		json_model(f, t, &rp->sweep[k], lz4);
+	}
+	table_line(rec->table, line, sizeof(line));
+	fputs("\n  ],\n  \"recommendation\": {\"table\": ", f);
+	tool_json_string(f, line);
+	fprintf(f, ", \"early_abort_size\": %u, \"max_output_size\": %u, ",
+		rec->params.early_abort_size, rec->params.max_output_size);
+	if (rp->preset_match)
+		fprintf(f, "\"preset_level\": %d, ", rp->preset_match);
+	else
+		fputs("\"preset_level\": null, ", f);
+	fputs("\"commands\": [", f);
+	write_commands(f, rp, true);
+	fputs("]}\n}\n", f);
+}
+
+static void text_row(FILE *f, const struct entry *e, const struct entry *lz4)
+{
+	const struct meas *m = &e->m[0], *h = &e->m[1];
+
+	fprintf(f, "%-13s ", e->name);
+	if (e->kind == K_ZBW)
+		fprintf(f, "%6u ", e->table->nr);
+	else
+		fprintf(f, "%6s ", "-");
+	fprintf(f, "%7.3f ", ratio(m));
+	tool_put_num(f, tool_mibps(m->orig, m->tc), "%9.1f ", "        - ");
+	fprintf(f, "%6.3f ", lz4->m[0].tc / m->tc);
+	tool_put_num(f, tool_mibps(m->orig, m->td), "%9.1f ", "        - ");
+	fprintf(f, "%6.3f ", lz4->m[0].td / m->td);
+	if (h->orig) {
+		fprintf(f, "%7.3f %6.3f %6.3f ", ratio(h),
+			lz4->m[1].tc / h->tc, lz4->m[1].td / h->td);
+	} else {
+		fprintf(f, "%7s %6s %6s ", "-", "-", "-");
+	}
+	fprintf(f, "%s\n", m->ok && (!h->orig || h->ok) ? "ok" : "FAILED");
+}
+
+void tune_write_text(FILE *f, const struct tuner *t, const struct report *rp)
+{
+	const struct entry *rec = &rp->ent[rp->rec], *lz4 = &rp->ent[rp->lz4];
+	const struct entry *def = NULL;
+	double hold_rel, samp_rel;
+	char line[32768];
+	size_t n = t->set[TRAIN].n;
+	int k;
+
+	for (k = 0; k < rp->nent; k++)
+		if (!strcmp(rp->ent[k].name, "default"))
+			def = &rp->ent[k];
+	fprintf(f, "# zbewalgo tune: %zu input%s, %zu pages of %zu bytes, zram threshold %zu\n",
+		rp->nsrc, rp->nsrc == 1 ? "" : "s", rp->total, t->page,
+		t->threshold);
+	fprintf(f, "# sample %zu pages in runs of %d, hold-out %zu other pages, screening %zu",
+		n, RUN_PAGES, t->hold.n, t->set[SCREEN].n);
+	if (rp->sp->unreadable)
+		fprintf(f, "; %zu unreadable skipped", rp->sp->unreadable);
+	fputc('\n', f);
+	if (rp->sp->drop)
+		fprintf(f, "# dropped %zu same-filled and %zu duplicate pages (zram stores same-filled pages\n#   as one word without compressing them)\n",
+			rp->sp->same, rp->sp->dups);
+	else if (rp->sp->same_kept)
+		fprintf(f, "# %zu sampled pages are same-filled: zram stores those as one word without\n#   compressing them; -d leaves them out\n",
+			rp->sp->same_kept);
+	fprintf(f, "# budget: %s", rp->budget_kind);
+	if (rp->budget_value > 0 &&
+	    strcmp(rp->budget_kind, "as fast as the default table"))
+		fprintf(f, " %g", rp->budget_value);
+	if (isfinite(t->budget))
+		fprintf(f, ", %.1f us/page in the model", t->budget * 1e6);
+	if (rp->retries)
+		fprintf(f, " (%d correction%s: the first choice measured slower than the model)",
+			rp->retries, rp->retries > 1 ? "s" : "");
+	fprintf(f, "%s\n", rp->budget_met ? "" : " -- NOT MET, see below");
+	fprintf(f, "# search: %zu chains screened (up to %d steps, beam %d), %.1f s\n",
+		t->screened, t->max_steps, t->beam, rp->search_s);
+	fprintf(f, "\n%-13s %6s %7s %9s %6s %9s %6s %7s %6s %6s\n", "",
+		"", "", "-- sample", "", "", "", "-- hold-out", "", "");
+	fprintf(f, "%-13s %6s %7s %9s %6s %9s %6s %7s %6s %6s %s\n", "name",
+		"chains", "ratio", "comp_MiB/s", "c/lz4", "dec_MiB/s",
+		"d/lz4", "ratio", "c/lz4", "d/lz4", "roundtrip");
+	for (k = 0; k < rp->nent; k++)
+		text_row(f, &rp->ent[k], lz4);
+
+	fprintf(f, "\nRecommended table (early_abort_size %u, max_output_size %u",
+		rec->params.early_abort_size, rec->params.max_output_size);
+	fprintf(f, "; model: %.2f tries/page, %.1f us/page):\n",
+		rec->model.r.tried / n, rec->model.r.tc / n * 1e6);
+	zbewalgo_table_format(rec->table, line, sizeof(line));
+	for (k = 0; line[k]; k++) {
+		if (!k || line[k - 1] == '\n')
+			fputs("  ", f);
+		fputc(line[k], f);
+	}
+	if (def)
+		fprintf(f, "vs the default table on the sample: ratio %+.1f%%, compression speed x%.2f\n",
+			100.0 * (ratio(&rec->m[0]) / ratio(&def->m[0]) - 1),
+			def->m[0].tc / rec->m[0].tc);
+	/*
+	 * Behind the default on other pages though not (or less) on the
+	 * sample: gains shrinking on a hold-out are normal, losses are not.
+	 */
+	hold_rel = rec->m[1].orig && def ? ratio(&rec->m[1]) /
+					   ratio(&def->m[1]) : 1;
+	samp_rel = def ? ratio(&rec->m[0]) / ratio(&def->m[0]) : 1;
+	if (hold_rel < (samp_rel < 1 ? samp_rel : 1) * (1 - 2 * PRESET_SLACK))
+		fprintf(f, "WARNING: on the hold-out pages it falls behind the default table (ratio %.3f vs %.3f)\n"
+			"more than on the sample: the sample may not represent the input; try a larger --sample.\n",
+			ratio(&rec->m[1]), ratio(&def->m[1]));
+	fputs("\nThresholds for this table (model on the sample; * over budget):\n", f);
+	fprintf(f, "  %-17s", "early_abort_size");
+	for (k = 0; k < rp->nsweep && rp->sweep[k].ea == rp->sweep[0].ea; k++)
+		fprintf(f, "  max_output_size %-5u", rp->sweep[k].maxout);
+	fputs("\n", f);
+	for (k = 0; k < rp->nsweep; k++) {
+		const struct tsel *s = &rp->sweep[k];
+
+		if (!k || s->ea != s[-1].ea)
+			fprintf(f, "%s  %-17u", k ? "\n" : "", s->ea);
+		fprintf(f, "  ratio %.3f %5.0fus%s", n * (double)t->page / s->r.zb,
+			s->r.tc / n * 1e6, s->ok ? " " : "*");
+	}
+	fputc('\n', f);
+	fputs("\nApply it (as root; global: every zbewalgo stream not created with an\n"
+	      "algorithm_params level uses it from its next page):\n", f);
+	write_commands(f, rp, false);
+	if (rp->preset_match == 2) {
+		fputs("The default table is as good: `echo reset > /sys/kernel/zbewalgo/combinations`\n"
+		      "and no algorithm_params level are enough.\n", f);
+	} else if (rp->preset_match) {
+		fprintf(f, "Preset level %d is as good (6.12+ zram; before disksize is set):\n"
+			"  echo zbewalgo > /sys/block/zram0/comp_algorithm\n"
+			"  echo 'algo=zbewalgo level=%d' > /sys/block/zram0/algorithm_params\n"
+			"(the early_abort_size and max_output_size above apply to it too)\n",
+			rp->preset_match, rp->preset_match);
+	}
+	table_line(rec->table, line, sizeof(line));
+	fprintf(f, "Check it on the whole input: zbewalgo bench -c '%s'", line);
+	if (rec->params.early_abort_size != t->page / 8)
+		fprintf(f, " -e %u", rec->params.early_abort_size);
+	fputs(" FILE...\n", f);
+}
