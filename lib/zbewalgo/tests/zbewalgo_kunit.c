@@ -15,6 +15,10 @@
 #include "../stream.h"
 #include "../zbewalgo_internal.h"
 
+#define ZBW_CASE_CHECK(env, cond, ...) \
+	KUNIT_EXPECT_TRUE_MSG(((struct kunit *)(env)), cond, __VA_ARGS__)
+#include "zbewalgo_cases.h"
+
 #define PAGE_LEN	4096
 
 enum zbw_kind {
@@ -30,15 +34,12 @@ enum zbw_kind {
 	ZBW_NR_KINDS,
 };
 
-static const size_t zbw_sizes[] = { 0, 1, 7, 8, 9, 100, 4095, 4096 };
+static const char *const zbw_kind_names[ZBW_NR_KINDS] = {
+	"zero", "repeat", "text", "float32", "float64", "sparse", "random",
+	"periodic", "sorted",
+};
 
-static u32 zbw_rnd(u32 *state)
-{
-	*state ^= *state << 13;
-	*state ^= *state >> 17;
-	*state ^= *state << 5;
-	return *state;
-}
+static const size_t zbw_sizes[] = { 0, 1, 7, 8, 9, 100, 4095, 4096 };
 
 /* Pages of the kinds zram sees; floats are built bitwise (no FPU here). */
 static void zbw_fill(u8 *p, enum zbw_kind kind)
@@ -53,7 +54,7 @@ static void zbw_fill(u8 *p, enum zbw_kind kind)
 	if (kind == ZBW_SORTED) {
 		/* random bytes in ascending order */
 		for (i = 0; i < PAGE_LEN; i++)
-			count[zbw_rnd(&state) & 0xff]++;
+			count[zbw_case_rnd(&state) & 0xff]++;
 		for (b = 0, i = 0; b < 256; b++)
 			while (count[b]--)
 				p[i++] = b;
@@ -78,18 +79,18 @@ static void zbw_fill(u8 *p, enum zbw_kind kind)
 			break;
 		case ZBW_FLOAT64:
 			/* near 1.0: random low mantissa, steady high bytes */
-			p[i] = i % 8 < 4 ? zbw_rnd(&state) :
+			p[i] = i % 8 < 4 ? zbw_case_rnd(&state) :
 			       f64[i % 8 - 4] | (i % 8 == 5 ? i / 512 : 0);
 			break;
 		case ZBW_SPARSE:
-			p[i] = zbw_rnd(&state) % 16 ? 0 : zbw_rnd(&state);
+			p[i] = zbw_case_rnd(&state) % 16 ? 0 : zbw_case_rnd(&state);
 			break;
 		case ZBW_PERIODIC:
 			/* a random block of 661 bytes, repeated */
-			p[i] = i < 661 ? zbw_rnd(&state) : p[i - 661];
+			p[i] = i < 661 ? zbw_case_rnd(&state) : p[i - 661];
 			break;
 		default:
-			p[i] = zbw_rnd(&state);
+			p[i] = zbw_case_rnd(&state);
 			break;
 		}
 	}
@@ -245,49 +246,26 @@ static void zbewalgo_test_context_size(struct kunit *test)
 		   PAGE_LEN, size, zram_zstd);
 }
 
-/* Truncations fail; bit flips fail or stay inside the buffers. */
+/* Truncations fail; corruptions fail or stay inside the buffers. */
 static void zbewalgo_test_corrupted(struct kunit *test)
 {
 	struct zbw_fixture *f = test->priv;
-	unsigned int k, bit;
+	struct zbw_case_stats st = { 0 };
+	unsigned int k;
 	u32 state = 1;
 
 	for (k = 0; k < ZBW_NR_KINDS; k++) {
-		size_t clen, cut;
-		u8 *c = zbw_compress(test, f->page[k], PAGE_LEN, &clen);
-		u8 *out = kmalloc(PAGE_LEN, GFP_KERNEL);
+		struct zbw_case_page pg = { f->page[k], PAGE_LEN,
+					    zbw_kind_names[k] };
+		size_t clen;
+		u8 *c = zbw_compress(test, pg.data, pg.len, &clen);
 
-		KUNIT_ASSERT_NOT_NULL(test, out);
-		for (cut = 0; cut < clen; cut += 1 + cut / 16) {
-			u8 *t = kmemdup(c, cut ?: 1, GFP_KERNEL);
-			size_t olen = PAGE_LEN;
-
-			KUNIT_ASSERT_NOT_NULL(test, t);
-			KUNIT_EXPECT_EQ_MSG(test,
-					    zbewalgo_decompress(t, cut, out,
-								&olen,
-								f->scratch),
-					    -EINVAL, "kind %u cut %zu", k, cut);
-			kfree(t);
-		}
-		for (bit = 0; bit < 512; bit++) {
-			u8 *t = kmemdup(c, clen, GFP_KERNEL);
-			size_t olen = PAGE_LEN;
-			int ret;
-
-			KUNIT_ASSERT_NOT_NULL(test, t);
-			t[zbw_rnd(&state) % clen] ^= 1 << (bit % 8);
-			ret = zbewalgo_decompress(t, clen, out, &olen,
-						  f->scratch);
-			KUNIT_EXPECT_TRUE(test, ret == 0 || ret == -EINVAL ||
-					  ret == -ENOSPC);
-			if (!ret)
-				KUNIT_EXPECT_LE(test, olen, (size_t)PAGE_LEN);
-			kfree(t);
-		}
-		kfree(out);
+		zbw_case_corrupted(test, &pg, c, clen, f->scratch, PAGE_LEN, 512,
+				   &state, &st);
 		kfree(c);
 	}
+	kunit_info(test, "%lu cuts rejected, %lu of %lu corruptions detected\n",
+		   st.cuts, st.detected, st.flips);
 }
 
 /* One encoding per page: a byte appended to any page makes it invalid. */
@@ -295,26 +273,18 @@ static void zbewalgo_test_trailing_bytes(struct kunit *test)
 {
 	struct zbw_fixture *f = test->priv;
 	unsigned int k, s, stored = 0;
+	u32 state = 3;
 
 	for (k = 0; k < ZBW_NR_KINDS; k++) {
 		for (s = 0; s < ARRAY_SIZE(zbw_sizes); s++) {
-			size_t len = zbw_sizes[s], clen, olen = PAGE_LEN;
-			u8 *c = zbw_compress(test, f->page[k], len, &clen);
-			u8 *t = kmalloc(clen + 1, GFP_KERNEL);
-			u8 *out = kmalloc(PAGE_LEN, GFP_KERNEL);
+			struct zbw_case_page pg = { f->page[k], zbw_sizes[s],
+						    zbw_kind_names[k] };
+			size_t clen;
+			u8 *c = zbw_compress(test, pg.data, pg.len, &clen);
 
 			stored += zbewalgo_ctx_last_result(f->ctx)->stored;
-			KUNIT_ASSERT_NOT_NULL(test, t);
-			KUNIT_ASSERT_NOT_NULL(test, out);
-			memcpy(t, c, clen);
-			t[clen] = 0x5a;
-			KUNIT_EXPECT_EQ_MSG(test,
-					    zbewalgo_decompress(t, clen + 1, out,
-								&olen,
-								f->scratch),
-					    -EINVAL, "kind %u, %zu bytes", k, len);
-			kfree(out);
-			kfree(t);
+			zbw_case_trailing(test, &pg, c, clen, f->scratch,
+					  PAGE_LEN, &state);
 			kfree(c);
 		}
 	}
@@ -361,34 +331,13 @@ static void zbewalgo_test_ctx_decompress_bound(struct kunit *test)
 	zbewalgo_ctx_destroy(big);
 }
 
-/* Random bytes behind valid headers reach every step decoder. */
+/* Random bytes, half of them behind valid headers: errors only. */
 static void zbewalgo_test_random_input(struct kunit *test)
 {
 	struct zbw_fixture *f = test->priv;
-	u8 *out = kunit_kmalloc(test, PAGE_LEN, GFP_KERNEL);
 	u32 state = 7;
-	unsigned int i, k, nr_ids = 1;
 
-	KUNIT_ASSERT_NOT_NULL(test, out);
-	while (zbewalgo_step_name(nr_ids))
-		nr_ids++;
-	for (i = 0; i < 3000; i++) {
-		size_t len = 2 + zbw_rnd(&state) % 400, olen = PAGE_LEN;
-		unsigned int steps = 1 + zbw_rnd(&state) % 7;
-		u8 *p = kmalloc(len, GFP_KERNEL);
-		int ret;
-
-		KUNIT_ASSERT_NOT_NULL(test, p);
-		for (k = 0; k < len; k++)
-			p[k] = zbw_rnd(&state);
-		p[0] = zbw_page_byte0(steps);
-		for (k = 1; k <= steps && k < len; k++)
-			p[k] = 1 + zbw_rnd(&state) % (nr_ids - 1);
-		ret = zbewalgo_decompress(p, len, out, &olen, f->scratch);
-		KUNIT_EXPECT_TRUE(test, ret == 0 || ret == -EINVAL ||
-				  ret == -ENOSPC);
-		kfree(p);
-	}
+	zbw_case_random(test, f->scratch, PAGE_LEN, 3000, &state);
 }
 
 /* Any destination smaller than the result: -ENOSPC, no write past it. */

@@ -84,6 +84,11 @@ static void fail(const char *fmt, ...)
 			fail(__VA_ARGS__);	\
 	} while (0)
 
+/* The decoder cases KUnit runs too */
+#define ZBW_CASE_CHECK(env, cond, ...) CHECK(cond, __VA_ARGS__)
+#include <linux/slab.h>
+#include "../../../lib/zbewalgo/tests/zbewalgo_cases.h"
+
 static void begin(const char *name)
 {
 	cur_test = name;
@@ -1286,11 +1291,11 @@ static void test_default_table(void)
 }
 
 /*
- * Corrupted pages: a truncated page must be rejected; a bit-flipped page
- * must be rejected or decode to some page no longer than the buffer (the
- * format has no checksum, like lz4's; callers treat a length other than the
- * page size as an error).  Either way nothing outside the buffers may be
- * touched, which ASan checks.
+ * Corrupted pages (lib/zbewalgo/tests/zbewalgo_cases.h, which KUnit runs
+ * too), compressed by each chain of the level-3 table alone and by the
+ * whole table: every truncation is rejected, a corrupted page decodes to
+ * an error or a page no longer than the buffer.  Nothing outside the
+ * buffers may be touched, which ASan checks.
  */
 static void test_corruption(void)
 {
@@ -1298,8 +1303,9 @@ static void test_corruption(void)
 		zbewalgo_preset_table(ZBEWALGO_MAX_LEVEL);
 	struct zbewalgo_ctx *ctx = zbewalgo_ctx_create(PAGE);
 	void *scratch = malloc(zbewalgo_decompress_scratch_size(PAGE));
-	unsigned long flips = 0, flips_detected = 0, truncs = 0;
+	struct zbw_case_stats st = { 0 };
 	unsigned int ci;
+	u32 state = 1;
 	size_t i;
 
 	begin("truncated and bit-flipped pages");
@@ -1314,95 +1320,56 @@ static void test_corruption(void)
 		}
 		for (i = ci; i < nr_pages; i += 3) {
 			const struct page *pg = &pages[i];
+			struct zbw_case_page cp = { pg->data, pg->len, pg->name };
 			size_t clen = ZBEWALGO_STORED_SIZE(PAGE);
-			unsigned char *c = malloc(clen);
-			unsigned int k;
+			unsigned char *c = malloc(clen), *exact;
 
 			if (zbewalgo_compress(ctx, pg->data, pg->len, c, &clen))
 				abort();
-			for (k = 0; k < 8; k++) {
-				size_t cut = k < 4 ? (clen > k ? clen - 1 - k : 0) :
-					     rnd() % clen;
-				unsigned char *t2 = dup_exact(c, cut);
-				unsigned char *o = malloc(PAGE);
-				size_t olen = PAGE;
-				int err = zbewalgo_decompress(t2, cut, o, &olen,
-							      scratch);
-
-				truncs++;
-				CHECK(err == -EINVAL,
-				      "%s: truncated to %zu/%zu gave %d",
-				      pg->name, cut, clen, err);
-				free(o);
-				free(t2);
-			}
-			for (k = 0; k < 24; k++) {
-				unsigned char *f = dup_exact(c, clen);
-				size_t olen = pg->len;
-				unsigned char *o = malloc(olen ? olen : 1);
-				int err;
-
-				f[rnd() % clen] ^= 1u << (rnd() % 8);
-				if (k & 1)
-					f[rnd() % clen] = rnd();
-				err = zbewalgo_decompress(f, clen, o, &olen,
-							  scratch);
-				flips++;
-				/* A wrong length is an error to every caller. */
-				if (err || olen != pg->len)
-					flips_detected++;
-				CHECK(err == -EINVAL || err == -ENOSPC || !err,
-				      "%s: corrupted page gave %d, len %zu",
-				      pg->name, err, olen);
-				free(o);
-				free(f);
-			}
+			exact = dup_exact(c, clen);
+			zbw_case_corrupted(NULL, &cp, exact, clen, scratch, PAGE,
+					   24, &state, &st);
+			free(exact);
 			free(c);
 		}
 	}
 	end();
 	printf("#   %lu truncations rejected, %lu of %lu corruptions detected\n",
-	       truncs, flips_detected, flips);
+	       st.cuts, st.detected, st.flips);
 	free(scratch);
 	zbewalgo_ctx_destroy(ctx);
 }
 
 /*
- * One encoding per page: a compressed page with a byte appended is not a
- * page.  Stored pages (random, and short ones no chain shrinks) are
- * checked first, every kind of page after them.
+ * One encoding per page (zbewalgo_cases.h): a compressed page with a
+ * byte appended is not a page.  Stored pages (random, and short ones no
+ * chain shrinks) are checked first, every kind of page after them.
  */
 static void test_trailing_bytes(void)
 {
 	struct zbewalgo_ctx *ctx = zbewalgo_ctx_create(PAGE);
 	void *scratch = malloc(zbewalgo_decompress_scratch_size(PAGE));
 	static const size_t lens[] = { 0, 1, 100, PAGE };
-	unsigned char page[PAGE], c[ZBEWALGO_STORED_SIZE(PAGE) + 1];
+	unsigned char page[PAGE], c[ZBEWALGO_STORED_SIZE(PAGE)];
 	unsigned long stored = 0;
+	u32 state = 3;
 	size_t i, k;
 
 	begin("a page with trailing bytes is rejected");
 	for (i = 0; i < PAGE; i++)
 		page[i] = rnd();
 	for (k = 0; k < nr_pages + 4; k++) {
-		const unsigned char *data = k < 4 ? page : pages[k - 4].data;
-		size_t len = k < 4 ? lens[k] : pages[k - 4].len;
-		size_t clen = ZBEWALGO_STORED_SIZE(PAGE), olen = PAGE;
-		unsigned char *t, *o = malloc(PAGE);
-		int err;
+		struct zbw_case_page cp = {
+			k < 4 ? page : pages[k - 4].data,
+			k < 4 ? lens[k] : pages[k - 4].len,
+			k < 4 ? "random" : pages[k - 4].name,
+		};
+		size_t clen = sizeof(c);
 
-		if (zbewalgo_compress(ctx, data, len, c, &clen))
+		if (zbewalgo_compress(ctx, cp.data, cp.len, c, &clen))
 			abort();
 		stored += zbewalgo_ctx_last_result(ctx)->stored;
-		t = malloc(clen + 1);
-		memcpy(t, c, clen);
-		t[clen] = rnd();
-		err = zbewalgo_decompress(t, clen + 1, o, &olen, scratch);
-		CHECK(err == -EINVAL, "%s (%zu bytes, stored %d): gave %d",
-		      k < 4 ? "random" : pages[k - 4].name, len,
-		      zbewalgo_ctx_last_result(ctx)->stored, err);
-		free(t);
-		free(o);
+		zbw_case_trailing(NULL, &cp, c, clen, scratch, PAGE, &state);
 	}
 	CHECK(stored >= 4, "only %lu stored pages", stored);
 	end();
@@ -1410,35 +1377,14 @@ static void test_trailing_bytes(void)
 	zbewalgo_ctx_destroy(ctx);
 }
 
-/* Random bytes as a page: errors only, never a sanitizer report. */
+/* Random bytes as a page (zbewalgo_cases.h): errors only. */
 static void test_random_input(void)
 {
 	void *scratch = malloc(zbewalgo_decompress_scratch_size(PAGE));
-	unsigned int i, k;
+	u32 state = 7;
 
 	begin("random and crafted compressed input");
-	for (i = 0; i < 20000; i++) {
-		size_t len = rnd() % 300, olen = PAGE;
-		unsigned char *p = malloc(len ? len : 1);
-		unsigned char *o = malloc(PAGE);
-		int err;
-
-		for (k = 0; k < len; k++)
-			p[k] = rnd();
-		/* Mostly valid headers, so the step decoders get exercised. */
-		if (len > 4 && (i & 1)) {
-			unsigned int steps = 1 + rnd() % 7;
-
-			p[0] = zbw_page_byte0(steps);
-			for (k = 1; k <= steps && k < len; k++)
-				p[k] = 1 + rnd() % (ZBEWALGO_NR_STEP_IDS - 1);
-		}
-		err = zbewalgo_decompress(p, len, o, &olen, scratch);
-		CHECK(err == -EINVAL || err == -ENOSPC || (!err && olen <= PAGE),
-		      "random input %u gave %d", i, err);
-		free(o);
-		free(p);
-	}
+	zbw_case_random(NULL, scratch, PAGE, 20000, &state);
 	end();
 	free(scratch);
 }

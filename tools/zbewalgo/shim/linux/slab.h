@@ -4,6 +4,7 @@
 #define ZBW_SHIM_LINUX_SLAB_H
 
 #include <stdlib.h>
+#include <string.h>
 #include <linux/types.h>
 
 typedef unsigned int gfp_t;
@@ -24,6 +25,27 @@ static inline void *kvmalloc(size_t size, gfp_t flags)
 static inline void kvfree(const void *p)
 {
 	free((void *)p);
+}
+
+static inline void *kmalloc(size_t size, gfp_t flags)
+{
+	(void)flags;
+	return malloc(size ? size : 1);
+}
+
+static inline void kfree(const void *p)
+{
+	free((void *)p);
+}
+
+/* An exact-size copy: ASan reports any access past @len */
+static inline void *kmemdup(const void *src, size_t len, gfp_t flags)
+{
+	void *p = kmalloc(len, flags);
+
+	if (p && len)
+		memcpy(p, src, len);
+	return p;
 }
 
 #endif
