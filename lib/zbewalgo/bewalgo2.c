@@ -61,12 +61,34 @@ static u16 *bw2_sort(const u8 *src, const u16 *start, unsigned int r,
 	return a;
 }
 
+/*
+ * The encoder's scratch, for @m words: histograms, then run starts
+ * (m + 1), two sort buffers (m each).  The decoder needs m bytes.
+ */
+struct bw2_scratch {
+	u16 (*hist)[256];
+	u16 *start;
+	u16 *a;
+	u16 *b;
+};
+
+static size_t bw2_layout(void *base, size_t m, struct bw2_scratch *s)
+{
+	struct zbw_layout l = { base, 0 };
+
+	s->hist = zbw_layout_take(&l, BW2_HIST_SIZE, 8);
+	s->start = zbw_layout_take(&l, (m + 1) * sizeof(u16), 2);
+	s->a = zbw_layout_take(&l, m * sizeof(u16), 2);
+	s->b = zbw_layout_take(&l, m * sizeof(u16), 2);
+	return ALIGN(l.size, 8);
+}
+
 static int bewalgo2_encode(const u8 *src, unsigned int slen, u8 *dst,
 			   unsigned int dcap, void *scratch)
 {
 	unsigned int m = slen / 8, t = slen % 8, r, d, i, j, k, len, bits;
-	u16 (*hist)[256] = scratch;
 	u16 *start, *a, *b, *sorted, *ridx;
+	struct bw2_scratch sc;
 	u8 *end = dst + dcap;
 	struct zbw_bitw bw;
 	u64 w, pw;
@@ -87,9 +109,10 @@ static int bewalgo2_encode(const u8 *src, unsigned int slen, u8 *dst,
 		return out + t - dst;
 	}
 
-	start = (u16 *)((u8 *)scratch + BW2_HIST_SIZE);
-	a = start + m + 1;
-	b = a + m;
+	bw2_layout(scratch, m, &sc);
+	start = sc.start;
+	a = sc.a;
+	b = sc.b;
 
 	/* Only the first word of each run needs sorting. */
 	start[0] = 0;
@@ -103,7 +126,7 @@ static int bewalgo2_encode(const u8 *src, unsigned int slen, u8 *dst,
 	}
 	start[r] = m;
 
-	sorted = bw2_sort(src, start, r, a, b, hist);
+	sorted = bw2_sort(src, start, r, a, b, sc.hist);
 	ridx = sorted == a ? b : a;
 
 	/* Give each run the index of its word among the distinct words. */
@@ -220,8 +243,9 @@ static int bewalgo2_decode(const u8 *src, unsigned int slen, u8 *dst,
 
 static size_t bewalgo2_scratch_size(unsigned int max_len)
 {
-	/* Histograms, then run starts (m + 1), two sort buffers (m each). */
-	return BW2_HIST_SIZE + ALIGN(2 * (3 * ((size_t)max_len / 8) + 1), 8);
+	struct bw2_scratch sc;
+
+	return bw2_layout(NULL, max_len / 8, &sc);
 }
 
 const struct zbewalgo_step zbewalgo_step_BEWALGO2 = {

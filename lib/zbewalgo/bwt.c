@@ -18,14 +18,33 @@
  */
 #include "bwt_sort.h"
 
+/*
+ * The scratch for @n bytes: struct bwt_scratch, then three arrays of n
+ * rows: the sorted rotations (sa), a second buffer (tmp) and the ranks,
+ * over which zbw_bwt_sort_fast() lays the doubled input (2n + 8 bytes).
+ * The decoder uses sa only.
+ */
+static size_t bwt_layout(void *base, size_t n, struct bwt_scratch **sc,
+			 u16 **sa, u16 **tmp, u16 **rank)
+{
+	struct zbw_layout l = { base, 0 };
+	size_t rows = ALIGN(n, 4) * sizeof(u16);
+
+	*sc = zbw_layout_take(&l, sizeof(struct bwt_scratch), 8);
+	*sa = zbw_layout_take(&l, rows, 8);
+	*tmp = zbw_layout_take(&l, rows, 8);
+	*rank = zbw_layout_take(&l, rows + 8, 8);
+	return l.size;
+}
+
 static int bwt_encode(const u8 *src, unsigned int slen, u8 *dst,
 		      unsigned int dcap, void *scratch)
 {
-	struct bwt_scratch *sc = scratch;
-	struct bwt_sort *st = &sc->st;
-	struct bwt_qs *q = &sc->q;
-	u32 r, p, i, hlen, stride = ALIGN(slen, 4);
-	u16 *sa = sc->arr;
+	struct bwt_scratch *sc;
+	struct bwt_sort *st;
+	struct bwt_qs *q;
+	u16 *sa, *tmp, *rank;
+	u32 r, p, i, hlen;
 	bool grouped;
 
 	if (!slen)
@@ -42,10 +61,13 @@ static int bwt_encode(const u8 *src, unsigned int slen, u8 *dst,
 		memcpy(dst + 1, src, slen);
 		return slen + 1;
 	}
+	bwt_layout(scratch, slen, &sc, &sa, &tmp, &rank);
+	st = &sc->st;
+	q = &sc->q;
 	st->n = slen;
 	st->sa = sa;
-	st->tmp = sa + stride;
-	st->rank = sa + 2 * stride;
+	st->tmp = tmp;
+	st->rank = rank;
 	/* dst is free until the end: use it for the row flags */
 	st->flag = dst;
 	st->groups = 0;
@@ -95,10 +117,10 @@ static int bwt_encode(const u8 *src, unsigned int slen, u8 *dst,
 static int bwt_decode(const u8 *src, unsigned int slen, u8 *dst,
 		      unsigned int dcap, void *scratch)
 {
-	struct bwt_scratch *sc = scratch;
-	u16 *psi = sc->arr, *lo = sc->cnt, *hi = sc->cnt + 256;
-	const u8 *l;
+	u16 *psi, *tmp, *rank, *lo, *hi;
+	struct bwt_scratch *sc;
 	u32 n, p, hlen, r, i;
+	const u8 *l;
 
 	if (!slen)
 		return 0;
@@ -115,6 +137,9 @@ static int bwt_decode(const u8 *src, unsigned int slen, u8 *dst,
 	 * k-th row with L = c to the k-th row starting with c.  Filled from
 	 * both ends as in bwt_radix_pass().
 	 */
+	bwt_layout(scratch, n, &sc, &psi, &tmp, &rank);
+	lo = sc->cnt;
+	hi = sc->cnt + 256;
 	zbw_bwt_buckets(l, n, sc);
 	memcpy(lo, sc->start, sizeof(sc->start));
 	memcpy(hi, sc->end, sizeof(sc->end));
@@ -134,10 +159,11 @@ static int bwt_decode(const u8 *src, unsigned int slen, u8 *dst,
 
 static size_t bwt_scratch_size(unsigned int max_len)
 {
-	size_t n = ALIGN(min(max_len, BWT_MAX_LEN), 4);
+	struct bwt_scratch *sc;
+	u16 *sa, *tmp, *rank;
 
-	/* zbw_bwt_sort_fast()'s doubled text: 8 bytes more than rank */
-	return sizeof(struct bwt_scratch) + 3 * n * sizeof(u16) + 8;
+	return bwt_layout(NULL, min(max_len, BWT_MAX_LEN), &sc, &sa, &tmp,
+			  &rank);
 }
 
 const struct zbewalgo_step zbewalgo_step_BWT = {

@@ -91,7 +91,6 @@ struct bwt_scratch {
 	u64 key[BWT_QS_SMALL];	/* bwt_qs_insertion()'s keys */
 	struct bwt_sort st;
 	struct bwt_qs q;
-	u16 arr[];
 };
 
 /* @x < 2 * @n: reduce modulo @n */

@@ -369,10 +369,17 @@ static void jbe2_merge(const u8 *hi, const u8 *lo, unsigned int n, u8 *dst)
 	}
 }
 
-/* Scratch of jbe2: the planes, then Temp I. */
-static size_t jbe2_planes_size(unsigned int max_len)
+/*
+ * Scratch of jbe2 for @n bytes: the two planes of ceil(n / 2) bytes, then
+ * jbe's scratch for them (its Temp I bitmap).
+ */
+static size_t jbe2_layout(void *base, size_t n, u8 **planes, u8 **body)
 {
-	return ALIGN((size_t)max_len + 1, 8);
+	struct zbw_layout l = { base, 0 };
+
+	*planes = zbw_layout_take(&l, n + 1, 8);
+	*body = zbw_layout_take(&l, DIV_ROUND_UP(n + 1, 8), 8);
+	return l.size;
 }
 
 static int jbe2_encode(const u8 *src, unsigned int slen, u8 *dst,
@@ -380,16 +387,16 @@ static int jbe2_encode(const u8 *src, unsigned int slen, u8 *dst,
 {
 	unsigned int half = DIV_ROUND_UP(slen, 2), h;
 	const u8 *end = dst + dcap;
-	u8 *planes = scratch;
+	u8 *planes, *body;
 	int ret;
 
 	ret = zbw_put_size(dst, end, slen);
 	if (ret < 0)
 		return ret;
 	h = ret;
+	jbe2_layout(scratch, slen, &planes, &body);
 	jbe2_split(src, slen, planes, planes + half);
-	ret = jbe_encode_body(planes, 2 * half, dst + h, end,
-			      planes + jbe2_planes_size(slen));
+	ret = jbe_encode_body(planes, 2 * half, dst + h, end, body);
 	if (ret < 0)
 		return ret;
 	return ret + h;
@@ -399,7 +406,7 @@ static int jbe2_decode(const u8 *src, unsigned int slen, u8 *dst,
 		       unsigned int dcap, void *scratch)
 {
 	const u8 *end = src + slen;
-	u8 *planes = scratch, *hi, *lo;
+	u8 *planes, *body, *hi, *lo;
 	unsigned int half, k;
 	u32 n;
 	int h;
@@ -408,8 +415,8 @@ static int jbe2_decode(const u8 *src, unsigned int slen, u8 *dst,
 	if (h < 0)
 		return h;
 	half = DIV_ROUND_UP(n, 2);
-	if (jbe_decode_body(src + h, end, 2 * half, planes,
-			    planes + jbe2_planes_size(n)))
+	jbe2_layout(scratch, n, &planes, &body);
+	if (jbe_decode_body(src + h, end, 2 * half, planes, body))
 		return -EINVAL;
 	hi = planes;
 	lo = planes + half;
@@ -426,8 +433,9 @@ static int jbe2_decode(const u8 *src, unsigned int slen, u8 *dst,
 
 static size_t jbe2_scratch_size(unsigned int max_len)
 {
-	return jbe2_planes_size(max_len) +
-	       DIV_ROUND_UP((size_t)max_len + 1, 8);
+	u8 *planes, *body;
+
+	return jbe2_layout(NULL, max_len, &planes, &body);
 }
 
 const struct zbewalgo_step zbewalgo_step_JBE = {

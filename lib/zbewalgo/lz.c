@@ -62,11 +62,6 @@ static void lz_section_caps(size_t n, size_t *cap)
 	cap[LZ_HI] = s;
 }
 
-static size_t lz_huf_scratch(void)
-{
-	return ALIGN(zbewalgo_step_HUFFMAN.scratch_size(0), 8);
-}
-
 /* Bound of the decoded sections, part of the format */
 static size_t lz_decoded_bound(size_t n)
 {
@@ -107,6 +102,40 @@ struct lz_enc {
 	u8 *sec[LZ_NR_SECTIONS];
 	size_t len[LZ_NR_SECTIONS];
 };
+
+/* Where lz_layout() puts the parts of the scratch */
+struct lz_scratch {
+	struct lz_enc *e;
+	u16 *head;
+	u16 *prev;
+	u8 *sec[LZ_NR_SECTIONS];
+	u8 *dec;
+};
+
+/*
+ * lz's scratch: the huffman step's, for the sections, then either the
+ * encoder's state (struct lz_enc, its hash table and chain, and the
+ * sections, for @enc_n input bytes; scratch, as kernel stacks are small)
+ * or the sections being decoded (for @dec_n output bytes).
+ */
+static size_t lz_layout(void *base, size_t enc_n, size_t dec_n,
+			struct lz_scratch *sc)
+{
+	struct zbw_layout l = { base, 0 }, d;
+	size_t caps[LZ_NR_SECTIONS];
+	unsigned int s;
+
+	zbw_layout_take(&l, zbewalgo_step_HUFFMAN.scratch_size(0), 8);
+	d = l;
+	sc->dec = zbw_layout_take(&d, lz_decoded_bound(dec_n), 8);
+	sc->e = zbw_layout_take(&l, sizeof(struct lz_enc), 8);
+	sc->head = zbw_layout_take(&l, sizeof(u16) << LZ_HASH_BITS, 2);
+	sc->prev = zbw_layout_take(&l, enc_n * sizeof(u16), 2);
+	lz_section_caps(enc_n, caps);
+	for (s = 0; s < LZ_NR_SECTIONS; s++)
+		sc->sec[s] = zbw_layout_take(&l, caps[s], 1);
+	return max(l.size, d.size);
+}
 
 static void lz_insert(struct lz_enc *e, unsigned int i)
 {
@@ -248,24 +277,22 @@ static void lz_parse(struct lz_enc *e)
 static int lz_encode(const u8 *src, unsigned int slen, u8 *dst,
 		     unsigned int dcap, void *scratch)
 {
-	/* The state is scratch too, after Huffman's: kernel stacks are small */
-	struct lz_enc *e = (void *)((u8 *)scratch + lz_huf_scratch());
-	u8 *p = (u8 *)(e + 1);
+	struct lz_scratch sc;
+	struct lz_enc *e;
 	unsigned int s, pos;
 	int ret;
 
 	if (slen > LZ_MAX_IN)
 		return -EINVAL;
+	lz_layout(scratch, slen, 0, &sc);
+	e = sc.e;
 	e->src = src;
 	e->n = slen;
-	e->head = (u16 *)p;
-	e->prev = e->head + (1u << LZ_HASH_BITS);
-	p = (u8 *)(e->prev + slen);
-	/* the room of each section, then its length, filled from 0 */
-	lz_section_caps(slen, e->len);
+	e->head = sc.head;
+	e->prev = sc.prev;
+	/* the sections' lengths, filled from 0 */
 	for (s = 0; s < LZ_NR_SECTIONS; s++) {
-		e->sec[s] = p;
-		p += e->len[s];
+		e->sec[s] = sc.sec[s];
 		e->len[s] = 0;
 	}
 	memset(e->head, 0, sizeof(u16) << LZ_HASH_BITS);
@@ -330,14 +357,17 @@ static int lz_decode(const u8 *src, unsigned int slen, u8 *dst,
 	const u8 *end = src + slen, *p = src, *sec[LZ_NR_SECTIONS];
 	size_t len[LZ_NR_SECTIONS], room, ti = 0, li = 0, xi = 0, oi = 0;
 	unsigned int s, lit, mlen, off, rep0 = 0, rep1 = 0;
-	u8 *buf = (u8 *)scratch + lz_huf_scratch();
+	struct lz_scratch sc;
 	u32 n, o = 0;
+	u8 *buf;
 	int ret;
 
 	ret = zbw_get_size(p, end, dcap, &n);
 	if (ret < 0)
 		return ret;
 	p += ret;
+	lz_layout(scratch, 0, n, &sc);
+	buf = sc.dec;
 	room = lz_decoded_bound(n);
 	for (s = 0; s < LZ_NR_SECTIONS; s++) {
 		ret = zbw_get_section(&p, end, buf, room, &sec[s], scratch);
@@ -404,15 +434,10 @@ static int lz_decode(const u8 *src, unsigned int slen, u8 *dst,
 
 static size_t lz_scratch_size(unsigned int max_len)
 {
-	size_t n = min_t(size_t, max_len, LZ_MAX_IN), caps[LZ_NR_SECTIONS];
-	size_t enc, s;
+	struct lz_scratch sc;
 
-	lz_section_caps(n, caps);
-	enc = sizeof(struct lz_enc) + (sizeof(u16) << LZ_HASH_BITS) +
-	      n * sizeof(u16);
-	for (s = 0; s < LZ_NR_SECTIONS; s++)
-		enc += caps[s];
-	return lz_huf_scratch() + max(enc, lz_decoded_bound(max_len));
+	return lz_layout(NULL, min_t(size_t, max_len, LZ_MAX_IN), max_len,
+			 &sc);
 }
 
 const struct zbewalgo_step zbewalgo_step_LZ = {

@@ -339,6 +339,28 @@ static inline void zbw_store32(u8 *p, u32 v)
 	memcpy(p, &v, sizeof(v));
 }
 
+/*
+ * Scratch layout.  A step lays out its scratch in one function, which
+ * both sizes it (base NULL, for its scratch_size()) and carves it (for its
+ * coders), so the two cannot disagree.
+ */
+struct zbw_layout {
+	u8 *base;
+	size_t size;
+};
+
+/* The next @n bytes of @l, at an offset aligned to @align (a power of 2) */
+static inline void *zbw_layout_take(struct zbw_layout *l, size_t n,
+				    size_t align)
+{
+	void *p;
+
+	l->size = ALIGN(l->size, align);
+	p = l->base ? l->base + l->size : NULL;
+	l->size += n;
+	return p;
+}
+
 /* Word-at-a-time byte tricks: @b in every byte of a 64-bit word */
 #define ZBW_BYTES(b)		(0x0101010101010101ULL * (u8)(b))
 #define ZBW_ONES		ZBW_BYTES(0x01)
