@@ -22,8 +22,14 @@ arm64)	"$REPO/scripts/install-deps.sh" qemu-system-arm >&2
 	QEMU=(qemu-system-aarch64 -machine virt -cpu cortex-a57) CONSOLE=ttyAMA0 ;;
 *) die "unknown ZBEWALGO_ARCH '${ZBEWALGO_ARCH:-}' (x86_64 or arm64)" ;;
 esac
+# 256 MiB, or ZBEWALGO_MEM.  With 64 KiB pages twice that: page tables,
+# slabs and zsmalloc's zspages all come in 64 KiB units, and a 256 MiB
+# guest (4096 pages) had too few free pages left for zram to store the
+# swap workload's pages (write errors, then the OOM killer).
+MEM=${ZBEWALGO_MEM:-256M}
+[ "${ZBEWALGO_ARM64_PAGES:-4}" = 4 ] || MEM=${ZBEWALGO_MEM:-512M}
 rc=0
-timeout -k 10 "$TIMEOUT" "${QEMU[@]}" -accel tcg -m 256M -smp 2 \
+timeout -k 10 "$TIMEOUT" "${QEMU[@]}" -accel tcg -m "$MEM" -smp 2 \
 	-nographic -no-reboot -net none -kernel "$K" -initrd "$I" \
 	-append "console=$CONSOLE panic=-1 ${ZBEWALGO_APPEND:-}" </dev/null 2>&1 |
 	tee "$LOG" || rc=${PIPESTATUS[0]}
