@@ -1,16 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * zbewalgo step "bewalgo": run/literal coding of 8-byte words.
+ * zbewalgo step "bewalgo": run/literal coding of 8-byte words.  The
+ * encoder emits a repeat for every run of words equal to the previous word
+ * and literals for the words in between, both split into pieces of at most
+ * 128 words.
+ */
+
+/**
+ * DOC: bewalgo step format
  *
- * Format: varint n (the input length), then tokens describing the
- * m = n / 8 words of the input, then its t = n % 8 last bytes raw.  A token
- * is one byte c.  c < 0x80 is a literal: c + 1 words (8 bytes each, as in
- * the input) follow.  c >= 0x80 repeats the previous word, which is the
- * last word produced so far (all zero before the first word),
- * (c & 0x7f) + 1 times.  Tokens must produce exactly m words and no byte
- * may follow the tail.  The encoder emits a repeat for every run of words
- * equal to the previous word and literals for the words in between, both
- * split into pieces of at most 128 words.
+ * A varint ``n``, then tokens describing the ``m = n / 8`` words of the
+ * input, then its ``t = n % 8`` last bytes raw.  A token is one byte ``c``.
+ * ``c < 0x80`` is a literal: ``c + 1`` words (8 bytes each, as in the input)
+ * follow.  ``c >= 0x80`` repeats the previous word (the last word produced
+ * so far, all zero before the first) ``(c & 0x7f) + 1`` times.  Tokens must
+ * produce exactly ``m`` words, and no byte may follow the tail.
  */
 
 #include "zbewalgo_internal.h"

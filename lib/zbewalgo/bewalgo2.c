@@ -2,19 +2,24 @@
 /*
  * zbewalgo step "bewalgo2": 8-byte words coded as runs of indices into a
  * sorted dictionary of the distinct words.
+ */
+
+/**
+ * DOC: bewalgo2 step format
  *
- * Format: varint n (the input length); varint d, the number of distinct
- * words among the m = n / 8 input words (0 iff m == 0); the d distinct
- * words, 8 bytes each as in the input, in strictly ascending order of
- * their little-endian value; a bit stream; the t = n % 8 last input bytes
- * raw.  The bit stream is packed least significant bit first and holds
- * one entry per run of equal words: the index of the word in the
- * dictionary in b = fls(d - 1) bits (0 bits when d == 1), then the run
- * length L >= 1 as an Elias gamma code: k = fls(L) - 1 zero bits, a one
- * bit, then the low k bits of L.  Run lengths add up to m, adjacent runs
- * have different indices and every dictionary word is used; zero bits pad
- * the stream to a whole byte and no byte may follow the tail, so each input
- * has exactly one encoding.
+ * A varint ``n``; a varint ``d``, the number of distinct words among the
+ * ``m = n / 8`` input words (0 iff ``m == 0``); the ``d`` distinct words, 8
+ * bytes each as in the input, in strictly ascending order of their
+ * little-endian value (a sorted array is an implicit search tree); a bit
+ * stream; the ``t = n % 8`` last input bytes raw.  The bit stream is packed
+ * least significant bit first and holds one entry per run of equal words:
+ * the word's index in the dictionary in ``b = fls(d - 1)`` bits (0 bits when
+ * ``d == 1``), then the run length ``L >= 1`` as an Elias gamma code
+ * (``k = fls(L) - 1`` zero bits, a one bit, then the low ``k`` bits of
+ * ``L``).  Run lengths add up to ``m``, adjacent runs have different
+ * indices, every dictionary word is used, and zero bits pad the stream to a
+ * whole byte.  No byte may follow the tail, so each input has exactly one
+ * encoding.
  */
 
 #include "bitstream.h"

@@ -1,16 +1,23 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * zbewalgo steps "bitshuffle4" and "bitshuffle8": byte-plane transpose.
- *
- * Format: no header; the output is exactly as long as the input.  For a
- * word size w (4 or 8) an input of n bytes holds m = n / w whole words.
- * Plane j (0 <= j < w) is the m bytes src[i * w + j] for i = 0..m-1, i.e.
- * byte j of every word.  The output is plane 0, plane 1, ..., plane w-1,
- * followed by the last n % w input bytes unchanged.  Every byte string is
- * a valid encoding, so decoding only fails when the output does not fit.
  * Grouping the bytes of equal significance of 32 or 64 bit values makes
  * their similarities visible to the byte oriented steps that follow.
+ * Every byte string is a valid encoding, so decoding only fails when the
+ * output does not fit.
  */
+
+/**
+ * DOC: bitshuffle4 and bitshuffle8 step format
+ *
+ * No header; output length equals input length.  For a word size ``w`` (4
+ * or 8) an input of ``n`` bytes holds ``m = n / w`` whole words.  Plane
+ * ``j`` (0 <= j < w) is byte ``j`` of every word, ``src[i * w + j]`` for
+ * ``i = 0..m-1``.  The output is plane 0, plane 1, ..., plane ``w - 1``,
+ * then the last ``n % w`` input bytes unchanged.  Every byte string is a
+ * valid encoding.
+ */
+
 #include "zbewalgo_internal.h"
 
 #define BS_LO32		0x00000000ffffffffULL

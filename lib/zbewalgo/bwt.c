@@ -1,21 +1,28 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * zbewalgo step "bwt": Burrows-Wheeler transform.
- *
- * Format: an empty input encodes to an empty output.  Otherwise, for an
- * input s of n bytes (1 <= n <= 65535), the output is a varint p
- * (zbw_put_len()) followed by n bytes L.  Sort the n cyclic rotations
- * s[i..n-1] s[0..i-1] of s lexicographically; L[r] is the last byte of the
- * r-th rotation in that order, and p is the number of rotations that are
- * smaller than s itself, so row p holds s.  (Equal rotations only occur in
- * periodic inputs; they have equal last bytes, so L does not depend on how
- * they are ordered.)  Decoding: let C[c] be the number of bytes of L
- * smaller than c, and T map row C[c] + k to the row of the k-th (from 0)
- * byte c in L; then s[t] = L[T^(t+1)(p)] for t = 0..n-1.  The decoder
- * rejects p >= n and n > 65535 and accepts any other input; the encoder
- * rejects inputs longer than 65535 bytes with -EINVAL, which keeps all
- * indices in 16 bits.
+ * zbewalgo step "bwt": Burrows-Wheeler transform.  The encoder rejects
+ * inputs longer than 65535 bytes with -EINVAL, which keeps all indices in
+ * 16 bits.
  */
+
+/**
+ * DOC: bwt step format
+ *
+ * An empty input encodes to an empty output.  Otherwise, for an input ``s``
+ * of ``n`` bytes (1 <= n <= 65535), the output is a varint ``p`` followed by
+ * ``n`` bytes ``L``.  Sort the ``n`` cyclic rotations ``s[i..n-1] s[0..i-1]``
+ * of ``s`` lexicographically; ``L[r]`` is the last byte of the ``r``-th
+ * rotation and ``p`` is the number of rotations smaller than ``s`` itself,
+ * so row ``p`` holds ``s``.  (Equal rotations only occur in periodic inputs;
+ * they have equal last bytes, so ``L`` does not depend on their order.)
+ * The decoder rebuilds ``s`` from ``L`` starting at row ``p`` with the usual
+ * LF mapping, run forwards: let ``C[c]`` be the number of bytes of ``L``
+ * smaller than ``c``, and ``T`` map row ``C[c] + k`` to the row of the
+ * ``k``-th (from 0) byte ``c`` in ``L``; then ``s[t] = L[T^(t+1)(p)]`` for
+ * ``t = 0..n-1``.  It rejects ``p >= n`` and ``n > 65535`` and accepts any
+ * other input.
+ */
+
 #include "bwt_sort.h"
 
 /*

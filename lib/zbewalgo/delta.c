@@ -2,18 +2,23 @@
 /*
  * zbewalgo steps "delta4" and "delta8": differences of 4- or 8-byte words.
  *
- * Format: no header; the output is exactly as long as the input.  For a
- * word size w (4 or 8) an input of n bytes holds m = n / w whole words,
- * read as little-endian unsigned integers x[0..m-1].  The output words are
- * y[0] = x[0] and y[i] = x[i] - x[i - 1] modulo 2^(8 * w), stored
- * little-endian, followed by the last n % w input bytes unchanged.  Every
- * byte string is a valid encoding.
- *
  * Neighbouring elements of a smooth float64 field share sign, exponent and
  * the top of the mantissa: their difference as integers has zero high
  * bytes where the values themselves have none, which the byte-plane steps
  * that follow can then remove.
  */
+
+/**
+ * DOC: delta4 and delta8 step format
+ *
+ * No header; output length equals input length; every input is valid.
+ * For a word size ``w`` (4 or 8) an input of ``n`` bytes holds
+ * ``m = n / w`` whole words ``y[0..m-1]``, each ``w`` bytes little-endian.
+ * Decoding gives ``x[0] = y[0]`` and ``x[i] = x[i - 1] + y[i]`` modulo
+ * ``2^(8w)``, stored little-endian, then the last ``n % w`` input bytes
+ * unchanged.  (The encoder writes ``y[i] = x[i] - x[i - 1]``.)
+ */
+
 #include "zbewalgo_internal.h"
 
 static __always_inline int delta_encode(const u8 *src, unsigned int slen,

@@ -1,30 +1,45 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * zbewalgo huffman step: canonical Huffman coding of bytes.
+ */
+
+/**
+ * DOC: huffman step format
  *
- * Format: a varint n (the decoded length, see zbw_put_len()), nothing more
- * when n is 0.  If n >= 512, a varint m follows: the symbols are coded as
- * two streams, stream 1 for the first n - n / 2 symbols and stream 2, the
- * last m bytes of the input, for the other n / 2 (m is 0 in mode 0).
- * Otherwise there is only stream 1 (m = 0).  Stream 1 runs from after the
- * varints up to stream 2.  A stream is read LSB-first (bit i is bit i % 8
- * of byte i / 8, fields have their least significant bit first) and must
- * end with 0..7 zero bits in its last byte.  Stream 1 starts with a 2-bit
- * mode.  Mode 0: an 8-bit symbol s, the output is n copies of s.  Modes 1
- * and 2: an 8-bit maxsym, 14 3-bit lengths (0 = unused) of a meta code for
- * tokens 0..13, then tokens (meta codes) giving the code lengths of the
- * symbols 0..maxsym in order (symbols above maxsym have length 0, maxsym
- * has not), then the symbol codes.  Token 12 is followed by 3 extra bits x
- * and stands for 3 + x zero lengths, token 13 by 8 extra bits x for 11 + x
- * zero lengths; runs must end before maxsym.  In mode 1, tokens 0..11 are
- * a length; in mode 2, token 11 is length 0 and tokens 0..10 give length
- * (p - 1 + t) % 11 + 1, p being the last non-zero length given (8 at the
- * start).  The meta code (lengths <= 7) and the symbol code (lengths <= 11)
- * are complete canonical prefix codes: codes are assigned in order of
- * (length, symbol), counting up from all zeros as in deflate, and each code
- * is written starting with its most significant bit.  Mode 3: a 3-bit
- * table number t, then the symbol codes, with the lengths of predefined
- * table t (huffman_tables.h); numbers without a table are invalid.
+ * A varint ``n`` (the decoded length); nothing follows when ``n`` is 0.
+ * When ``n >= 512`` a varint ``m`` follows and the symbols are split into
+ * two bit streams, decoded side by side: stream 1 holds the first
+ * ``n - n / 2`` symbols and stream 2, the last ``m`` bytes of the input,
+ * the other ``n / 2`` (``m`` is 0 in mode 0).  For smaller ``n`` there is
+ * only stream 1.  Stream 1 runs from after the varints up to stream 2.
+ *
+ * Each stream is read least significant bit first (bit ``i`` is bit
+ * ``i % 8`` of byte ``i / 8``; a field starts with its least significant
+ * bit) and ends with 0..7 zero bits in its last byte.  Stream 1 starts with
+ * a 2-bit mode:
+ *
+ * * Mode 0: an 8-bit symbol ``s``; the output is ``n`` copies of ``s``.
+ * * Modes 1 and 2: an 8-bit ``maxsym``, then 14 3-bit lengths (0 = unused)
+ *   of a *meta code* for tokens 0..13, then tokens (meta codes) giving the
+ *   code lengths of symbols 0..maxsym in order (symbols above ``maxsym``
+ *   have length 0; the length of ``maxsym`` is not 0), then the symbol
+ *   codes.  Token 12 is followed by 3 extra bits ``x`` and stands for
+ *   ``3 + x`` zero lengths; token 13 by 8 extra bits ``x`` and stands for
+ *   ``11 + x`` zero lengths; a run must end before ``maxsym``.  In mode 1,
+ *   tokens 0..11 are a length.  In mode 2, token 11 is length 0 and tokens
+ *   0..10 give length ``(p - 1 + t) % 11 + 1``, where ``p`` is the last
+ *   non-zero length given (8 at the start).
+ * * Mode 3: a 3-bit table number ``t``, then the symbol codes, whose
+ *   lengths are those of predefined table ``t`` (``huffman_tables.h``; the
+ *   format document lists the tables after this description).  Table
+ *   numbers without a table are invalid.
+ *
+ * Both the meta code (lengths <= 7) and the symbol code (lengths <= 11)
+ * must be complete canonical prefix codes: codes are assigned in order of
+ * (length, symbol value), counting up from all zeros as in deflate, and
+ * each code is sent most significant bit first.  Two streams let a decoder
+ * overlap two table lookups; lengths of at most 11 bits make each symbol
+ * one lookup.
  */
 
 #include "bitstream.h"

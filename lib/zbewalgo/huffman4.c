@@ -3,13 +3,6 @@
  * zbewalgo step "huffman4": the four quarters of the input, each with its
  * own Huffman code.
  *
- * Format: a varint n (the decoded length, see zbw_put_len()), then four
- * sections, as in the "lz" step: a varint v and v >> 1 bytes, which are a
- * "huffman" step encoding of the quarter when v is odd and the quarter
- * itself when v is even.  Quarters 0 to 2 are n / 4 bytes long, quarter 3
- * is the rest; each section must decode to exactly its quarter, and the
- * last one ends at the end of the input.
- *
  * After bitshuffle4 the quarters are the byte planes of 4-byte words.
  * Those of float32 values differ: mantissa bytes are nearly random and
  * cost 8 bits each whatever the code, the sign and exponent byte takes
@@ -17,6 +10,20 @@
  * well; a code per plane stores the random ones and spends about a bit on
  * each exponent byte.
  */
+
+/**
+ * DOC: huffman4 step format
+ *
+ * A varint ``n``, then four sections, one for each quarter of the decoded
+ * output: quarters 0, 1 and 2 are ``n / 4`` bytes long, quarter 3 the
+ * remaining ``n - 3 * (n / 4)``.  A section is a varint ``v`` followed by
+ * ``v >> 1`` bytes: when ``v`` is even these bytes are the quarter itself
+ * and ``v >> 1`` must equal its length; when ``v`` is odd they are a
+ * complete ``huffman`` (6) encoding whose decoded length must equal the
+ * quarter's.  The last section ends at the end of the input.  (This is the
+ * section format of ``lz``, with the lengths fixed by ``n``.)
+ */
+
 #include "zbewalgo_internal.h"
 
 #define HUF4_QUARTERS	4

@@ -1,24 +1,34 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * zbewalgo steps "jbe" and "jbe2": J-bit encoding (Suarjaya 2012).
+ */
+
+/**
+ * DOC: jbe step format
  *
- * jbe format: varint n (the input length), then the body of the n input
- * bytes.  The body of L bytes is built from Data I, the nonzero input bytes
- * in order; Temp I, a bitmap of L1 = ceil(L / 8) bytes where bit (i % 8),
- * least significant first, of byte i / 8 is set iff input byte i is
+ * A varint ``n``, then the *J-bit body* of the ``n`` input bytes.  The body
+ * of ``L`` bytes is built from Data I, the nonzero input bytes in order;
+ * Temp I, a bitmap of ``L1 = ceil(L / 8)`` bytes in which bit ``i % 8``
+ * (least significant first) of byte ``i / 8`` is set iff input byte ``i`` is
  * nonzero; Data II, the nonzero bytes of Temp I in order; and Temp II, a
- * bitmap of ceil(L1 / 8) bytes marking the nonzero bytes of Temp I the same
- * way.  The body is Temp II, Data II, Data I, concatenated; the sizes of
- * Data II and Data I are the popcounts of Temp II and Temp I.  Bitmap bits
- * beyond the length they describe must be zero, Data II and Data I must not
- * contain zero bytes and no bytes may follow Data I, so each input has
+ * bitmap of ``ceil(L1 / 8)`` bytes marking the nonzero bytes of Temp I the
+ * same way.  The body is Temp II, Data II, Data I, concatenated.  The sizes
+ * of Data II and Data I are the popcounts of Temp II and Temp I.  Bitmap
+ * bits beyond the length they describe must be zero, Data II and Data I
+ * contain no zero bytes, and nothing may follow Data I, so each input has
  * exactly one encoding.
+ */
+
+/**
+ * DOC: jbe2 step format
  *
- * jbe2 format: varint n, then the body (as above) of L = 2 * ceil(n / 2)
- * regrouped bytes: h = ceil(n / 2) high-plane bytes followed by h low-plane
- * bytes, with high[k] = (in[2k] & 0xf0) | (in[2k + 1] >> 4) and
- * low[k] = (in[2k] << 4) | (in[2k + 1] & 0x0f), taking in[n] = 0 for odd n.
- * For odd n the low nibbles of high[h - 1] and low[h - 1] must be zero.
+ * A varint ``n``, then the J-bit body (see jbe) of ``L = 2 * ceil(n / 2)``
+ * regrouped bytes: ``h = ceil(n / 2)`` high-plane bytes followed by ``h``
+ * low-plane bytes, with ``high[k] = (in[2k] & 0xf0) | (in[2k + 1] >> 4)``
+ * and ``low[k] = (in[2k] << 4) | (in[2k + 1] & 0x0f)``, taking
+ * ``in[n] = 0`` for odd ``n``.  For odd ``n`` the low nibbles of
+ * ``high[h - 1]`` and ``low[h - 1]`` must be zero.  After move-to-front most
+ * high nibbles are zero, which J-bit encoding then removes.
  */
 
 #include "zbewalgo_internal.h"

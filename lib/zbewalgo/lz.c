@@ -5,26 +5,46 @@
  * Text, code and process memory repeat whole strings; matching them costs
  * far less than a BWT in both directions, and the repeat offsets catch the
  * fixed strides of arrays of records.
+ */
+
+/**
+ * DOC: lz step format
  *
- * Format: a varint n (the decoded length, see zbw_put_len()), then five
- * sections in this order: literals, tokens, extra lengths, offset low
- * bytes, offset high bytes.  A section is a varint v and v >> 1 bytes:
- * when v is odd, a "huffman" step encoding of the section (which carries
- * its own length), otherwise the section itself.  The Huffman coded
- * sections decode to at most n + n / 2 + 8 bytes together, and the last
- * section ends at the end of the input.
+ * LZ77: the output is rebuilt from literal bytes and copies of earlier
+ * output.  A varint ``n`` (the decoded length), then five *sections* in this
+ * order: literals, tokens, extra lengths, offset low bytes, offset high
+ * bytes.  A section is a varint ``v`` followed by ``v >> 1`` bytes.  When
+ * ``v`` is even these bytes are the section; when it is odd they are a
+ * complete ``huffman`` (6) encoding of it, which carries the section's
+ * length.  The Huffman coded sections of a page decode to at most
+ * ``n + n / 2 + 8`` bytes together, and the last section ends at the end of
+ * the input.
  *
- * Each token t stands for L = t >> 4 literals, taken in order from the
- * literal section, then a match of M = t & 15 (+ 4) bytes.  A field of 15
- * is followed by bytes of the extra section, added to it, up to and
- * including the first that is not 255.  Once the literals reach n bytes of
- * output, that token is the last one and its M field is 0.  Otherwise a
- * match follows, its offset code c = lo | hi << 8 from the next offset
- * bytes: 0 is the repeat offset r0, 1 the repeat offset r1 (then r0 and
- * r1 swap), c >= 2 the offset c - 2 (then r1 = r0, r0 = c - 2).  r0 and
- * r1 start as "none", which is invalid.  The match copies M + 4 bytes, one
- * by one, from the offset back (at most the output so far, the copy not
- * beyond n).  Every section must be used up exactly.
+ * Decoding reads one token byte ``t`` after the other, starting with an
+ * output of 0 bytes and no previous offset:
+ *
+ * * ``L = t >> 4`` literals; if this field is 15, bytes of the extra
+ *   section are added to ``L``, up to and including the first byte that is
+ *   not 255.  The next ``L`` bytes of the literal section are appended to
+ *   the output.
+ * * If the output now holds ``n`` bytes, this token must be the last one
+ *   and its low field must be 0.
+ * * Otherwise a match follows.  Its length is ``M = (t & 15) + 4``,
+ *   extended by extra bytes as above when ``t & 15`` is 15 (before the 4 is
+ *   added).  The next offset low byte ``lo`` and high byte ``hi`` give the
+ *   offset code ``c = lo | hi << 8``.  The decoder keeps two repeat offsets
+ *   ``r0`` and ``r1``, both "none" at the start.  ``c = 0`` means offset
+ *   ``r0``; ``c = 1`` means offset ``r1``, and the two are swapped; any
+ *   other ``c`` means offset ``c - 2``, after which ``r1 = r0`` and ``r0``
+ *   is that offset.  The offset must exist (not "none"), must not be 0 and
+ *   must not exceed the output so far, and ``M`` must not take the output
+ *   beyond ``n``.  ``M`` bytes are appended, each a copy of the byte that
+ *   many positions before it (so a copy may overlap the bytes it writes).
+ *
+ * After the last token the output must hold ``n`` bytes and every section
+ * must be used up exactly.  Because every length is checked against ``n``
+ * and every offset against the output so far, a decoder needs no slack
+ * around its output buffer.
  */
 
 #include "zbewalgo_internal.h"

@@ -1,16 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * zbewalgo step "mtf": move-to-front transform.
- *
- * Format: no header; the output is exactly as long as the input.  Both
- * sides keep a list of the 256 byte values, initially 0, 1, ..., 255.  For
- * each input byte the encoder writes the byte's current position in the
- * list (0..255) and then moves that byte to the front of the list (the
- * entries before it shift back by one).  The decoder writes the list entry
- * at the given position and moves it to the front the same way.  Every
- * byte string is a valid encoding, so decoding only fails when the output
- * does not fit.
+ * zbewalgo step "mtf": move-to-front transform.  Every byte string is a
+ * valid encoding, so decoding only fails when the output does not fit.
  */
+
+/**
+ * DOC: mtf step format
+ *
+ * No header; output length equals input length.  Both sides keep a list of
+ * the 256 byte values, initially 0, 1, ..., 255.  For each input byte the
+ * encoder writes the byte's current position in the list (0..255) and moves
+ * that byte to the front (the entries before it shift back by one).  The
+ * decoder writes the list entry at the given position and moves it to the
+ * front the same way.  Every byte string is a valid encoding.
+ */
+
 #include "zbewalgo_internal.h"
 
 /*

@@ -1,17 +1,22 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * zbewalgo step "rle": byte run-length coding.
- *
- * Format: no header, a sequence of runs that ends exactly at the end of the
- * input.  Each run starts with a control byte c.  If c < 128, a literal run
- * follows: the next c + 1 bytes (1..128) are copied to the output.  If
- * c >= 128, a repeat run follows: one byte, written c - 125 times (3..130).
- * Empty input encodes to empty output.  The encoder turns every run of 3 or
- * more equal bytes into repeat runs of at most 130 bytes (a remainder of 1
- * or 2 bytes joins the following literals) and packs the bytes in between
- * into literal runs of at most 128 bytes.  The decoder accepts any sequence
- * of well-formed runs, and rejects a run cut short by the end of the input.
+ * zbewalgo step "rle": byte run-length coding.  The encoder turns every
+ * run of 3 or more equal bytes into repeat runs of at most 130 bytes (a
+ * remainder of 1 or 2 bytes joins the following literals) and packs the
+ * bytes in between into literal runs of at most 128 bytes.
  */
+
+/**
+ * DOC: rle step format
+ *
+ * No header: a sequence of runs ending exactly at the end of the input.
+ * Each run starts with a control byte ``c``.  If ``c < 128``, the next
+ * ``c + 1`` bytes (1..128) are copied to the output.  If ``c >= 128``, one
+ * byte follows that is written ``c - 125`` times (3..130).  An empty input
+ * encodes to an empty output.  Any sequence of such runs is a valid
+ * encoding; a run cut short by the end of the input is invalid.
+ */
+
 #include "zbewalgo_internal.h"
 
 #define RLE_LIT_MAX	128u

@@ -3,21 +3,28 @@
  * zbewalgo step "sieve4": zero 4-byte words taken out, their places kept
  * as run lengths.
  *
- * Format: a varint n (the decoded length, see zbw_put_len()); for the
- * m = n / 4 words of the input, the lengths of its runs of zero and of
- * non-zero words as varints, alternating and starting with a run of zero
- * words, which may be empty; then the non-zero words in order, 4 bytes
- * each as in the input; then the last n % 4 input bytes.  Only the first
- * run may be empty, the runs add up to exactly m (none follow when m is
- * 0), the words are not zero and nothing follows the last byte, so each
- * input has exactly one encoding.
- *
  * Sparse float32 fields (cloud water, land cells of an ocean model) are
  * zero words with islands of values.  Byte planes of the whole page spend
  * at least a bit per zero byte on every plane; sieved, the planes hold
  * only the values, and all run lengths come first so that the words stay
  * in step for a byte-plane transpose.
  */
+
+/**
+ * DOC: sieve4 step format
+ *
+ * A varint ``n``; the run lengths; the non-zero words; the tail.  The input
+ * holds ``m = n / 4`` words of 4 bytes.  The run lengths are varints giving
+ * the lengths of the maximal runs of zero words and of non-zero words (a
+ * word is zero when its 4 bytes are), alternating and starting with a run
+ * of zero words.  Only that first run may have length 0 (when the first
+ * word is not zero); the runs add up to exactly ``m``, and there are none
+ * when ``m`` is 0.  Then come the non-zero words in input order, 4 bytes
+ * each as in the input, then the last ``n % 4`` input bytes; nothing
+ * follows.  A zero word among the non-zero words is invalid, so each input
+ * has exactly one encoding.
+ */
+
 #include "zbewalgo_internal.h"
 
 static int sieve4_encode(const u8 *src, unsigned int slen, u8 *dst,

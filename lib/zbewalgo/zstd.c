@@ -2,19 +2,27 @@
 /*
  * zbewalgo step "zstd": LZ77 and entropy coding by the kernel's zstd.
  *
- * Format: one Zstandard frame (RFC 8878) without its 4-byte magic number,
- * and nothing after it.  The decoder accepts any such frame that zstd
- * accepts; the encoder writes zstd's default frame: the content size, no
- * checksum, no dictionary id.  The frame must decode to at most the
- * stage capacity.
- *
- * zstd matches what the hand-made chains reach on text, code and process
- * memory, and after a byte-plane step on arrays of numbers, at several
- * times their speed.  Its contexts stay with the zbewalgo context (the
- * step's state): set up afresh for every page, zstd spends more time
- * clearing its tables and asking the CPU for its features (cpuid, which
- * traps to the hypervisor in a virtual machine) than compressing.
+ * The encoder writes zstd's default frame: the content size, no checksum,
+ * no dictionary id.  zstd matches what the hand-made chains reach on text,
+ * code and process memory, and after a byte-plane step on arrays of
+ * numbers, at several times their speed.  Its contexts stay with the
+ * zbewalgo context (the step's state): set up afresh for every page, zstd
+ * spends more time clearing its tables and asking the CPU for its features
+ * (cpuid, which traps to the hypervisor in a virtual machine) than
+ * compressing.
  */
+
+/**
+ * DOC: zstd step format
+ *
+ * One Zstandard frame (RFC 8878) without its 4-byte magic number
+ * ``28 b5 2f fd``, and nothing after it.  A decoder puts the magic number
+ * back and decodes the frame as the kernel's zstd library does without a
+ * dictionary; it rejects input that is not exactly one frame (a second
+ * frame or a skippable frame after it included) and frames that decode to
+ * more than the room the step has (at most the stage capacity).
+ */
+
 #include <linux/zstd.h>
 
 #include "zbewalgo_internal.h"
