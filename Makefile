@@ -315,8 +315,10 @@ bench-kernel: testdata
 # swap on zram with zbewalgo, the zramctl/zram-tools/zram-generator examples
 # and zswap (tools/testing/kernel/README.md; 9-10 minutes, not in make check).
 # docs: every .rst under Documentation/ parses without a warning
-# (docutils); every literal block of the admin guide is tagged with where it
-# runs (tools/testing/kernel/doc-blocks.py); the format document's step
+# (docutils, with the DOC: blocks that its kernel-doc directives include
+# put in place: tools/testing/zbewalgo/kerneldoc_rst.py); every literal
+# block of the admin guide is tagged with where it runs
+# (tools/testing/kernel/doc-blocks.py); the format document's step
 # table and the guide's step list match lib/zbewalgo/steps.h
 # (spec-steps.py); the generated figures
 # of the admin guide and fuzz/README are what the committed results render
@@ -331,6 +333,7 @@ DKMS_DIR	= $(DKMS_SRCTREE)/zbewalgo-$(DKMS_VERSION)
 DKMS		= dkms $(DKMS_FLAGS) --sourcetree $(DKMS_SRCTREE) -m zbewalgo -v $(DKMS_VERSION)
 GUIDE		:= Documentation/admin-guide/blockdev/zbewalgo.rst
 DOC_BLOCKS	:= tools/testing/kernel/doc-blocks.py
+KDOC_RST	:= tools/testing/zbewalgo/kerneldoc_rst.py
 .PHONY: dkms-src dkms-install dkms-remove check-dkms docs doc-user
 dkms-src:
 	rm -rf $(DKMS_DIR) && mkdir -p $(DKMS_DIR)
@@ -349,9 +352,7 @@ check-dkms:
 	tools/testing/kernel/dkms.sh
 docs:
 	@scripts/install-deps.sh python3-docutils
-	@set -e; for f in $$(find Documentation -name '*.rst' | sort); do \
-		/usr/bin/python3 -m docutils --halt=warning --report=warning \
-			--no-file-insertion "$$f" /dev/null; echo "docs: $$f ok"; done
+	@/usr/bin/python3 $(KDOC_RST) $$(find Documentation -name '*.rst' | sort)
 	@python3 $(HUF_GEN) --check $(HUF_TABLES) $(HUF_SPEC)
 	@python3 tools/testing/zbewalgo/spec-steps.py lib/zbewalgo/steps.h \
 		$(HUF_SPEC) $(GUIDE)
