@@ -319,9 +319,10 @@ bench-kernel: testdata
 # put in place: tools/testing/zbewalgo/kerneldoc_rst.py); every literal
 # block of the admin guide is tagged with where it runs
 # (tools/testing/kernel/doc-blocks.py); the format document's step
-# table and the guide's step list match lib/zbewalgo/steps.h
-# (spec-steps.py); the generated figures
-# of the admin guide and fuzz/README are what the committed results render
+# table and the guide's step list match lib/zbewalgo/steps.h, and each
+# step's section includes a DOC: block of its source (spec-steps.py); the
+# generated figures of the admin guide and fuzz/README are what the
+# committed results render
 # (tools/testing/zbewalgo/bench/render.py --check, after its tests), and
 # those results were measured on HEAD's lib/zbewalgo.  ZBW_ALLOW_STALE=1
 # accepts results of older code while it is being changed (not in CI).

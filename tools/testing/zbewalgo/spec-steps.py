@@ -6,12 +6,26 @@ usage: spec-steps.py STEPS_H SPEC_RST [GUIDE_RST]
 
 Every step of the ZBW_STEP list must be in the format document's step
 table with its id and name, in id order, and be named "NAME (ID)" in a
-section title; the table must list nothing else.  The admin guide's list
+section title; the table must list nothing else.  Each such section must
+take the step's format from its source with
+
+  .. kernel-doc:: lib/zbewalgo/FILE.c
+     :doc: TITLE
+
+where TITLE names the step and FILE.c (relative to the current
+directory, the source tree) has that DOC: block.  The admin guide's list
 between ".. zbw-steps-begin" and ".. zbw-steps-end" (one ``name`` per
 entry) must name each step once and nothing else.
 """
+import os
 import re
 import sys
+
+sys.dont_write_bytecode = True  # no __pycache__ in the tree
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from kerneldoc_rst import doc_block  # noqa: E402
+
+KERNEL_DOC = re.compile(r'^\.\. kernel-doc:: (\S+)\n   :doc: (.+)$', re.M)
 
 
 def guide_errors(guide, code):
@@ -47,15 +61,33 @@ def main():
     errors = []
     if doc != code:
         errors.append('the step table lists %s, steps.h %s' % (doc, code))
-    # Section titles may name several steps: "delta4 (12), delta8 (13)"
-    titled = set()
-    for title, rule in re.findall(r'^(.+)\n(-+)$', text, re.M):
-        if len(rule) == len(title):
-            titled.update((int(i), n) for n, i in
-                          re.findall(r'([a-z0-9]+) \((\d+)\)', title))
+    # Section titles may name several steps: "delta4 (12), delta8 (13)".
+    # A section runs up to the next title of any level.
+    titles = [m for m in re.finditer(r'^(.+)\n([-=])\2*$', text, re.M)
+              if len(m.group(0)) == 2 * len(m.group(1)) + 1]
+    sections = {}
+    for k, m in enumerate(titles):
+        end = titles[k + 1].start() if k + 1 < len(titles) else len(text)
+        if m.group(2) == '-':
+            for n, i in re.findall(r'([a-z0-9]+) \((\d+)\)', m.group(1)):
+                sections[(int(i), n)] = text[m.end():end]
     for i, n in code:
-        if (i, n) not in titled:
+        if (i, n) not in sections:
             errors.append('no section titled "%s (%d)"' % (n, i))
+            continue
+        docs = KERNEL_DOC.findall(sections[(i, n)])
+        if not docs:
+            errors.append('section "%s (%d)" has no ".. kernel-doc:: FILE" '
+                          'with ":doc: TITLE"' % (n, i))
+            continue
+        for path, title in docs:
+            try:
+                doc_block('.', path, title)
+            except (LookupError, OSError) as e:
+                errors.append('section "%s (%d)": %s' % (n, i, e))
+        if not any(re.search(r'\b%s\b' % n, title) for _, title in docs):
+            errors.append('section "%s (%d)": no DOC: title names %s (%s)'
+                          % (n, i, n, ', '.join(t for _, t in docs)))
     errors = ['%s: %s' % (spec, e) for e in errors]
     if len(sys.argv) == 4:
         errors += ['%s: %s' % (sys.argv[3], e)
@@ -64,7 +96,8 @@ def main():
         print('spec-steps: %s' % e, file=sys.stderr)
     if errors:
         return 1
-    print('docs: %s describes the %d steps of %s' % (spec, len(code), steps_h))
+    print('docs: %s describes the %d steps of %s, each from a DOC: block'
+          % (spec, len(code), steps_h))
     if len(sys.argv) == 4:
         print('docs: %s lists them' % sys.argv[3])
     return 0
