@@ -319,8 +319,8 @@ bench-kernel: testdata
 # put in place: tools/testing/zbewalgo/kerneldoc_rst.py); every literal
 # block of the admin guide is tagged with where it runs
 # (tools/testing/kernel/doc-blocks.py); the format document's step
-# table and the guide's step list match lib/zbewalgo/steps.h, and each
-# step's section includes a DOC: block of its source (spec-steps.py); the
+# table matches lib/zbewalgo/steps.h, and each step's section includes a
+# DOC: block of its source (spec-steps.py); the
 # generated figures of the admin guide and fuzz/README are what the
 # committed results render
 # (tools/testing/zbewalgo/bench/render.py --check, after its tests), and
@@ -355,8 +355,7 @@ docs:
 	@scripts/install-deps.sh python3-docutils
 	@/usr/bin/python3 $(KDOC_RST) $$(find Documentation -name '*.rst' | sort)
 	@python3 $(HUF_GEN) --check $(HUF_TABLES) $(HUF_SPEC)
-	@python3 tools/testing/zbewalgo/spec-steps.py lib/zbewalgo/steps.h \
-		$(HUF_SPEC) $(GUIDE)
+	@python3 tools/testing/zbewalgo/spec-steps.py lib/zbewalgo/steps.h $(HUF_SPEC)
 	@echo "docs: $(HUF_SPEC) lists the tables of $(HUF_TABLES)"
 	@python3 tools/testing/zbewalgo/render_test.py
 	@python3 $(RENDER) --check

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-only
-"""Check the documents' step lists against lib/zbewalgo/steps.h.
+"""Check the format document's steps against lib/zbewalgo/steps.h.
 
-usage: spec-steps.py STEPS_H SPEC_RST [GUIDE_RST]
+usage: spec-steps.py STEPS_H SPEC_RST
 
 Every step of the ZBW_STEP list must be in the format document's step
 table with its id and name, in id order, and be named "NAME (ID)" in a
@@ -13,9 +13,9 @@ take the step's format from its source with
      :doc: TITLE
 
 where TITLE names the step and FILE.c (relative to the current
-directory, the source tree) has that DOC: block.  The admin guide's list
-between ".. zbw-steps-begin" and ".. zbw-steps-end" (one ``name`` per
-entry) must name each step once and nothing else.
+directory, the source tree) has that DOC: block.  (The admin guide
+refers to the step table rather than listing the steps, so a new step
+does not touch it.)
 """
 import os
 import re
@@ -28,23 +28,8 @@ from kerneldoc_rst import doc_block  # noqa: E402
 KERNEL_DOC = re.compile(r'^\.\. kernel-doc:: (\S+)\n   :doc: (.+)$', re.M)
 
 
-def guide_errors(guide, code):
-    """What is wrong with GUIDE's step list, given the (id, name) CODE."""
-    text = open(guide).read()
-    m = re.search(r'\.\. zbw-steps-begin\n(.*?)\.\. zbw-steps-end', text,
-                  re.S)
-    if not m:
-        return ['no ".. zbw-steps-begin/end" step list']
-    doc = re.findall(r'^``([a-z0-9]+)``', m.group(1), re.M)
-    names = [n for _, n in code]
-    if sorted(doc) != sorted(names) or len(set(doc)) != len(doc):
-        return ['step list %s, steps.h %s' % (' '.join(sorted(doc)),
-                                              ' '.join(sorted(names)))]
-    return []
-
-
 def main():
-    if len(sys.argv) not in (3, 4):
+    if len(sys.argv) != 3:
         raise SystemExit(__doc__)
     steps_h, spec = sys.argv[1:3]
     code = [(int(i), n) for n, i in re.findall(
@@ -89,17 +74,12 @@ def main():
             errors.append('section "%s (%d)": no DOC: title names %s (%s)'
                           % (n, i, n, ', '.join(t for _, t in docs)))
     errors = ['%s: %s' % (spec, e) for e in errors]
-    if len(sys.argv) == 4:
-        errors += ['%s: %s' % (sys.argv[3], e)
-                   for e in guide_errors(sys.argv[3], code)]
     for e in errors:
         print('spec-steps: %s' % e, file=sys.stderr)
     if errors:
         return 1
     print('docs: %s describes the %d steps of %s, each from a DOC: block'
           % (spec, len(code), steps_h))
-    if len(sys.argv) == 4:
-        print('docs: %s lists them' % sys.argv[3])
     return 0
 
 
