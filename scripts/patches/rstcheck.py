@@ -3,16 +3,26 @@
 """Check reStructuredText files with docutils, as a light stand-in for
 make htmldocs: every message of level WARNING or above is printed and
 makes the exit status 1.  Sphinx's roles (:ref:, :doc:, :c:func:, ...)
-and directives (toctree, kernel-doc, ...) are accepted as opaque.
+and directives (toctree, kernel-doc, ...) are accepted as opaque, except
+"kernel-doc:: FILE" with ":doc: TITLE": its DOC: block, taken from FILE
+relative to the current directory (the kernel tree), is parsed in place
+(tools/testing/zbewalgo/kerneldoc_rst.py), so a block that is missing in
+the tree or does not parse is reported.
 
 usage: rstcheck.py FILE...
 """
+import os
 import sys
 
 import docutils.core
 import docutils.nodes
 import docutils.utils
 from docutils.parsers.rst import Directive, directives, roles
+
+sys.dont_write_bytecode = True  # no __pycache__ in the tree
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                '..', '..', 'tools', 'testing', 'zbewalgo'))
+import kerneldoc_rst  # noqa: E402
 
 SPHINX_ROLES = ['ref', 'doc', 'file', 'manpage', 'kbd', 'abbr', 'numref',
                 'c:func', 'c:type', 'c:macro', 'c:member', 'c:struct',
@@ -51,11 +61,20 @@ class AnyOptions(dict):
 Opaque.option_spec = AnyOptions()
 
 
+class KernelDoc(kerneldoc_rst.KernelDoc):
+    """The :doc: form expanded, any other form opaque."""
+    def run(self):
+        if set(self.options) != {'doc'}:
+            return []
+        return super().run()
+
+
 def main():
     for name in SPHINX_ROLES:
         roles.register_local_role(name, opaque_role)
     for name in SPHINX_DIRECTIVES:
         directives.register_directive(name, Opaque)
+    directives.register_directive('kernel-doc', KernelDoc)
     bad = 0
     for path in sys.argv[1:]:
         with open(path) as f:
