@@ -294,16 +294,19 @@ static void lz_parse(struct lz_enc *e)
 		lz_put_seq(e, anchor, n - anchor, 0, 0);
 }
 
-static int lz_encode(const u8 *src, unsigned int slen, u8 *dst,
-		     unsigned int dcap, void *scratch)
+/*
+ * The encoder's state in @scratch, for @slen bytes at @src.  Out of line,
+ * so that the layout's pointers are not in lz_encode()'s frame while it
+ * calls the huffman coder.
+ */
+static noinline_for_stack struct lz_enc *lz_enc_init(const u8 *src,
+						     unsigned int slen,
+						     void *scratch)
 {
 	struct lz_scratch sc;
 	struct lz_enc *e;
-	unsigned int s, pos;
-	int ret;
+	unsigned int s;
 
-	if (slen > LZ_MAX_IN)
-		return -EINVAL;
 	lz_layout(scratch, slen, 0, &sc);
 	e = sc.e;
 	e->src = src;
@@ -316,6 +319,19 @@ static int lz_encode(const u8 *src, unsigned int slen, u8 *dst,
 		e->len[s] = 0;
 	}
 	memset(e->head, 0, sizeof(u16) << LZ_HASH_BITS);
+	return e;
+}
+
+static int lz_encode(const u8 *src, unsigned int slen, u8 *dst,
+		     unsigned int dcap, void *scratch)
+{
+	struct lz_enc *e;
+	unsigned int s, pos;
+	int ret;
+
+	if (slen > LZ_MAX_IN)
+		return -EINVAL;
+	e = lz_enc_init(src, slen, scratch);
 	lz_parse(e);
 
 	ret = zbw_put_size(dst, dst + dcap, slen);
@@ -371,13 +387,21 @@ static int lz_get_ext(const u8 *x, size_t xlen, size_t *xi, unsigned int *v)
 	return 0;
 }
 
+/* Where the sections of an @n-byte output are decoded to, out of line */
+static noinline_for_stack u8 *lz_dec_buf(void *scratch, u32 n)
+{
+	struct lz_scratch sc;
+
+	lz_layout(scratch, 0, n, &sc);
+	return sc.dec;
+}
+
 static int lz_decode(const u8 *src, unsigned int slen, u8 *dst,
 		     unsigned int dcap, void *scratch)
 {
 	const u8 *end = src + slen, *p = src, *sec[LZ_NR_SECTIONS];
 	size_t len[LZ_NR_SECTIONS], room, ti = 0, li = 0, xi = 0, oi = 0;
 	unsigned int s, lit, mlen, off, rep0 = 0, rep1 = 0;
-	struct lz_scratch sc;
 	u32 n, o = 0;
 	u8 *buf;
 	int ret;
@@ -386,8 +410,7 @@ static int lz_decode(const u8 *src, unsigned int slen, u8 *dst,
 	if (ret < 0)
 		return ret;
 	p += ret;
-	lz_layout(scratch, 0, n, &sc);
-	buf = sc.dec;
+	buf = lz_dec_buf(scratch, n);
 	room = lz_decoded_bound(n);
 	for (s = 0; s < LZ_NR_SECTIONS; s++) {
 		ret = zbw_get_section(&p, end, buf, room, &sec[s], scratch);

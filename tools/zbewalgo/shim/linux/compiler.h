@@ -9,6 +9,7 @@
 #define __always_inline		inline __attribute__((__always_inline__))
 #endif
 #define noinline		__attribute__((__noinline__))
+#define noinline_for_stack	noinline
 #define fallthrough		__attribute__((__fallthrough__))
 #define __maybe_unused		__attribute__((__unused__))
 #define __aligned(x)		__attribute__((__aligned__(x)))
