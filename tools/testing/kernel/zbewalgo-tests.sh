@@ -150,7 +150,10 @@ for i in "${!list[@]}"; do
 	# (they took 190 and 145 s at 384 MiB in a 6.12 guest).  The guide's
 	# held workload keeps its 224 MiB (guest/doc-run.sh): at 128 the 7.2
 	# guest held it all in RAM and zram got no page to recompress.
-	{ ZBEWALGO_APPEND="ZBW_FILL_MIB=${ZBW_FILL_MIB:-384} ZBW_ZSWAP_MIB=${ZBW_ZSWAP_MIB:-192} ZBW_RECOMP_MIB=${ZBW_RECOMP_MIB:-192} ZBW_INTEGRATED=$integ ZBW_MULTI_COMP=$mc" \
+	# 64 KiB-page guests have twice the memory (boot.sh): twice the fill.
+	fill=384
+	[ "${ZBEWALGO_ARM64_PAGES:-4}" = 4 ] || fill=768
+	{ ZBEWALGO_APPEND="ZBW_FILL_MIB=${ZBW_FILL_MIB:-$fill} ZBW_ZSWAP_MIB=${ZBW_ZSWAP_MIB:-$((fill / 2))} ZBW_RECOMP_MIB=${ZBW_RECOMP_MIB:-$((fill / 2))} ZBW_INTEGRATED=$integ ZBW_MULTI_COMP=$mc" \
 		"$HERE/boot.sh" "$img" \
 		"$RUN/initramfs.cpio.gz" "$RUN/console.log" "${ZBEWALGO_TIMEOUT:-3600}" || true; } |
 		grep --line-buffered -E '^(ZBW-|zbwmem:)' | sed -u 's/\r$//' || true
