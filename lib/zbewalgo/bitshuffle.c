@@ -44,77 +44,148 @@ static __always_inline void bs_transpose4x4(u64 *x, u64 *y)
 	*y ^= t ^ (t << 24);
 }
 
-/* Transposes the 8 x 8 byte matrix @r (byte c of r[i] is element i, c). */
-static __always_inline void bs_transpose8x8(u64 *r)
+/* Trades the bits @m of @b with the bits @m << @s of @a. */
+static __always_inline void bs_swap(u64 *a, u64 *b, unsigned int s, u64 m)
 {
-	unsigned int i;
-	u64 t;
+	u64 t = ((*a >> s) ^ *b) & m;
 
-	for (i = 0; i < 4; i++) {
-		t = ((r[i] >> 32) ^ r[i + 4]) & BS_LO32;
-		r[i + 4] ^= t;
-		r[i] ^= t << 32;
+	*b ^= t;
+	*a ^= t << s;
+}
+
+/*
+ * One block of 4 words of 4 bytes, @x and @y: the words when encoding,
+ * planes 0-1 and 2-3 (4 bytes each) when decoding.
+ */
+static __always_inline void bs4_block4(const u8 *src, u8 *dst,
+				       unsigned int m, unsigned int i,
+				       bool encode)
+{
+	u64 x, y;
+
+	if (encode) {
+		x = zbw_get_le64(src + 4 * i);
+		y = zbw_get_le64(src + 4 * i + 8);
+	} else {
+		x = zbw_get_le32(src + i) |
+		    (u64)zbw_get_le32(src + m + i) << 32;
+		y = zbw_get_le32(src + 2 * m + i) |
+		    (u64)zbw_get_le32(src + 3 * m + i) << 32;
 	}
-	for (i = 0; i < 8; i++) {
-		if (i & 2)	/* rows 0, 1, 4, 5 pair with 2, 3, 6, 7 */
-			continue;
-		t = ((r[i] >> 16) ^ r[i + 2]) & BS_EVEN16;
-		r[i + 2] ^= t;
-		r[i] ^= t << 16;
-	}
-	for (i = 0; i < 8; i += 2) {
-		t = ((r[i] >> 8) ^ r[i + 1]) & BS_EVEN8;
-		r[i + 1] ^= t;
-		r[i] ^= t << 8;
+	bs_transpose4x4(&x, &y);
+	if (encode) {
+		zbw_put_le32(dst + i, (u32)x);
+		zbw_put_le32(dst + m + i, (u32)(x >> 32));
+		zbw_put_le32(dst + 2 * m + i, (u32)y);
+		zbw_put_le32(dst + 3 * m + i, (u32)(y >> 32));
+	} else {
+		zbw_put_le64(dst + 4 * i, x);
+		zbw_put_le64(dst + 4 * i + 8, y);
 	}
 }
 
-/* Whole blocks of 4 words of 4 bytes; returns the words done. */
+/*
+ * Whole blocks of 4 words of 4 bytes; returns the words done.  Eight
+ * words at a time, as a 4 x 8 byte transpose (the 8 x 8 one on half the
+ * rows): a, b, c, e hold words 0-1, 2-3, 4-5, 6-7 and end as planes 0,
+ * 2, 1, 3, so every plane is written (or read) 8 bytes at a time.  Each
+ * trade is its own inverse: decoding makes them in the reverse order.
+ */
 static __always_inline unsigned int bs4_blocks(const u8 *src, u8 *dst,
 					       unsigned int m, bool encode)
 {
 	unsigned int i;
-	u64 x, y;
+	u64 a, b, c, e;
 
-	for (i = 0; i + 4 <= m; i += 4) {
+	for (i = 0; i + 8 <= m; i += 8) {
 		if (encode) {
-			x = zbw_get_le64(src + 4 * i);
-			y = zbw_get_le64(src + 4 * i + 8);
+			a = zbw_get_le64(src + 4 * i);
+			b = zbw_get_le64(src + 4 * i + 8);
+			c = zbw_get_le64(src + 4 * i + 16);
+			e = zbw_get_le64(src + 4 * i + 24);
+			bs_swap(&a, &c, 32, BS_LO32);
+			bs_swap(&b, &e, 32, BS_LO32);
+			bs_swap(&a, &b, 16, BS_EVEN16);
+			bs_swap(&c, &e, 16, BS_EVEN16);
+			bs_swap(&a, &c, 8, BS_EVEN8);
+			bs_swap(&b, &e, 8, BS_EVEN8);
+			zbw_put_le64(dst + i, a);
+			zbw_put_le64(dst + m + i, c);
+			zbw_put_le64(dst + 2 * m + i, b);
+			zbw_put_le64(dst + 3 * m + i, e);
 		} else {
-			x = zbw_get_le32(src + i) |
-			    (u64)zbw_get_le32(src + m + i) << 32;
-			y = zbw_get_le32(src + 2 * m + i) |
-			    (u64)zbw_get_le32(src + 3 * m + i) << 32;
+			a = zbw_get_le64(src + i);
+			c = zbw_get_le64(src + m + i);
+			b = zbw_get_le64(src + 2 * m + i);
+			e = zbw_get_le64(src + 3 * m + i);
+			bs_swap(&a, &c, 8, BS_EVEN8);
+			bs_swap(&b, &e, 8, BS_EVEN8);
+			bs_swap(&a, &b, 16, BS_EVEN16);
+			bs_swap(&c, &e, 16, BS_EVEN16);
+			bs_swap(&a, &c, 32, BS_LO32);
+			bs_swap(&b, &e, 32, BS_LO32);
+			zbw_put_le64(dst + 4 * i, a);
+			zbw_put_le64(dst + 4 * i + 8, b);
+			zbw_put_le64(dst + 4 * i + 16, c);
+			zbw_put_le64(dst + 4 * i + 24, e);
 		}
-		bs_transpose4x4(&x, &y);
-		if (encode) {
-			zbw_put_le32(dst + i, (u32)x);
-			zbw_put_le32(dst + m + i, (u32)(x >> 32));
-			zbw_put_le32(dst + 2 * m + i, (u32)y);
-			zbw_put_le32(dst + 3 * m + i, (u32)(y >> 32));
-		} else {
-			zbw_put_le64(dst + 4 * i, x);
-			zbw_put_le64(dst + 4 * i + 8, y);
-		}
+	}
+	if (i + 4 <= m) {
+		bs4_block4(src, dst, m, i, encode);
+		i += 4;
 	}
 	return i;
 }
 
-/* Whole blocks of 8 words of 8 bytes; returns the words done. */
+/*
+ * Whole blocks of 8 words of 8 bytes; returns the words done.  Each block
+ * is an 8 x 8 byte matrix, transposed: row j is word j when encoding,
+ * plane j when decoding.  Named rows rather than an array keep all eight
+ * in registers.
+ */
 static __always_inline unsigned int bs8_blocks(const u8 *src, u8 *dst,
 					       unsigned int m, bool encode)
 {
-	unsigned int i, j;
-	u64 r[8];
+	const u8 *s;
+	u8 *d;
+	unsigned int i, in, out;
+	u64 r0, r1, r2, r3, r4, r5, r6, r7;
 
+	/* distance between rows in @src and in @dst */
+	in = encode ? 8 : m;
+	out = encode ? m : 8;
 	for (i = 0; i + 8 <= m; i += 8) {
-		for (j = 0; j < 8; j++)
-			r[j] = zbw_get_le64(encode ? src + 8 * (i + j) :
-						     src + j * m + i);
-		bs_transpose8x8(r);
-		for (j = 0; j < 8; j++)
-			zbw_put_le64(encode ? dst + j * m + i :
-					      dst + 8 * (i + j), r[j]);
+		s = encode ? src + 8 * i : src + i;
+		d = encode ? dst + i : dst + 8 * i;
+		r0 = zbw_get_le64(s);
+		r1 = zbw_get_le64(s + in);
+		r2 = zbw_get_le64(s + 2 * in);
+		r3 = zbw_get_le64(s + 3 * in);
+		r4 = zbw_get_le64(s + 4 * in);
+		r5 = zbw_get_le64(s + 5 * in);
+		r6 = zbw_get_le64(s + 6 * in);
+		r7 = zbw_get_le64(s + 7 * in);
+		/* 4-byte blocks, then 2-byte blocks, then bytes trade places */
+		bs_swap(&r0, &r4, 32, BS_LO32);
+		bs_swap(&r1, &r5, 32, BS_LO32);
+		bs_swap(&r2, &r6, 32, BS_LO32);
+		bs_swap(&r3, &r7, 32, BS_LO32);
+		bs_swap(&r0, &r2, 16, BS_EVEN16);
+		bs_swap(&r1, &r3, 16, BS_EVEN16);
+		bs_swap(&r4, &r6, 16, BS_EVEN16);
+		bs_swap(&r5, &r7, 16, BS_EVEN16);
+		bs_swap(&r0, &r1, 8, BS_EVEN8);
+		bs_swap(&r2, &r3, 8, BS_EVEN8);
+		bs_swap(&r4, &r5, 8, BS_EVEN8);
+		bs_swap(&r6, &r7, 8, BS_EVEN8);
+		zbw_put_le64(d, r0);
+		zbw_put_le64(d + out, r1);
+		zbw_put_le64(d + 2 * out, r2);
+		zbw_put_le64(d + 3 * out, r3);
+		zbw_put_le64(d + 4 * out, r4);
+		zbw_put_le64(d + 5 * out, r5);
+		zbw_put_le64(d + 6 * out, r6);
+		zbw_put_le64(d + 7 * out, r7);
 	}
 	return i;
 }
