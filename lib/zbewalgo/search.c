@@ -92,27 +92,50 @@ static void zbw_sample_word(const u8 *src, unsigned int slen,
 {
 	u16 (*h)[256] = scratch;
 	u16 *hd = h[ZBW_CHECK_LANES];
+	u32 p0, p1, p2, p3, p4, p5, p6, p7, dp;
 	unsigned int o;
 
 	if (!word) {
 		memset(h, 0, (ZBW_CHECK_LANES + 1) * sizeof(*h));
 		memset(s, 0, sizeof(*s));
 	}
+	/*
+	 * The sums in locals: the counters' stores could alias @s, which
+	 * the loop would then store to and reload at every count.
+	 */
+	p0 = s->pairs[0];
+	p1 = s->pairs[1];
+	p2 = s->pairs[2];
+	p3 = s->pairs[3];
+	p4 = s->pairs[4];
+	p5 = s->pairs[5];
+	p6 = s->pairs[6];
+	p7 = s->pairs[7];
+	dp = s->dpairs;
 	for (o = word * ZBW_CHECK_LANES; o + ZBW_CHECK_BLOCK <= slen;
 	     o += ZBW_CHECK_BLOCK) {
 		const u8 *p = src + o;
 
-		s->pairs[0] += h[0][p[0]]++;
-		s->pairs[1] += h[1][p[1]]++;
-		s->pairs[2] += h[2][p[2]]++;
-		s->pairs[3] += h[3][p[3]]++;
-		s->pairs[4] += h[4][p[4]]++;
-		s->pairs[5] += h[5][p[5]]++;
-		s->pairs[6] += h[6][p[6]]++;
-		s->pairs[7] += h[7][p[7]]++;
-		s->dpairs += hd[(u8)(p[1] - p[0])]++;
-		s->dpairs += hd[(u8)(p[5] - p[4])]++;
+		p0 += h[0][p[0]]++;
+		p1 += h[1][p[1]]++;
+		p2 += h[2][p[2]]++;
+		p3 += h[3][p[3]]++;
+		p4 += h[4][p[4]]++;
+		p5 += h[5][p[5]]++;
+		p6 += h[6][p[6]]++;
+		p7 += h[7][p[7]]++;
+		dp += hd[(u8)(p[1] - p[0])]++;
+		dp += hd[(u8)(p[5] - p[4])]++;
 	}
+	s->pairs[0] = p0;
+	s->pairs[1] = p1;
+	s->pairs[2] = p2;
+	s->pairs[3] = p3;
+	s->pairs[4] = p4;
+	s->pairs[5] = p5;
+	s->pairs[6] = p6;
+	s->pairs[7] = p7;
+	s->dpairs = dp;
 	s->words++;
 }
 
