@@ -460,16 +460,17 @@ finish:
 EXPORT_SYMBOL_GPL(zbewalgo_compress);
 
 /*
- * Decompresses a page with the step states @state (by id) of a context,
- * or, with @state NULL, sets each up in @scratch after the scratch layout
- * for the page.
+ * Decompresses a page with the stage buffers and step scratch of a
+ * context @ctx, laid out for its max_len, and its step states; or, with
+ * @ctx NULL, with the scratch layout for the page in @scratch, setting
+ * up step states after it.
  */
 static int zbw_decompress(const u8 *src, size_t slen, u8 *dst, size_t *dlen,
-			  u8 *scratch, void *const *state)
+			  u8 *scratch, const struct zbewalgo_ctx *ctx)
 {
 	const u8 *ip = src, *end = ip + slen;
 	unsigned int nr_steps, n, i, cap, inlen;
-	size_t stage, steps, layout;
+	size_t stage, steps, layout = 0;
 	u8 *buf[2];
 	void *step_scratch;
 	const u8 *in;
@@ -502,10 +503,17 @@ static int zbw_decompress(const u8 *src, size_t slen, u8 *dst, size_t *dlen,
 		return 0;
 	}
 
-	layout = zbw_scratch_layout(orig, &stage, &steps);
-	buf[0] = scratch;
-	buf[1] = buf[0] + stage;
-	step_scratch = buf[1] + stage;
+	if (ctx) {
+		/* laid out for larger pages already: no need to do it again */
+		buf[0] = ctx->buf[0];
+		buf[1] = ctx->buf[1];
+		step_scratch = ctx->step_scratch;
+	} else {
+		layout = zbw_scratch_layout(orig, &stage, &steps);
+		buf[0] = scratch;
+		buf[1] = buf[0] + stage;
+		step_scratch = buf[1] + stage;
+	}
 	cap = zbewalgo_stage_cap(orig);
 	if (inlen > cap)
 		return -EINVAL;
@@ -516,8 +524,8 @@ static int zbw_decompress(const u8 *src, size_t slen, u8 *dst, size_t *dlen,
 		void *arg = step_scratch;
 		int ret;
 
-		if (step->state_size && state) {
-			arg = state[id];
+		if (step->state_size && ctx) {
+			arg = ctx->state[id];
 		} else if (step->state_size) {
 			arg = scratch + layout;
 			if (step->state_init(arg, orig))
@@ -583,7 +591,7 @@ int zbewalgo_ctx_decompress(struct zbewalgo_ctx *ctx, const void *src,
 	size_t cap = min(*dlen, ctx->max_len);
 	int ret;
 
-	ret = zbw_decompress(src, slen, dst, &cap, ctx->buf[0], ctx->state);
+	ret = zbw_decompress(src, slen, dst, &cap, NULL, ctx);
 	if (!ret)
 		*dlen = cap;
 	return ret;
