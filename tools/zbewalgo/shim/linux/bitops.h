@@ -27,9 +27,21 @@ static inline unsigned int hweight8(unsigned int w)
 	return __builtin_popcount(w & 0xff);
 }
 
+/*
+ * Without a popcount instruction (-mpopcnt and the like) gcc calls libgcc
+ * for __builtin_popcountll(); the kernel's __sw_hweight64() inline is
+ * shorter than that call.
+ */
 static inline unsigned long hweight64(u64 w)
 {
+#ifdef __POPCNT__
 	return __builtin_popcountll(w);
+#else
+	w -= (w >> 1) & 0x5555555555555555ULL;
+	w = (w & 0x3333333333333333ULL) + ((w >> 2) & 0x3333333333333333ULL);
+	w = (w + (w >> 4)) & 0x0f0f0f0f0f0f0f0fULL;
+	return (w * 0x0101010101010101ULL) >> 56;
+#endif
 }
 
 #endif
