@@ -114,9 +114,17 @@ static int bwt_encode(const u8 *src, unsigned int slen, u8 *dst,
 	if (!hlen || slen > dcap - hlen)
 		return -ENOSPC;
 	dst += hlen;
-	for (r = 0; r < slen; r++) {
-		i = sa[r];
-		dst[r] = src[i ? i - 1 : slen - 1];
+	if (grouped) {
+		for (r = 0; r < slen; r++) {
+			i = sa[r];
+			dst[r] = src[i ? i - 1 : slen - 1];
+		}
+	} else {
+		/* the doubled input is still there: no wrap to test */
+		const u8 *t = q->t + slen - 1;
+
+		for (r = 0; r < slen; r++)
+			dst[r] = t[sa[r]];
 	}
 	return hlen + slen;
 }

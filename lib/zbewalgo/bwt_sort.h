@@ -100,26 +100,46 @@ static __always_inline u32 bwt_wrap(u32 x, u32 n)
 }
 
 /*
+ * Rotation @x to the front of its bucket by byte @d, @y to the back (see
+ * bwt_radix_pass()).  @sd is @s + @d with @doubled, which saves the
+ * additions.
+ */
+static __always_inline void bwt_radix_rows(const u8 *s, const u8 *sd, u32 n,
+					   u32 d, u32 x, u32 y, u16 *out,
+					   u16 *lo, u16 *hi, bool doubled)
+{
+	out[lo[doubled ? sd[x] : s[bwt_wrap(x + d, n)]]++] = x;
+	out[--hi[doubled ? sd[y] : s[bwt_wrap(y + d, n)]]] = y;
+}
+
+/*
  * One pass of the radix sort: a stable counting sort of the rotations in
  * @in (NULL: 0..n-1) by their byte @d, into @out.  The first half of @in
  * fills the buckets from the front, the second half from the back, which
  * gives two independent chains of counter updates instead of one.  @s is
  * the input, or with @doubled the input followed by a copy of itself.
+ * A loop for each kind of @in, so that neither tests it for every row.
  */
 static __always_inline void bwt_radix_pass(const u8 *s, u32 n, u32 d,
 					   const u16 *in, u16 *out,
 					   struct bwt_scratch *sc, bool doubled)
 {
 	u16 *lo = sc->cnt, *hi = sc->cnt + 256;
-	u32 r, x, y, h = n / 2;
+	const u8 *sd = s + d;
+	const u16 *back;
+	u32 r, x, h = n / 2;
 
 	memcpy(lo, sc->start, sizeof(sc->start));
 	memcpy(hi, sc->end, sizeof(sc->end));
-	for (r = 0; r < h; r++) {
-		x = in ? in[r] : r;
-		y = in ? in[n - 1 - r] : n - 1 - r;
-		out[lo[s[doubled ? x + d : bwt_wrap(x + d, n)]]++] = x;
-		out[--hi[s[doubled ? y + d : bwt_wrap(y + d, n)]]] = y;
+	if (in) {
+		back = in + n;
+		for (r = 0; r < h; r++)
+			bwt_radix_rows(s, sd, n, d, in[r], *--back, out, lo,
+				       hi, doubled);
+	} else {
+		for (r = 0; r < h; r++)
+			bwt_radix_rows(s, sd, n, d, r, n - 1 - r, out, lo, hi,
+				       doubled);
 	}
 	if (n & 1) {
 		x = in ? in[h] : h;
