@@ -223,13 +223,19 @@ static void lz_put_seq(struct lz_enc *e, unsigned int anchor,
 	e->sec[LZ_HI][e->len[LZ_HI]++] = code >> 8;
 }
 
-/* Length of the match at @i with offset @d, 0 if there is none */
-static unsigned int lz_rep_len(const struct lz_enc *e, unsigned int i,
-			       unsigned int d)
+/*
+ * Length of the match at @i (at least LZ_MIN bytes before the end) with
+ * offset @d, 0 if there is none of LZ_MIN bytes or more.  Most of these
+ * are rejected by their first 4 bytes, inline.
+ */
+static __always_inline unsigned int lz_rep_len(const struct lz_enc *e,
+					       unsigned int i, unsigned int d)
 {
-	if (!d || d > i)
+	const u8 *p = e->src + i;
+
+	if (!d || d > i || zbw_load32(p - d) != zbw_load32(p))
 		return 0;
-	return lz_common(e->src + i - d, e->src + i, e->src + e->n);
+	return LZ_MIN + lz_common(p - d + LZ_MIN, p + LZ_MIN, e->src + e->n);
 }
 
 /*
