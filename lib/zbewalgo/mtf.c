@@ -26,15 +26,19 @@
  */
 static u64 mtf_init(u64 *list)
 {
-	unsigned int w, b;
+	unsigned int w;
 
-	for (w = 0; w < 32; w++) {
-		list[w] = 0;
-		for (b = 0; b < 8; b++)
-			list[w] |= (u64)(8 * w + b) << (8 * b);
-	}
+	/* byte b of word w is 8 * w + b: bytes never carry into the next */
+	for (w = 0; w < 32; w++)
+		list[w] = 0x0706050403020100ULL + w * ZBW_BYTES(8);
 	return list[0];
 }
+
+/* Bytes 0..p of a word, for p = 0..7 */
+static const u64 mtf_masks[8] = {
+	0xffULL, 0xffffULL, 0xffffffULL, 0xffffffffULL, 0xffffffffffULL,
+	0xffffffffffffULL, 0xffffffffffffffULL, ~0ULL,
+};
 
 /*
  * Moves entry @c at position 8 * @w + (byte under @mask's top) to the
@@ -92,10 +96,11 @@ static int mtf_encode(const u8 *src, unsigned int slen, u8 *dst,
 		return -ENOSPC;
 	memset(bits, 0, nb * sizeof(*bits));
 	memset(cnt, 0, nb + 8);
-	for (c = 0; c < 256; c++) {
+	for (c = 0; c < 256; c++)
 		sc->time[c] = 255 - c;
-		bits[c / 64] = ~0ULL;
-		cnt[c / 64] = 64;
+	for (b = 0; b < 256 / 64; b++) {
+		bits[b] = ~0ULL;
+		cnt[b] = 64;
 	}
 	for (i = 0; i < slen; i++) {
 		c = src[i];
@@ -129,21 +134,28 @@ static int mtf_decode(const u8 *src, unsigned int slen, u8 *dst,
 		      unsigned int dcap, void *scratch)
 {
 	u64 *list = scratch, head, c;
-	unsigned int i, w, b;
+	unsigned int i, w, b, s;
 
 	if (slen > dcap)
 		return -EINVAL;
 	head = mtf_init(list);
 	for (i = 0; i < slen; i++) {
-		if (!src[i]) {
+		s = src[i];
+		if (!s) {
 			dst[i] = head;
 			continue;
 		}
-		w = src[i] / 8;
-		b = 8 * (src[i] % 8);
-		c = ((w ? list[w] : head) >> b) & 0xff;
+		if (likely(s < 8)) {	/* mtf_to_front() in word 0, inline */
+			c = (head >> 8 * s) & 0xff;
+			dst[i] = c;
+			head ^= ((head << 8 | c) ^ head) & mtf_masks[s];
+			continue;
+		}
+		w = s / 8;
+		b = 8 * (s % 8);
+		c = (list[w] >> b) & 0xff;
 		dst[i] = c;
-		head = mtf_to_front(head, list, w, ~0ULL >> (56 - b), c);
+		head = mtf_to_front(head, list, w, mtf_masks[s % 8], c);
 	}
 	return slen;
 }
