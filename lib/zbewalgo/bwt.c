@@ -158,14 +158,24 @@ static int bwt_decode(const u8 *src, unsigned int slen, u8 *dst,
 	zbw_bwt_buckets(l, n, sc);
 	memcpy(lo, sc->start, sizeof(sc->start));
 	memcpy(hi, sc->end, sizeof(sc->end));
-	for (r = 0; r < n / 2; r++) {
+	for (r = 0, i = n - 1; r < n / 2; r++, i--) {
 		psi[lo[l[r]]++] = r;
-		psi[--hi[l[n - 1 - r]]] = n - 1 - r;
+		psi[--hi[l[i]]] = i;
 	}
 	if (n & 1)
 		psi[lo[l[r]]++] = r;
 	r = psi[p];
-	for (i = 0; i < n; i++) {
+	for (i = 0; i + 4 <= n; i += 4) {
+		dst[i] = l[r];
+		r = psi[r];
+		dst[i + 1] = l[r];
+		r = psi[r];
+		dst[i + 2] = l[r];
+		r = psi[r];
+		dst[i + 3] = l[r];
+		r = psi[r];
+	}
+	for (; i < n; i++) {
 		dst[i] = l[r];
 		r = psi[r];
 	}
