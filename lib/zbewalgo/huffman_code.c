@@ -84,7 +84,8 @@ static u32 *zbw_huf_sort(u32 *a, u32 *b, u32 *cnt, unsigned int k, u32 maxkey)
 unsigned int zbw_huf_lengths(const u32 *freq, unsigned int nsym,
 			     unsigned int limit, u8 *len, u32 *buf)
 {
-	u16 bl[ZBW_HUF_DEPTH_MAX];
+	/* codes per length, where the sort kept its counts: off the stack */
+	u16 *bl = (u16 *)(buf + 512);
 	u32 *key = buf, *w, maxkey = 0;
 	unsigned int i, j, k = 0, root, leaf, next, avbl, used, depth;
 
@@ -132,7 +133,7 @@ unsigned int zbw_huf_lengths(const u32 *freq, unsigned int nsym,
 	used = 0;
 	depth = 0;
 	root = k - 2;
-	memset(bl, 0, sizeof(bl));
+	memset(bl, 0, ZBW_HUF_DEPTH_MAX * sizeof(*bl));
 	while (avbl > 0) {
 		while (root < k && w[root] == depth) {
 			used++;
