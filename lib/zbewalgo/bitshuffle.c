@@ -144,12 +144,13 @@ static __always_inline unsigned int bs4_blocks(const u8 *src, u8 *dst,
  * in registers.
  */
 static __always_inline unsigned int bs8_blocks(const u8 *src, u8 *dst,
-					       unsigned int m, bool encode)
+					       unsigned int m, bool encode,
+					       bool delta, u64 *prev)
 {
 	const u8 *s;
 	u8 *d;
 	unsigned int i, in, out;
-	u64 r0, r1, r2, r3, r4, r5, r6, r7;
+	u64 r0, r1, r2, r3, r4, r5, r6, r7, t;
 
 	/* distance between rows in @src and in @dst */
 	in = encode ? 8 : m;
@@ -165,6 +166,18 @@ static __always_inline unsigned int bs8_blocks(const u8 *src, u8 *dst,
 		r5 = zbw_get_le64(s + 5 * in);
 		r6 = zbw_get_le64(s + 6 * in);
 		r7 = zbw_get_le64(s + 7 * in);
+		if (delta && encode) {	/* the words' differences instead */
+			t = r7;
+			r7 -= r6;
+			r6 -= r5;
+			r5 -= r4;
+			r4 -= r3;
+			r3 -= r2;
+			r2 -= r1;
+			r1 -= r0;
+			r0 -= *prev;
+			*prev = t;
+		}
 		/* 4-byte blocks, then 2-byte blocks, then bytes trade places */
 		bs_swap(&r0, &r4, 32, BS_LO32);
 		bs_swap(&r1, &r5, 32, BS_LO32);
@@ -178,6 +191,17 @@ static __always_inline unsigned int bs8_blocks(const u8 *src, u8 *dst,
 		bs_swap(&r2, &r3, 8, BS_EVEN8);
 		bs_swap(&r4, &r5, 8, BS_EVEN8);
 		bs_swap(&r6, &r7, 8, BS_EVEN8);
+		if (delta && !encode) {	/* the sums of the differences */
+			r0 += *prev;
+			r1 += r0;
+			r2 += r1;
+			r3 += r2;
+			r4 += r3;
+			r5 += r4;
+			r6 += r5;
+			r7 += r6;
+			*prev = r7;
+		}
 		zbw_put_le64(d, r0);
 		zbw_put_le64(d + out, r1);
 		zbw_put_le64(d + 2 * out, r2);
@@ -199,7 +223,7 @@ static __always_inline int bs_encode(const u8 *src, unsigned int slen,
 	if (slen > dcap)
 		return -ENOSPC;
 	i = w == 4 ? bs4_blocks(src, dst, m, true) :
-		     bs8_blocks(src, dst, m, true);
+		     bs8_blocks(src, dst, m, true, false, NULL);
 	for (; i < m; i++)
 		for (j = 0; j < w; j++)
 			dst[j * m + i] = src[i * w + j];
@@ -216,7 +240,7 @@ static __always_inline int bs_decode(const u8 *src, unsigned int slen,
 	if (slen > dcap)
 		return -EINVAL;
 	i = w == 4 ? bs4_blocks(src, dst, m, false) :
-		     bs8_blocks(src, dst, m, false);
+		     bs8_blocks(src, dst, m, false, false, NULL);
 	for (; i < m; i++)
 		for (j = 0; j < w; j++)
 			dst[i * w + j] = src[j * m + i];
@@ -246,6 +270,67 @@ static int bs8_decode(const u8 *src, unsigned int slen, u8 *dst,
 		      unsigned int dcap, void *scratch)
 {
 	return bs_decode(src, slen, dst, dcap, 8);
+}
+
+/**
+ * zbw_delta8_bs8_encode() - steps delta8 and bitshuffle8 in one pass
+ * @src: input
+ * @slen: its length
+ * @dst: output, bitshuffle8's of delta8's of @src
+ * @dcap: room at @dst, as bitshuffle8 would get it
+ *
+ * The engine's way through chains with delta8 followed by bitshuffle8
+ * (arrays of doubles): delta8's output is as long as its input, so it
+ * never wins on its own and need not be written out.
+ *
+ * Return: @slen, or -ENOSPC as bitshuffle8 would return it.
+ */
+int zbw_delta8_bs8_encode(const u8 *src, unsigned int slen, u8 *dst,
+			  unsigned int dcap)
+{
+	unsigned int m = slen / 8, i, j;
+	u64 prev = 0, x;
+
+	if (slen > dcap)
+		return -ENOSPC;
+	i = bs8_blocks(src, dst, m, true, true, &prev);
+	for (; i < m; i++) {
+		x = zbw_get_le64(src + 8 * i);
+		for (j = 0; j < 8; j++)
+			dst[j * m + i] = (u8)((x - prev) >> (8 * j));
+		prev = x;
+	}
+	memcpy(dst + m * 8, src + m * 8, slen - m * 8);
+	return slen;
+}
+
+/**
+ * zbw_bs8_delta8_decode() - decoders of bitshuffle8 and delta8 in one pass
+ * @src: input
+ * @slen: its length
+ * @dst: output, not overlapping @src
+ * @dcap: room at @dst, as delta8's decoder would get it (bitshuffle8's
+ *	gets at least as much)
+ *
+ * Return: @slen, or -EINVAL when it does not fit, as either would.
+ */
+int zbw_bs8_delta8_decode(const u8 *src, unsigned int slen, u8 *dst,
+			  unsigned int dcap)
+{
+	unsigned int m = slen / 8, i, j;
+	u64 prev = 0, x;
+
+	if (slen > dcap)
+		return -EINVAL;
+	i = bs8_blocks(src, dst, m, false, true, &prev);
+	for (; i < m; i++) {
+		for (x = 0, j = 0; j < 8; j++)
+			x |= (u64)src[j * m + i] << (8 * j);
+		prev += x;
+		zbw_put_le64(dst + 8 * i, prev);
+	}
+	memcpy(dst + m * 8, src + m * 8, slen - m * 8);
+	return slen;
 }
 
 const struct zbewalgo_step zbewalgo_step_BITSHUFFLE4 = {

@@ -288,6 +288,16 @@ static unsigned int zbw_free_buf(int a, int b)
 	return i;
 }
 
+/*
+ * Whether steps @k and @k + 1 of @ids (@nr of them) are delta8 and
+ * bitshuffle8, which the engine runs as one pass both ways.
+ */
+static bool zbw_delta8_bs8(const u8 *ids, unsigned int k, unsigned int nr)
+{
+	return k + 1 < nr && ids[k] == ZBEWALGO_STEP_DELTA8 &&
+	       ids[k + 1] == ZBEWALGO_STEP_BITSHUFFLE8;
+}
+
 static int zbw_write_stored(const u8 *src, size_t slen, u8 *dst, size_t *dlen)
 {
 	unsigned int n = zbw_len_bytes(slen);
@@ -384,13 +394,22 @@ int zbewalgo_compress(struct zbewalgo_ctx *ctx, const void *src, size_t slen,
 		comb = &table->comb[ci];
 		res->tried++;
 		for (k = 0; k < comb->nr_steps; k++) {
-			const struct zbewalgo_step *step =
-				zbewalgo_step_get(comb->ids[k]);
+			const struct zbewalgo_step *step;
 			unsigned int ob = zbw_free_buf(in_buf, best_buf);
 			unsigned int dcap = cap;
-			size_t total, over = 1 + (k + 1) + len_bytes;
+			size_t total, over;
+			bool fused;
 			int ret;
 
+			/*
+			 * A result as long as the previous one is a step byte
+			 * longer: it never beats the best.  So delta8 before
+			 * bitshuffle8 is not written out, only both at once.
+			 */
+			fused = zbw_delta8_bs8(comb->ids, k, comb->nr_steps);
+			k += fused;
+			step = zbewalgo_step_get(comb->ids[k]);
+			over = 1 + (k + 1) + len_bytes;
 			if (!step)
 				break;
 			/*
@@ -403,9 +422,14 @@ int zbewalgo_compress(struct zbewalgo_ctx *ctx, const void *src, size_t slen,
 					break;
 				dcap = min_t(size_t, cap, best_total - over - 1);
 			}
-			ret = step->encode(in, inlen, ctx->buf[ob], dcap,
-					   ctx->state[comb->ids[k]] ?:
-					   ctx->step_scratch);
+			if (fused)
+				ret = zbw_delta8_bs8_encode(in, inlen,
+							    ctx->buf[ob], dcap);
+			else
+				ret = step->encode(in, inlen, ctx->buf[ob],
+						   dcap,
+						   ctx->state[comb->ids[k]] ?:
+						   ctx->step_scratch);
 			if (ret < 0)
 				break;
 			total = over + ret;
@@ -520,10 +544,22 @@ static int zbw_decompress(const u8 *src, size_t slen, u8 *dst, size_t *dlen,
 	for (i = nr_steps; i-- > 0;) {
 		unsigned int id = ip[1 + i];
 		const struct zbewalgo_step *step = zbewalgo_step_get(id);
-		u8 *out = i ? buf[i & 1] : dst;
+		/* the stage buffer the step does not read, or @dst at last */
+		u8 *out = i ? buf[in == buf[0]] : dst;
 		void *arg = step_scratch;
 		int ret;
 
+		if (i && zbw_delta8_bs8(ip + 1, i - 1, nr_steps)) {
+			i--;
+			ret = zbw_bs8_delta8_decode(in, inlen,
+						    i ? out : dst,
+						    i ? cap : orig);
+			if (ret < 0)
+				return -EINVAL;
+			in = i ? out : dst;
+			inlen = ret;
+			continue;
+		}
 		if (step->state_size && ctx) {
 			arg = ctx->state[id];
 		} else if (step->state_size) {
