@@ -171,12 +171,17 @@ static unsigned int lz_find(const struct lz_enc *e, unsigned int i,
 {
 	const u8 *p = e->src + i, *end = e->src + e->n;
 	unsigned int cand = e->head[lz_hash(p)], best = LZ_MIN - 1, depth, l;
+	/* candidates below this are too far back */
+	unsigned int low = i > LZ_MAX_DIST ? i - LZ_MAX_DIST : 0;
 	u32 head = zbw_load32(p);
 
-	for (depth = 0; depth < LZ_DEPTH && cand < i; depth++) {
+	/* the chain goes down from there: later candidates are below @i too */
+	if (cand >= i)
+		return 0;
+	for (depth = 0; depth < LZ_DEPTH; depth++) {
 		const u8 *q = e->src + cand;
 
-		if (i - cand > LZ_MAX_DIST)
+		if (cand < low)
 			break;
 
 		/* cheap rejects: a hash collision, or no longer than best */
