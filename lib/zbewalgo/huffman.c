@@ -87,6 +87,7 @@ struct zbw_huf_dec {
 	u16 tab[ZBW_HUF_TAB_SIZE];	/* length | symbol << 8 */
 	u16 meta[1u << ZBW_HUF_META_BITS];
 	u8 len[256];
+	u8 order[256];			/* zbw_huf_table()'s */
 };
 
 union zbw_huf_scratch {
@@ -192,7 +193,7 @@ static void zbw_huf_put_header(struct zbw_bitw *w, struct zbw_huf_enc *e,
 	zbw_bitw_flush(w);
 
 	/* meta codes reversed for LSB-first */
-	zbw_huf_canon(mlen, ZBW_HUF_META_SYMS, ZBW_HUF_META_BITS, next);
+	zbw_huf_canon(mlen, ZBW_HUF_META_SYMS, ZBW_HUF_META_BITS, next, NULL);
 	for (i = 0; i < ZBW_HUF_META_SYMS; i++)
 		if (mlen[i])
 			e->code[i] = zbw_huf_rev(next[mlen[i]]++, mlen[i]);
@@ -352,7 +353,7 @@ int zbw_huf_encode(const u8 *src, unsigned int slen, u8 *dst,
 		zbw_huf_put_header(&w, e, mode, maxsym, next);
 
 	/* The symbol codes, reversed for LSB-first */
-	zbw_huf_canon(len, maxsym + 1, ZBW_HUF_MAX_BITS, next);
+	zbw_huf_canon(len, maxsym + 1, ZBW_HUF_MAX_BITS, next, NULL);
 	for (i = 0; i <= maxsym; i++)
 		if (len[i])
 			e->code[i] = zbw_huf_rev(next[len[i]]++, len[i]) |
@@ -382,7 +383,7 @@ static int zbw_huf_read_lengths(struct zbw_bitr *r, bool delta,
 	for (i = 0; i < ZBW_HUF_META_SYMS; i++)
 		mlen[i] = zbw_bitr_get(r, 3);
 	if (zbw_huf_table(mlen, ZBW_HUF_META_SYMS, ZBW_HUF_META_BITS,
-			  d->meta))
+			  d->meta, d->order))
 		return -EINVAL;
 	for (i = 0; i <= maxsym;) {
 		zbw_bitr_refill(r);
@@ -500,7 +501,7 @@ int zbw_huf_decode(const u8 *src, unsigned int slen, u8 *dst,
 	/* A table for the longest code only: short ones are quick to fill */
 	for (bits = 1, i = 0; i < 256; i++)
 		bits = max_t(unsigned int, bits, d->len[i]);
-	if (zbw_huf_table(d->len, 256, bits, d->tab))
+	if (zbw_huf_table(d->len, 256, bits, d->tab, d->order))
 		return -EINVAL;
 	mask = (1u << bits) - 1;
 

@@ -8,11 +8,12 @@
 
 /*
  * First canonical code of each length 1..@bits for the lengths @len of
- * @nsym <= 256 symbols (all <= @bits).  Returns the Kraft sum scaled by
- * 2^@bits, which is exactly 2^@bits for a complete code.
+ * @nsym <= 256 symbols (all <= @bits), and unless @count is NULL the
+ * number of symbols of each length 1..@bits.  Returns the Kraft sum
+ * scaled by 2^@bits, which is exactly 2^@bits for a complete code.
  */
 u32 zbw_huf_canon(const u8 *len, unsigned int nsym, unsigned int bits,
-		  u32 *next)
+		  u32 *next, u16 *count)
 {
 	/*
 	 * four counters: equal lengths in a row do not wait on each other.
@@ -36,6 +37,8 @@ u32 zbw_huf_canon(const u8 *len, unsigned int nsym, unsigned int bits,
 		code = (code + prev) << 1;
 		next[i] = code;
 		cnt = bl[0][i] + bl[1][i] + bl[2][i] + bl[3][i];
+		if (count)
+			count[i] = cnt;
 		kraft += cnt << (bits - i);
 		prev = cnt;
 	}
@@ -174,23 +177,44 @@ unsigned int zbw_huf_lengths(const u32 *freq, unsigned int nsym,
 
 /*
  * Decoding table of 2^@bits entries (length | symbol << 8) for the lengths
- * @len (<= @bits) of @nsym symbols; -EINVAL unless they form a complete
- * prefix code, so every table entry is valid.
+ * @len (<= @bits) of @nsym <= 256 symbols; -EINVAL unless they form a
+ * complete prefix code, so every table entry is valid.  @order: room for
+ * @nsym symbols.
+ *
+ * The stream is LSB-first, so a code of length l owns the entries whose
+ * low l bits are its reversed code.  Rather than writing each of them
+ * (2^@bits stores and a loop step each), the table grows from 2 entries
+ * to 2^@bits: the codes of length l go in once the table has 2^l
+ * entries, then it is doubled by a copy of itself.  That takes the
+ * symbols by length: a counting sort into @order.
  */
 int zbw_huf_table(const u8 *len, unsigned int nsym, unsigned int bits,
-		  u16 *tab)
+		  u16 *tab, u8 *order)
 {
 	u32 next[ZBW_HUF_MAX_BITS + 1];
-	unsigned int s, l, i;
+	u16 first[ZBW_HUF_MAX_BITS + 1];
+	unsigned int s, l, k;
 
-	if (zbw_huf_canon(len, nsym, bits, next) != 1u << bits)
+	if (zbw_huf_canon(len, nsym, bits, next, first) != 1u << bits)
 		return -EINVAL;
-	for (s = 0; s < nsym; s++) {
-		l = len[s];
-		if (!l)
-			continue;
-		for (i = zbw_huf_rev(next[l]++, l); i < 1u << bits; i += 1u << l)
-			tab[i] = l | s << 8;
+	/* first[l]: where the symbols of length l start in @order */
+	for (k = 0, l = 1; l <= bits; l++) {
+		s = first[l];
+		first[l] = k;
+		k += s;
+	}
+	for (s = 0; s < nsym; s++)
+		if (len[s] && len[s] <= bits)
+			order[first[len[s]]++] = s;
+	/* first[l] is now where the symbols of length l end */
+	for (k = 0, l = 1; l <= bits; l++) {
+		if (l > 1)
+			memcpy(tab + (1u << (l - 1)), tab,
+			       sizeof(*tab) << (l - 1));
+		for (; k < first[l]; k++) {
+			s = order[k];
+			tab[zbw_huf_rev(next[l]++, l)] = l | s << 8;
+		}
 	}
 	return 0;
 }
