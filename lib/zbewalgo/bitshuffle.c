@@ -84,6 +84,44 @@ static __always_inline void bs4_block4(const u8 *src, u8 *dst,
 	}
 }
 
+/* Two 4-byte words x[i], x[i + 1] from their differences and x[i - 1] */
+static __always_inline u64 bs4_sum2(u64 d, u64 *prev)
+{
+	u32 lo = (u32)*prev + (u32)d, hi = lo + (u32)(d >> 32);
+
+	*prev = hi;
+	return lo | (u64)hi << 32;
+}
+
+/* Eight 4-byte words from their differences and the word before them */
+static __always_inline void bs4_sum(u64 *a, u64 *b, u64 *c, u64 *e,
+				    u64 *prev)
+{
+	*a = bs4_sum2(*a, prev);
+	*b = bs4_sum2(*b, prev);
+	*c = bs4_sum2(*c, prev);
+	*e = bs4_sum2(*e, prev);
+}
+
+/* The differences of x[i], x[i + 1] and x[i - 1] in @prev */
+static __always_inline u64 bs4_diff2(u64 x, u64 *prev)
+{
+	u32 lo = (u32)x - (u32)*prev, hi = (u32)(x >> 32) - (u32)x;
+
+	*prev = x >> 32;
+	return lo | (u64)hi << 32;
+}
+
+/* Eight 4-byte words to their differences, @prev the word before them */
+static __always_inline void bs4_diff(u64 *a, u64 *b, u64 *c, u64 *e,
+				     u64 *prev)
+{
+	*a = bs4_diff2(*a, prev);
+	*b = bs4_diff2(*b, prev);
+	*c = bs4_diff2(*c, prev);
+	*e = bs4_diff2(*e, prev);
+}
+
 /*
  * Whole blocks of 4 words of 4 bytes; returns the words done.  Eight
  * words at a time, as a 4 x 8 byte transpose (the 8 x 8 one on half the
@@ -92,7 +130,8 @@ static __always_inline void bs4_block4(const u8 *src, u8 *dst,
  * trade is its own inverse: decoding makes them in the reverse order.
  */
 static __always_inline unsigned int bs4_blocks(const u8 *src, u8 *dst,
-					       unsigned int m, bool encode)
+					       unsigned int m, bool encode,
+					       bool delta, u64 *prev)
 {
 	unsigned int i;
 	u64 a, b, c, e;
@@ -103,6 +142,8 @@ static __always_inline unsigned int bs4_blocks(const u8 *src, u8 *dst,
 			b = zbw_get_le64(src + 4 * i + 8);
 			c = zbw_get_le64(src + 4 * i + 16);
 			e = zbw_get_le64(src + 4 * i + 24);
+			if (delta)
+				bs4_diff(&a, &b, &c, &e, prev);
 			bs_swap(&a, &c, 32, BS_LO32);
 			bs_swap(&b, &e, 32, BS_LO32);
 			bs_swap(&a, &b, 16, BS_EVEN16);
@@ -124,13 +165,15 @@ static __always_inline unsigned int bs4_blocks(const u8 *src, u8 *dst,
 			bs_swap(&c, &e, 16, BS_EVEN16);
 			bs_swap(&a, &c, 32, BS_LO32);
 			bs_swap(&b, &e, 32, BS_LO32);
+			if (delta)
+				bs4_sum(&a, &b, &c, &e, prev);
 			zbw_put_le64(dst + 4 * i, a);
 			zbw_put_le64(dst + 4 * i + 8, b);
 			zbw_put_le64(dst + 4 * i + 16, c);
 			zbw_put_le64(dst + 4 * i + 24, e);
 		}
 	}
-	if (i + 4 <= m) {
+	if (i + 4 <= m && !delta) {
 		bs4_block4(src, dst, m, i, encode);
 		i += 4;
 	}
@@ -222,7 +265,7 @@ static __always_inline int bs_encode(const u8 *src, unsigned int slen,
 
 	if (slen > dcap)
 		return -ENOSPC;
-	i = w == 4 ? bs4_blocks(src, dst, m, true) :
+	i = w == 4 ? bs4_blocks(src, dst, m, true, false, NULL) :
 		     bs8_blocks(src, dst, m, true, false, NULL);
 	for (; i < m; i++)
 		for (j = 0; j < w; j++)
@@ -239,7 +282,7 @@ static __always_inline int bs_decode(const u8 *src, unsigned int slen,
 
 	if (slen > dcap)
 		return -EINVAL;
-	i = w == 4 ? bs4_blocks(src, dst, m, false) :
+	i = w == 4 ? bs4_blocks(src, dst, m, false, false, NULL) :
 		     bs8_blocks(src, dst, m, false, false, NULL);
 	for (; i < m; i++)
 		for (j = 0; j < w; j++)
@@ -272,65 +315,102 @@ static int bs8_decode(const u8 *src, unsigned int slen, u8 *dst,
 	return bs_decode(src, slen, dst, dcap, 8);
 }
 
-/**
- * zbw_delta8_bs8_encode() - steps delta8 and bitshuffle8 in one pass
- * @src: input
- * @slen: its length
- * @dst: output, bitshuffle8's of delta8's of @src
- * @dcap: room at @dst, as bitshuffle8 would get it
- *
- * The engine's way through chains with delta8 followed by bitshuffle8
- * (arrays of doubles): delta8's output is as long as its input, so it
- * never wins on its own and need not be written out.
- *
- * Return: @slen, or -ENOSPC as bitshuffle8 would return it.
- */
-int zbw_delta8_bs8_encode(const u8 *src, unsigned int slen, u8 *dst,
-			  unsigned int dcap)
+/* Word @i of @w bytes at @p, little-endian */
+static __always_inline u64 bs_word(const u8 *p, unsigned int i, unsigned int w)
 {
-	unsigned int m = slen / 8, i, j;
-	u64 prev = 0, x;
+	return w == 8 ? zbw_get_le64(p + 8 * i) : zbw_get_le32(p + 4 * i);
+}
+
+/*
+ * The delta step of word size @w, then bitshuffle of the same size: the
+ * words' differences are taken in registers on their way into the
+ * transpose.
+ */
+static __always_inline int bs_delta_encode(const u8 *src, unsigned int slen,
+					   u8 *dst, unsigned int dcap,
+					   unsigned int w)
+{
+	unsigned int m = slen / w, i, j;
+	u64 prev = 0, x, d;
 
 	if (slen > dcap)
 		return -ENOSPC;
-	i = bs8_blocks(src, dst, m, true, true, &prev);
+	i = w == 4 ? bs4_blocks(src, dst, m, true, true, &prev) :
+		     bs8_blocks(src, dst, m, true, true, &prev);
 	for (; i < m; i++) {
-		x = zbw_get_le64(src + 8 * i);
-		for (j = 0; j < 8; j++)
-			dst[j * m + i] = (u8)((x - prev) >> (8 * j));
+		x = bs_word(src, i, w);
+		d = x - prev;
 		prev = x;
+		for (j = 0; j < w; j++)
+			dst[j * m + i] = (u8)(d >> (8 * j));
 	}
-	memcpy(dst + m * 8, src + m * 8, slen - m * 8);
+	memcpy(dst + m * w, src + m * w, slen - m * w);
 	return slen;
 }
 
-/**
- * zbw_bs8_delta8_decode() - decoders of bitshuffle8 and delta8 in one pass
- * @src: input
- * @slen: its length
- * @dst: output, not overlapping @src
- * @dcap: room at @dst, as delta8's decoder would get it (bitshuffle8's
- *	gets at least as much)
- *
- * Return: @slen, or -EINVAL when it does not fit, as either would.
- */
-int zbw_bs8_delta8_decode(const u8 *src, unsigned int slen, u8 *dst,
-			  unsigned int dcap)
+static __always_inline int bs_delta_decode(const u8 *src, unsigned int slen,
+					   u8 *dst, unsigned int dcap,
+					   unsigned int w)
 {
-	unsigned int m = slen / 8, i, j;
+	unsigned int m = slen / w, i, j;
 	u64 prev = 0, x;
 
 	if (slen > dcap)
 		return -EINVAL;
-	i = bs8_blocks(src, dst, m, false, true, &prev);
+	i = w == 4 ? bs4_blocks(src, dst, m, false, true, &prev) :
+		     bs8_blocks(src, dst, m, false, true, &prev);
 	for (; i < m; i++) {
-		for (x = 0, j = 0; j < 8; j++)
+		for (x = 0, j = 0; j < w; j++)
 			x |= (u64)src[j * m + i] << (8 * j);
 		prev += x;
-		zbw_put_le64(dst + 8 * i, prev);
+		if (w == 8)
+			zbw_put_le64(dst + 8 * i, prev);
+		else
+			zbw_put_le32(dst + 4 * i, (u32)prev);
 	}
-	memcpy(dst + m * 8, src + m * 8, slen - m * 8);
+	memcpy(dst + m * w, src + m * w, slen - m * w);
 	return slen;
+}
+
+/**
+ * zbw_delta_bs_encode() - a delta step and bitshuffle in one pass
+ * @src: input
+ * @slen: its length
+ * @dst: output, bitshuffle@w's of delta@w's of @src
+ * @dcap: room at @dst, as bitshuffle would get it
+ * @w: the word size, 4 or 8
+ *
+ * The engine's way through chains with delta4 followed by bitshuffle4, or
+ * delta8 by bitshuffle8 (arrays of numbers): the delta step's output is
+ * as long as its input, so it never wins on its own and need not be
+ * written out.
+ *
+ * Return: @slen, or -ENOSPC as bitshuffle would return it.
+ */
+int zbw_delta_bs_encode(const u8 *src, unsigned int slen, u8 *dst,
+			unsigned int dcap, unsigned int w)
+{
+	return w == 8 ? bs_delta_encode(src, slen, dst, dcap, 8) :
+			bs_delta_encode(src, slen, dst, dcap, 4);
+}
+
+/**
+ * zbw_delta_bs_decode() - decoders of bitshuffle and a delta step in one
+ *	pass
+ * @src: input
+ * @slen: its length
+ * @dst: output, not overlapping @src
+ * @dcap: room at @dst, as the delta step's decoder would get it
+ *	(bitshuffle's gets at least as much)
+ * @w: the word size, 4 or 8
+ *
+ * Return: @slen, or -EINVAL when it does not fit, as either would.
+ */
+int zbw_delta_bs_decode(const u8 *src, unsigned int slen, u8 *dst,
+			unsigned int dcap, unsigned int w)
+{
+	return w == 8 ? bs_delta_decode(src, slen, dst, dcap, 8) :
+			bs_delta_decode(src, slen, dst, dcap, 4);
 }
 
 const struct zbewalgo_step zbewalgo_step_BITSHUFFLE4 = {

@@ -289,13 +289,22 @@ static unsigned int zbw_free_buf(int a, int b)
 }
 
 /*
- * Whether steps @k and @k + 1 of @ids (@nr of them) are delta8 and
- * bitshuffle8, which the engine runs as one pass both ways.
+ * If steps @k and @k + 1 of @ids (@nr of them) are delta4 and bitshuffle4
+ * or delta8 and bitshuffle8, which the engine runs as one pass both ways:
+ * their word size.  0 otherwise.
  */
-static bool zbw_delta8_bs8(const u8 *ids, unsigned int k, unsigned int nr)
+static unsigned int zbw_delta_bs(const u8 *ids, unsigned int k,
+				 unsigned int nr)
 {
-	return k + 1 < nr && ids[k] == ZBEWALGO_STEP_DELTA8 &&
-	       ids[k + 1] == ZBEWALGO_STEP_BITSHUFFLE8;
+	if (k + 1 >= nr)
+		return 0;
+	if (ids[k] == ZBEWALGO_STEP_DELTA8 &&
+	    ids[k + 1] == ZBEWALGO_STEP_BITSHUFFLE8)
+		return 8;
+	if (ids[k] == ZBEWALGO_STEP_DELTA4 &&
+	    ids[k + 1] == ZBEWALGO_STEP_BITSHUFFLE4)
+		return 4;
+	return 0;
 }
 
 static int zbw_write_stored(const u8 *src, size_t slen, u8 *dst, size_t *dlen)
@@ -398,16 +407,17 @@ int zbewalgo_compress(struct zbewalgo_ctx *ctx, const void *src, size_t slen,
 			unsigned int ob = zbw_free_buf(in_buf, best_buf);
 			unsigned int dcap = cap;
 			size_t total, over;
-			bool fused;
+			unsigned int fused;
 			int ret;
 
 			/*
 			 * A result as long as the previous one is a step byte
-			 * longer: it never beats the best.  So delta8 before
-			 * bitshuffle8 is not written out, only both at once.
+			 * longer: it never beats the best.  So a delta step
+			 * before the bitshuffle of its word size is not
+			 * written out, only both at once.
 			 */
-			fused = zbw_delta8_bs8(comb->ids, k, comb->nr_steps);
-			k += fused;
+			fused = zbw_delta_bs(comb->ids, k, comb->nr_steps);
+			k += !!fused;
 			step = zbewalgo_step_get(comb->ids[k]);
 			over = 1 + (k + 1) + len_bytes;
 			if (!step)
@@ -423,8 +433,9 @@ int zbewalgo_compress(struct zbewalgo_ctx *ctx, const void *src, size_t slen,
 				dcap = min_t(size_t, cap, best_total - over - 1);
 			}
 			if (fused)
-				ret = zbw_delta8_bs8_encode(in, inlen,
-							    ctx->buf[ob], dcap);
+				ret = zbw_delta_bs_encode(in, inlen,
+							  ctx->buf[ob], dcap,
+							  fused);
 			else
 				ret = step->encode(in, inlen, ctx->buf[ob],
 						   dcap,
@@ -493,7 +504,7 @@ static int zbw_decompress(const u8 *src, size_t slen, u8 *dst, size_t *dlen,
 			  u8 *scratch, const struct zbewalgo_ctx *ctx)
 {
 	const u8 *ip = src, *end = ip + slen;
-	unsigned int nr_steps, n, i, cap, inlen;
+	unsigned int nr_steps, n, i, cap, inlen, w;
 	size_t stage, steps, layout = 0;
 	u8 *buf[2];
 	void *step_scratch;
@@ -549,11 +560,11 @@ static int zbw_decompress(const u8 *src, size_t slen, u8 *dst, size_t *dlen,
 		void *arg = step_scratch;
 		int ret;
 
-		if (i && zbw_delta8_bs8(ip + 1, i - 1, nr_steps)) {
+		w = i ? zbw_delta_bs(ip + 1, i - 1, nr_steps) : 0;
+		if (w) {
 			i--;
-			ret = zbw_bs8_delta8_decode(in, inlen,
-						    i ? out : dst,
-						    i ? cap : orig);
+			ret = zbw_delta_bs_decode(in, inlen, i ? out : dst,
+						  i ? cap : orig, w);
 			if (ret < 0)
 				return -EINVAL;
 			in = i ? out : dst;
