@@ -372,46 +372,44 @@ static __always_inline int bs_delta_decode(const u8 *src, unsigned int slen,
 	return slen;
 }
 
-/**
- * zbw_delta_bs_encode() - a delta step and bitshuffle in one pass
- * @src: input
- * @slen: its length
- * @dst: output, bitshuffle@w's of delta@w's of @src
- * @dcap: room at @dst, as bitshuffle would get it
- * @w: the word size, 4 or 8
- *
- * The engine's way through chains with delta4 followed by bitshuffle4, or
- * delta8 by bitshuffle8 (arrays of numbers): the delta step's output is
- * as long as its input, so it never wins on its own and need not be
- * written out.
- *
- * Return: @slen, or -ENOSPC as bitshuffle would return it.
+/*
+ * delta@w followed by bitshuffle@w (arrays of numbers): the delta step's
+ * output is as long as its input, so it never wins on its own, and the
+ * engine runs both as one step, never written out between them.
  */
-int zbw_delta_bs_encode(const u8 *src, unsigned int slen, u8 *dst,
-			unsigned int dcap, unsigned int w)
+static int delta4_bs4_encode(const u8 *src, unsigned int slen, u8 *dst,
+			     unsigned int dcap, void *scratch)
 {
-	return w == 8 ? bs_delta_encode(src, slen, dst, dcap, 8) :
-			bs_delta_encode(src, slen, dst, dcap, 4);
+	return bs_delta_encode(src, slen, dst, dcap, 4);
 }
 
-/**
- * zbw_delta_bs_decode() - decoders of bitshuffle and a delta step in one
- *	pass
- * @src: input
- * @slen: its length
- * @dst: output, not overlapping @src
- * @dcap: room at @dst, as the delta step's decoder would get it
- *	(bitshuffle's gets at least as much)
- * @w: the word size, 4 or 8
- *
- * Return: @slen, or -EINVAL when it does not fit, as either would.
- */
-int zbw_delta_bs_decode(const u8 *src, unsigned int slen, u8 *dst,
-			unsigned int dcap, unsigned int w)
+static int delta4_bs4_decode(const u8 *src, unsigned int slen, u8 *dst,
+			     unsigned int dcap, void *scratch)
 {
-	return w == 8 ? bs_delta_decode(src, slen, dst, dcap, 8) :
-			bs_delta_decode(src, slen, dst, dcap, 4);
+	return bs_delta_decode(src, slen, dst, dcap, 4);
 }
+
+static int delta8_bs8_encode(const u8 *src, unsigned int slen, u8 *dst,
+			     unsigned int dcap, void *scratch)
+{
+	return bs_delta_encode(src, slen, dst, dcap, 8);
+}
+
+static int delta8_bs8_decode(const u8 *src, unsigned int slen, u8 *dst,
+			     unsigned int dcap, void *scratch)
+{
+	return bs_delta_decode(src, slen, dst, dcap, 8);
+}
+
+const struct zbewalgo_step zbw_delta4_bitshuffle4 = {
+	.encode		= delta4_bs4_encode,
+	.decode		= delta4_bs4_decode,
+};
+
+const struct zbewalgo_step zbw_delta8_bitshuffle8 = {
+	.encode		= delta8_bs8_encode,
+	.decode		= delta8_bs8_decode,
+};
 
 const struct zbewalgo_step zbewalgo_step_BITSHUFFLE4 = {
 	.encode		= bs4_encode,

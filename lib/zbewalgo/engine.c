@@ -289,22 +289,22 @@ static unsigned int zbw_free_buf(int a, int b)
 }
 
 /*
- * If steps @k and @k + 1 of @ids (@nr of them) are delta4 and bitshuffle4
- * or delta8 and bitshuffle8, which the engine runs as one pass both ways:
- * their word size.  0 otherwise.
+ * Steps @k and @k + 1 of @ids (@nr of them) as one, when the engine runs
+ * them as one pass both ways (delta@w then bitshuffle@w); NULL otherwise.
  */
-static unsigned int zbw_delta_bs(const u8 *ids, unsigned int k,
-				 unsigned int nr)
+static const struct zbewalgo_step *zbw_fused_step(const u8 *ids,
+						  unsigned int k,
+						  unsigned int nr)
 {
 	if (k + 1 >= nr)
-		return 0;
+		return NULL;
 	if (ids[k] == ZBEWALGO_STEP_DELTA8 &&
 	    ids[k + 1] == ZBEWALGO_STEP_BITSHUFFLE8)
-		return 8;
+		return &zbw_delta8_bitshuffle8;
 	if (ids[k] == ZBEWALGO_STEP_DELTA4 &&
 	    ids[k + 1] == ZBEWALGO_STEP_BITSHUFFLE4)
-		return 4;
-	return 0;
+		return &zbw_delta4_bitshuffle4;
+	return NULL;
 }
 
 static int zbw_write_stored(const u8 *src, size_t slen, u8 *dst, size_t *dlen)
@@ -407,7 +407,6 @@ int zbewalgo_compress(struct zbewalgo_ctx *ctx, const void *src, size_t slen,
 			unsigned int ob = zbw_free_buf(in_buf, best_buf);
 			unsigned int dcap = cap;
 			size_t total, over;
-			unsigned int fused;
 			int ret;
 
 			/*
@@ -416,12 +415,14 @@ int zbewalgo_compress(struct zbewalgo_ctx *ctx, const void *src, size_t slen,
 			 * before the bitshuffle of its word size is not
 			 * written out, only both at once.
 			 */
-			fused = zbw_delta_bs(comb->ids, k, comb->nr_steps);
-			k += !!fused;
-			step = zbewalgo_step_get(comb->ids[k]);
-			over = 1 + (k + 1) + len_bytes;
+			step = zbw_fused_step(comb->ids, k, comb->nr_steps);
+			if (step)
+				k++;
+			else
+				step = zbewalgo_step_get(comb->ids[k]);
 			if (!step)
 				break;
+			over = 1 + (k + 1) + len_bytes;
 			/*
 			 * The last step's result only counts below best_total:
 			 * with no room for more, it stops as soon as it knows
@@ -432,15 +433,9 @@ int zbewalgo_compress(struct zbewalgo_ctx *ctx, const void *src, size_t slen,
 					break;
 				dcap = min_t(size_t, cap, best_total - over - 1);
 			}
-			if (fused)
-				ret = zbw_delta_bs_encode(in, inlen,
-							  ctx->buf[ob], dcap,
-							  fused);
-			else
-				ret = step->encode(in, inlen, ctx->buf[ob],
-						   dcap,
-						   ctx->state[comb->ids[k]] ?:
-						   ctx->step_scratch);
+			ret = step->encode(in, inlen, ctx->buf[ob], dcap,
+					   ctx->state[comb->ids[k]] ?:
+					   ctx->step_scratch);
 			if (ret < 0)
 				break;
 			total = over + ret;
@@ -504,9 +499,9 @@ static int zbw_decompress(const u8 *src, size_t slen, u8 *dst, size_t *dlen,
 			  u8 *scratch, const struct zbewalgo_ctx *ctx)
 {
 	const u8 *ip = src, *end = ip + slen;
-	unsigned int nr_steps, n, i, cap, inlen, w;
+	unsigned int nr_steps, n, i, cap, inlen;
 	size_t stage, steps, layout = 0;
-	u8 *buf[2];
+	u8 *buf0, *buf1;
 	void *step_scratch;
 	const u8 *in;
 	u32 orig;
@@ -540,37 +535,34 @@ static int zbw_decompress(const u8 *src, size_t slen, u8 *dst, size_t *dlen,
 
 	if (ctx) {
 		/* laid out for larger pages already: no need to do it again */
-		buf[0] = ctx->buf[0];
-		buf[1] = ctx->buf[1];
+		buf0 = ctx->buf[0];
+		buf1 = ctx->buf[1];
 		step_scratch = ctx->step_scratch;
 	} else {
 		layout = zbw_scratch_layout(orig, &stage, &steps);
-		buf[0] = scratch;
-		buf[1] = buf[0] + stage;
-		step_scratch = buf[1] + stage;
+		buf0 = scratch;
+		buf1 = buf0 + stage;
+		step_scratch = buf1 + stage;
 	}
 	cap = zbewalgo_stage_cap(orig);
 	if (inlen > cap)
 		return -EINVAL;
 	for (i = nr_steps; i-- > 0;) {
 		unsigned int id = ip[1 + i];
-		const struct zbewalgo_step *step = zbewalgo_step_get(id);
-		/* the stage buffer the step does not read, or @dst at last */
-		u8 *out = i ? buf[in == buf[0]] : dst;
+		const struct zbewalgo_step *step = NULL;
+		u8 *out;
 		void *arg = step_scratch;
 		int ret;
 
-		w = i ? zbw_delta_bs(ip + 1, i - 1, nr_steps) : 0;
-		if (w) {
+		/* delta@w and bitshuffle@w as one: the delta step's output */
+		if (i)
+			step = zbw_fused_step(ip + 1, i - 1, nr_steps);
+		if (step)
 			i--;
-			ret = zbw_delta_bs_decode(in, inlen, i ? out : dst,
-						  i ? cap : orig, w);
-			if (ret < 0)
-				return -EINVAL;
-			in = i ? out : dst;
-			inlen = ret;
-			continue;
-		}
+		else
+			step = zbewalgo_step_get(id);
+		/* the stage buffer the step does not read, or @dst at last */
+		out = !i ? dst : in == buf0 ? buf1 : buf0;
 		if (step->state_size && ctx) {
 			arg = ctx->state[id];
 		} else if (step->state_size) {

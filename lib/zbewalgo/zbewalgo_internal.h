@@ -190,11 +190,12 @@ size_t zbewalgo_steps_scratch_size(unsigned int max_len);
 void *zbewalgo_step_state_create(const struct zbewalgo_step *step,
 				 unsigned int max_len);
 
-/* delta@w then bitshuffle@w, and their decoders, in one pass (engine.c) */
-int zbw_delta_bs_encode(const u8 *src, unsigned int slen, u8 *dst,
-			unsigned int dcap, unsigned int w);
-int zbw_delta_bs_decode(const u8 *src, unsigned int slen, u8 *dst,
-			unsigned int dcap, unsigned int w);
+/*
+ * Two steps the engine runs as one (bitshuffle.c): delta4 then bitshuffle4,
+ * delta8 then bitshuffle8.  No step id: pages name both steps.
+ */
+extern const struct zbewalgo_step zbw_delta4_bitshuffle4;
+extern const struct zbewalgo_step zbw_delta8_bitshuffle8;
 
 /* Largest length any step stores with zbw_put_len(), and its size. */
 #define ZBW_LEN_MAX		((1u << 21) - 1)
