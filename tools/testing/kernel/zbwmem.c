@@ -19,6 +19,8 @@
  *	Compares those files with the patterns; exits 1 on a difference.
  *   zbwmem dump KIND PAGES
  *	Writes PAGES pages of one kind to stdout (to measure compressors).
+ *   zbwmem pagesize
+ *	Prints the kernel's page size (busybox has no getconf).
  *
  * Patterns mix what zram sees in practice: zero pages, random (stored
  * uncompressed), text, float32 fields (smooth and quantised), sparse pages
@@ -437,8 +439,11 @@ int main(int argc, char **argv)
 		return cmd_files(argv, 0);
 	if (argc == 4 && !strcmp(argv[1], "check"))
 		return cmd_files(argv, 1);
+	if (argc == 2 && !strcmp(argv[1], "pagesize"))
+		return printf("%ld\n", sysconf(_SC_PAGESIZE)) < 0;
 	fprintf(stderr, "usage: zbwmem fill MIB [PROCS [ROUNDS [STATFILE...]]]\n"
 		"       zbwmem files|check DIR MIB\n"
-		"       zbwmem dump KIND PAGES\n");
+		"       zbwmem dump KIND PAGES\n"
+		"       zbwmem pagesize\n");
 	return 2;
 }

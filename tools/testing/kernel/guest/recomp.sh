@@ -3,15 +3,17 @@
 # Sourced by guest/zbewalgo.sh on kernels whose zram has multi-comp (6.12+):
 # zbewalgo as zram's secondary algorithm (recomp_algorithm, recompress) and
 # zram writeback to a loop device. The sourcing script defines ok, fail,
-# info, zram_dev, zram_del, fill, stress_start, stress_stop, $K and $D.
+# info, zram_dev, zram_del, fill, stress_start, stress_stop, $K, $D and
+# $PSZ (the page size).
 #
-# The data set is RC_PAGES pages of each of the kinds below, in this order,
-# so a page's index says what it is: debugfs block_state (memory tracking)
+# The data set is RC_PAGES 4 KiB pages of each of the kinds below, in this
+# order, RC_N zram pages of each, so a page's index says what it is: debugfs block_state (memory tracking)
 # then tells per page whether it is huge (h), idle (i), recompressed (r),
 # incompressible (n) or written back (w). float pages are stored whole by
 # lz4 and zstd and not by zbewalgo; random pages by all of them.
 RC_KINDS="float random text int ramp sparse zero"
 RC_PAGES=128
+RC_N=$((RC_PAGES * 4096 / PSZ))
 RC_DATA=/tmp/rc.dat
 RC_ERR=/tmp/rc.err
 
@@ -19,7 +21,7 @@ RC_ERR=/tmp/rc.err
 rc_range() {
 	local i=0 k
 	for k in $RC_KINDS; do
-		[ "$k" = "$1" ] && { echo "$((i * RC_PAGES)) $(((i + 1) * RC_PAGES - 1))"; return 0; }
+		[ "$k" = "$1" ] && { echo "$((i * RC_N)) $(((i + 1) * RC_N - 1))"; return 0; }
 		i=$((i + 1))
 	done
 	return 1
@@ -130,7 +132,7 @@ if n=$(rc_new lz4) && rc_same "$n"; then
 	t0=$(rc_table)
 	info "recomp lz4 written: huge $h0 (float $(rc_count $n h float), random $(rc_count $n h random)), $(rc_stats $n)"
 	# lz4 stores every float and random page whole.
-	[ "$(rc_count $n h float)" = $RC_PAGES ] && [ "$(rc_count $n h random)" = $RC_PAGES ] ||
+	[ "$(rc_count $n h float)" = $RC_N ] && [ "$(rc_count $n h random)" = $RC_N ] ||
 		bad="$bad lz4-not-huge:$h0"
 	# max_pages counts tries: each page tried is either recompressed (r) or
 	# marked incompressible (n). Which 16 is zram's business (7.2 picks
@@ -146,8 +148,8 @@ if n=$(rc_new lz4) && rc_same "$n"; then
 	c2=$(rc_mm $n 2)
 	# Every random page stays as it was: huge, never recompressed, and
 	# marked incompressible so that no pass tries it again.
-	[ "$(rc_count $n hn-r random)" = $RC_PAGES ] || bad="$bad random:[$(rc_count $n hn-r random)]"
-	[ "$(rc_count $n r-h float)" -ge $((RC_PAGES * 3 / 4)) ] || bad="$bad float-r:$(rc_count $n r float)"
+	[ "$(rc_count $n hn-r random)" = $RC_N ] || bad="$bad random:[$(rc_count $n hn-r random)]"
+	[ "$(rc_count $n r-h float)" -ge $((RC_N * 3 / 4)) ] || bad="$bad float-r:$(rc_count $n r float)"
 	[ "$c2" -lt "$c0" ] || bad="$bad compr:$c0->$c2"
 	[ "$(rc_table)" -gt "$t0" ] || bad="$bad not-counted-by-the-table"
 	rc_same "$n" || bad="$bad huge:readback"
@@ -159,21 +161,25 @@ if n=$(rc_new lz4) && rc_same "$n"; then
 		fail recomp-huge "$bad"
 
 	# Idle: everything not touched since "all" was written. threshold= only
-	# tries objects at least that large and keeps results below it: lz4
-	# stores text pages in 2000-2200 bytes, int and ramp ones in 950-1250,
-	# zbewalgo text in about 1200. The huge ones are done or incompressible.
+	# tries objects at least that large and keeps results below it. With
+	# 4 KiB pages lz4 stores text pages in 2000-2200 bytes, int and ramp
+	# ones in 950-1300, zbewalgo text in about 1200; with 64 KiB pages
+	# 31-32 KiB, 13-18 KiB and 15 KiB. So at 3/8 of a page only text is
+	# tried, and it shrinks. The huge ones are done or incompressible.
 	bad=
+	thi=$((PSZ * 3000 / 4096))
+	tmid=$((PSZ * 3 / 8))
 	echo all >/sys/block/zram$n/idle
 	ri=$(rc_count $n r)
-	rc_recomp $n type=idle threshold=3000 max_pages=64 || bad="$bad idle-3000:refused"
+	rc_recomp $n type=idle threshold=$thi max_pages=64 || bad="$bad idle-$thi:refused"
 	ci=$(rc_mm $n 2)
-	[ "$(rc_count $n r)" = "$ri" ] || bad="$bad threshold=3000:recompressed-$(($(rc_count $n r) - ri))"
-	rc_recomp $n type=idle threshold=2048 || bad="$bad idle-2048:refused"
+	[ "$(rc_count $n r)" = "$ri" ] || bad="$bad threshold=$thi:recompressed-$(($(rc_count $n r) - ri))"
+	rc_recomp $n type=idle threshold=$tmid || bad="$bad idle-$tmid:refused"
 	r3=$(rc_count $n r)
 	c3=$(rc_mm $n 2)
-	[ "$r3" -gt "$ri" ] && [ "$c3" -lt "$ci" ] || bad="$bad threshold=2048:r=$ri->$r3,compr=$ci->$c3"
+	[ "$r3" -gt "$ri" ] && [ "$c3" -lt "$ci" ] || bad="$bad threshold=$tmid:r=$ri->$r3,compr=$ci->$c3"
 	[ "$(rc_count $n r text)" -gt 0 ] && [ "$(rc_count $n r int)" = 0 ] && [ "$(rc_count $n r ramp)" = 0 ] ||
-		bad="$bad threshold=2048:text=$(rc_count $n r text),int=$(rc_count $n r int),ramp=$(rc_count $n r ramp)"
+		bad="$bad threshold=$tmid:text=$(rc_count $n r text),int=$(rc_count $n r int),ramp=$(rc_count $n r ramp)"
 	# Without a threshold the rest of the idle pages; int and ramp pages
 	# were not touched, so they are still idle.
 	rc_recomp $n type=idle || bad="$bad idle:refused"
@@ -182,7 +188,7 @@ if n=$(rc_new lz4) && rc_same "$n"; then
 	[ "$(rc_count $n r int)" -gt 0 ] && [ "$c4" -lt "$c3" ] || bad="$bad idle:int=$(rc_count $n r int),compr=$c3->$c4"
 	[ "$(rc_count $n r zero)" = 0 ] && [ "$(rc_count $n r random)" = 0 ] || bad="$bad idle:zero-or-random"
 	rc_same "$n" || bad="$bad idle:readback"
-	[ -z "$bad" ] && ok recomp-idle "lz4: threshold=3000 none, threshold=2048 $((r3 - ri)) (text only), then $((r4 - r3)) more, compr $c2 -> $c3 -> $c4, read back exact; $(rc_stats $n)" ||
+	[ -z "$bad" ] && ok recomp-idle "lz4: threshold=$thi none, threshold=$tmid $((r3 - ri)) (text only), then $((r4 - r3)) more, compr $c2 -> $c3 -> $c4, read back exact; $(rc_stats $n)" ||
 		fail recomp-idle "$bad"
 	zram_del "$n"
 else
@@ -192,14 +198,14 @@ fi
 
 # --- behind zstd, level 3: huge_idle leaves what was touched since "all" ---
 bad=
-half=$((RC_PAGES / 2))
+half=$((RC_N / 2))
 if n=$(rc_new zstd 3); then
 	d=/sys/block/zram$n
 	t0=$(rc_table)
 	h0=$(rc_count $n h)
 	echo all >$d/idle
 	# The first half of the float pages written again: no longer idle.
-	dd if=$RC_DATA of=/dev/zram$n bs=4k count=$half oflag=direct 2>/dev/null
+	dd if=$RC_DATA of=/dev/zram$n bs=$PSZ count=$half oflag=direct 2>/dev/null
 	rc_recomp $n type=huge_idle priority=1 || bad="$bad huge_idle:refused"
 	r0=$(awk -v h=$half '$1 < h && $3 ~ /r/' $D/zram/zram$n/block_state | wc -l)
 	r1=$(rc_count $n r float)
@@ -207,8 +213,8 @@ if n=$(rc_new zstd 3); then
 	[ "$(rc_count $n r)" = "$r1" ] || bad="$bad huge_idle:not-float=$(($(rc_count $n r) - r1))"
 	# Then huge: zbewalgo level 3 takes the rest of the floats zstd stored whole.
 	rc_recomp $n type=huge || bad="$bad huge:refused"
-	[ "$(rc_count $n r-h float)" -ge $((RC_PAGES * 3 / 4)) ] || bad="$bad float-r:$(rc_count $n r float)"
-	[ "$(rc_count $n hn-r random)" = $RC_PAGES ] || bad="$bad random:[$(rc_count $n hn-r random)]"
+	[ "$(rc_count $n r-h float)" -ge $((RC_N * 3 / 4)) ] || bad="$bad float-r:$(rc_count $n r float)"
+	[ "$(rc_count $n hn-r random)" = $RC_N ] || bad="$bad random:[$(rc_count $n hn-r random)]"
 	# A level's pages are not the sysfs table's.
 	[ "$(rc_table)" = "$t0" ] || bad="$bad level3-counted-by-the-table"
 	rc_same "$n" || bad="$bad readback"
@@ -227,7 +233,7 @@ fi
 rc_loop() {
 	local n=$1 p=0 e=0 m=0 max=0 r c
 	while [ ! -e /tmp/rstop ]; do
-		for c in 'type=huge max_pages=512' 'type=huge_idle' 'type=idle threshold=1024 max_pages=2048'; do
+		for c in 'type=huge max_pages=512' 'type=huge_idle' "type=idle threshold=$((PSZ / 4)) max_pages=2048"; do
 			: >/tmp/rloop.err
 			if ! echo "$c" 2>/tmp/rloop.err >/sys/block/zram$n/recompress; then
 				if grep -q 'memory' /tmp/rloop.err; then m=$((m + 1)); else e=$((e + 1)); cat /tmp/rloop.err; fi
@@ -291,10 +297,10 @@ rc_wb() {
 		# What nothing could compress is left huge: the random pages (and
 		# any float page the algorithms could not shrink).
 		h=$(rc_count $n h)
-		[ "$(rc_count $n h random)" = $RC_PAGES ] || bad="$bad huge:$h,random:$(rc_count $n h random)"
+		[ "$(rc_count $n h random)" = $RC_N ] || bad="$bad huge:$h,random:$(rc_count $n h random)"
 		echo huge >$d/writeback || bad="$bad writeback-huge:refused"
 		w0=$(awk '{ print $1 }' $d/bd_stat)
-		[ "$w0" = "$h" ] && [ "$(rc_count $n w random)" = $RC_PAGES ] && [ "$(rc_count $n w)" = "$w0" ] ||
+		[ "$w0" = "$h" ] && [ "$(rc_count $n w random)" = $RC_N ] && [ "$(rc_count $n w)" = "$w0" ] ||
 			bad="$bad written:$w0,random-w:$(rc_count $n w random)"
 		rc_same "$n" || bad="$bad huge:readback"
 		# Then what stayed idle: every stored page but zero-filled ones.
@@ -306,7 +312,7 @@ rc_wb() {
 		r=$(awk '{ print $2 }' $d/bd_stat)
 		rc_same "$n" || bad="$bad idle:readback"
 		[ "$(awk '{ print $2 }' $d/bd_stat)" -gt "$r" ] || bad="$bad read-not-from-backing"
-		[ -z "$bad" ] && ok writeback-$name "$p${s:+ + $s}: ${note}written back huge $w0 ($RC_PAGES random), then idle: $w1; read back exact; $(rc_stats $n bd)" ||
+		[ -z "$bad" ] && ok writeback-$name "$p${s:+ + $s}: ${note}written back huge $w0 ($RC_N random), then idle: $w1; read back exact; $(rc_stats $n bd)" ||
 			fail writeback-$name "$bad; $(rc_stats $n bd)"
 	else
 		fail writeback-$name "setup failed (backing_dev $l)"

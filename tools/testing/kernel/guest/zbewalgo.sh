@@ -10,6 +10,9 @@ FILL=${ZBW_FILL_MIB:-384}
 INTEGRATED=${ZBW_INTEGRATED:-0}
 K=/sys/kernel/zbewalgo
 D=/sys/kernel/debug
+# The kernel's page size: sizes below that are fractions of a page scale
+# with it (arm64 guests may have 64 KiB pages); zbwmem's pages stay 4 KiB.
+PSZ=$(zbwmem pagesize)
 FAILED=0
 
 ok() { echo "ZBW-CHECK: $1 ok${2:+ $2}"; }
@@ -79,25 +82,28 @@ fill() {
 	fi
 }
 
-# The table and thresholds rewritten as fast as a shell can, until /tmp/stop.
+# The table and thresholds rewritten as fast as a shell can, until /tmp/stop;
+# then the thresholds it found are back.
 stress() {
-	local n=0 err=0
+	local n=0 err=0 ea mo
+	ea=$(cat $K/early_abort_size)
+	mo=$(cat $K/max_output_size)
 	while [ ! -e /tmp/stop ]; do
 		for c in 'set bwt-mtf-huffman bitshuffle4-rle-huffman' \
 			'add bitshuffle8-rle-huffman,jbe-huffman' 'remove bwt-mtf-huffman' \
 			'set bewalgo2-bitshuffle4-jbe-rle;bwt-mtf-jbe2-huffman' reset; do
 			echo "$c" >$K/combinations || err=$((err + 1))
 		done
-		echo $((n % 7 * 300)) >$K/early_abort_size || err=$((err + 1))
-		echo $((4096 - n % 5 * 400)) >$K/max_output_size || err=$((err + 1))
+		echo $((n % 7 * 300 * PSZ / 4096)) >$K/early_abort_size || err=$((err + 1))
+		echo $((PSZ - n % 5 * 400 * PSZ / 4096)) >$K/max_output_size || err=$((err + 1))
 		cat $K/stats $K/wins >/dev/null || err=$((err + 1))
 		n=$((n + 1))
 		# Leave the workload most of the CPU: changes at 10-20 per second are plenty.
 		usleep 20000
 	done
 	echo reset >$K/combinations
-	echo 512 >$K/early_abort_size
-	echo 3264 >$K/max_output_size
+	echo "$ea" >$K/early_abort_size
+	echo "$mo" >$K/max_output_size
 	echo "$n $err" >/tmp/stress.out
 }
 
