@@ -160,7 +160,7 @@ bin_extras() {
 # bash and Debian's zramctl, swapon, swapoff, mkswap and losetup (the
 # guide's commands) with their libraries. Prints initramfs.sh arguments, one a line.
 doc_extras() {
-	local b p
+	local b p tools="zramctl swapon swapoff mkswap losetup"
 	rm -rf "$1"
 	python3 "$HERE/doc-blocks.py" extract "$REPO/$GUIDE" "$2" "$1" || return 1
 	echo "$1=/doc"
@@ -169,12 +169,12 @@ doc_extras() {
 		# Debian's packages for the arch, with every library they have.
 		p=$("$HERE/sysroot.sh" "$ZARCH") || return 1
 		echo "$p/bin/bash=/bin/bash"
-		for b in zramctl swapon swapoff mkswap; do echo "$p/sbin/$b=/usr/sbin/$b"; done
+		for b in $tools; do echo "$p/sbin/$b=/usr/sbin/$b"; done
 		for b in "$p"/lib/*-linux-gnu "$p"/lib/ld-linux-* "$p"/usr/lib/*-linux-gnu; do echo "$b=${b#"$p"}"; done
 		return 0
 	fi
 	bin_extras /bin/bash /bin/bash
-	for b in zramctl swapon swapoff mkswap losetup; do
+	for b in $tools; do
 		p=$(PATH=/usr/sbin:/sbin:$PATH command -v $b) || { say "$b not found (util-linux)"; return 1; }
 		bin_extras "$p" "/usr/sbin/$b"
 	done
