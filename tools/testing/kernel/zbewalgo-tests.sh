@@ -150,10 +150,13 @@ for i in "${!list[@]}"; do
 	# (they took 190 and 145 s at 384 MiB in a 6.12 guest).  The guide's
 	# held workload keeps its 224 MiB (guest/doc-run.sh): at 128 the 7.2
 	# guest held it all in RAM and zram got no page to recompress.
-	# 64 KiB-page guests have twice the memory (boot.sh): twice the fill.
-	fill=384
-	[ "${ZBEWALGO_ARM64_PAGES:-4}" = 4 ] || fill=768
-	{ ZBEWALGO_APPEND="ZBW_FILL_MIB=${ZBW_FILL_MIB:-$fill} ZBW_ZSWAP_MIB=${ZBW_ZSWAP_MIB:-$((fill / 2))} ZBW_RECOMP_MIB=${ZBW_RECOMP_MIB:-$((fill / 2))} ZBW_INTEGRATED=$integ ZBW_MULTI_COMP=$mc" \
+	# 64 KiB-page guests have twice the memory (boot.sh): twice the fill,
+	# and zswap's, the recompression pass's and the guide's held workload
+	# must be more than that memory too (at 384 and 224 MiB nothing left
+	# RAM).
+	fill=384 part=192 hold=224
+	[ "${ZBEWALGO_ARM64_PAGES:-4}" = 4 ] || { fill=768 part=768 hold=448; }
+	{ ZBEWALGO_APPEND="ZBW_FILL_MIB=${ZBW_FILL_MIB:-$fill} ZBW_ZSWAP_MIB=${ZBW_ZSWAP_MIB:-$part} ZBW_RECOMP_MIB=${ZBW_RECOMP_MIB:-$part} ZBW_DOC_HOLD_MIB=$hold ZBW_INTEGRATED=$integ ZBW_MULTI_COMP=$mc" \
 		"$HERE/boot.sh" "$img" \
 		"$RUN/initramfs.cpio.gz" "$RUN/console.log" "${ZBEWALGO_TIMEOUT:-3600}" || true; } |
 		grep --line-buffered -E '^(ZBW-|zbwmem:)' | sed -u 's/\r$//' || true

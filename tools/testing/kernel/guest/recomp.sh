@@ -299,14 +299,15 @@ rc_wb() {
 		h=$(rc_count $n h)
 		[ "$(rc_count $n h random)" = $RC_N ] || bad="$bad huge:$h,random:$(rc_count $n h random)"
 		echo huge >$d/writeback || bad="$bad writeback-huge:refused"
-		w0=$(awk '{ print $1 }' $d/bd_stat)
+		# bd_stat counts 4 KiB units, whatever the page size.
+		w0=$(awk -v u=$((PSZ / 4096)) '{ print $1 / u }' $d/bd_stat)
 		[ "$w0" = "$h" ] && [ "$(rc_count $n w random)" = $RC_N ] && [ "$(rc_count $n w)" = "$w0" ] ||
 			bad="$bad written:$w0,random-w:$(rc_count $n w random)"
 		rc_same "$n" || bad="$bad huge:readback"
 		# Then what stayed idle: every stored page but zero-filled ones.
 		echo all >$d/idle
 		echo idle >$d/writeback || bad="$bad writeback-idle:refused"
-		w1=$(awk '{ print $1 }' $d/bd_stat)
+		w1=$(awk -v u=$((PSZ / 4096)) '{ print $1 / u }' $d/bd_stat)
 		[ "$w1" -gt "$w0" ] && [ "$(rc_count $n -s-w)" = 0 ] && [ "$(rc_count $n w)" = "$w1" ] ||
 			bad="$bad idle:$w0->$w1,left:$(rc_count $n -s-w)"
 		r=$(awk '{ print $2 }' $d/bd_stat)
