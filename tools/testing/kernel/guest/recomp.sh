@@ -7,10 +7,11 @@
 # $PSZ (the page size).
 #
 # The data set is RC_PAGES 4 KiB pages of each of the kinds below, in this
-# order, RC_N zram pages of each, so a page's index says what it is: debugfs block_state (memory tracking)
-# then tells per page whether it is huge (h), idle (i), recompressed (r),
-# incompressible (n) or written back (w). float pages are stored whole by
-# lz4 and zstd and not by zbewalgo; random pages by all of them.
+# order, RC_N zram pages of each, so a page's index says what it is:
+# debugfs block_state (memory tracking) then tells per page whether it is
+# huge (h), idle (i), recompressed (r), incompressible (n) or written back
+# (w). float pages are stored whole by lz4 and zstd and not by zbewalgo;
+# random pages by all of them.
 RC_KINDS="float random text int ramp sparse zero"
 RC_PAGES=128
 RC_N=$((RC_PAGES * 4096 / PSZ))
