@@ -68,9 +68,15 @@ static uint64_t mix(uint64_t x)		/* splitmix64 */
 	return x ^ (x >> 31);
 }
 
+/*
+ * 4 KiB blocks per kernel page. One kind per kernel page, so that a 64 KiB
+ * page of random bytes is stored whole (huge) there as a 4 KiB one is here.
+ */
+static size_t kind_span = 1;
+
 static int page_kind(uint64_t seed, uint64_t idx)
 {
-	return kind_of_slot[mix(seed * 0x100000001b3ull ^ idx) & 15];
+	return kind_of_slot[mix(seed * 0x100000001b3ull ^ (idx / kind_span)) & 15];
 }
 
 static const char *const words[] = {
@@ -288,6 +294,8 @@ static int cmd_fill(int argc, char **argv)
 	const char *hold = getenv("ZBWMEM_HOLD");
 
 	nprocs = argc > 3 ? atoi(argv[3]) : 2;
+	if (sysconf(_SC_PAGESIZE) > PAGE)
+		kind_span = sysconf(_SC_PAGESIZE) / PAGE;
 	if (nprocs < 1 || nprocs > 64 || rounds < 1 || !mib)
 		return fprintf(stderr, "zbwmem: bad arguments\n"), 2;
 	pages = (mib << 20) / PAGE / nprocs;
