@@ -140,6 +140,14 @@ doc_verify_settings_unit() {
 }
 
 # --- recompression and writeback (guest-recomp, 6.12+) ----------------------------
+# doc_stat FILE FIELD: field FIELD (1-based) of zram0's FILE (mm_stat,
+# bd_stat).  bd_stat's counts are in pages here (zram counts 4 KiB units,
+# whatever the page size).
+doc_stat() {
+	local u=1
+	[ "$1" = bd_stat ] && u=$(($(zbwmem pagesize) / 4096))
+	awk -v f="$2" -v u=$u '{ print $f / u }' "/sys/block/zram0/$1"
+}
 # doc_flags DEV FLAG: pages of /dev/DEV whose debugfs block_state flags
 # have FLAG (r recompressed, w written back, h huge, ...).
 doc_flags() {
@@ -172,9 +180,9 @@ doc_hold_start() {
 # over the next 2 seconds.
 doc_orig_settled() {
 	local a b
-	a=$(awk '{ print $1 }' /sys/block/zram0/mm_stat)
+	a=$(doc_stat mm_stat 1)
 	sleep 2
-	b=$(awk '{ print $1 }' /sys/block/zram0/mm_stat)
+	b=$(doc_stat mm_stat 1)
 	[ "$a" = "$b" ] && echo settled
 }
 # doc_hold_end: the workload reads every page back and compares it; it
@@ -208,15 +216,15 @@ doc_verify_recomp_service() {
 	local i l c0 c1 c2 r1 r2 o0 o2 h0 v
 	sed -n 's/^ExecStart=//p' /etc/systemd/system/zram-recompress.service >/tmp/execstart
 	h0=$(doc_flags zram0 h)
-	c0=$(awk '{ print $2 }' /sys/block/zram0/mm_stat)
-	o0=$(awk '{ print $1 }' /sys/block/zram0/mm_stat)
+	c0=$(doc_stat mm_stat 2)
+	o0=$(doc_stat mm_stat 1)
 	for i in 1 2; do
 		while read -r l; do
 			eval "$l" || { echo "ExecStart failed: $l"; doc_hold_end; return 1; }
 		done </tmp/execstart
-		eval "c$i=\$(awk '{ print \$2 }' /sys/block/zram0/mm_stat) r$i=\$(doc_flags zram0 r)"
+		eval "c$i=\$(doc_stat mm_stat 2) r$i=\$(doc_flags zram0 r)"
 	done
-	o2=$(awk '{ print $1 }' /sys/block/zram0/mm_stat)
+	o2=$(doc_stat mm_stat 1)
 	v=$(doc_hold_end) || { echo "$v"; return 1; }
 	# The first pass recompressed huge pages, the second idle ones, and
 	# together they saved memory.  Pass by pass is not comparable: in one 7.2 guest under load
@@ -241,7 +249,7 @@ doc_verify_writeback_by_hand() {
 doc_before_writeback_pass() { doc_hold_start; }
 doc_verify_writeback_pass() {
 	local w r v
-	w=$(awk '{ print $1 }' /sys/block/zram0/bd_stat)
+	w=$(doc_stat bd_stat 1)
 	r=$(doc_flags zram0 r)
 	v=$(doc_hold_end) || { echo "$v"; return 1; }
 	[ "$w" -gt 0 ] && [ "$r" -gt 0 ] || { echo "bd_stat count $w, recompressed $r"; return 1; }

@@ -51,6 +51,9 @@ rc_count() {
 
 # rc_mm N FIELD: field FIELD (1-based) of zramN's mm_stat.
 rc_mm() { awk -v f="$2" '{ print $f }' "/sys/block/zram$1/mm_stat"; }
+# rc_bd N FIELD: field FIELD of zramN's bd_stat in pages (zram counts 4 KiB
+# units, whatever the page size).
+rc_bd() { awk -v f="$2" -v u=$((PSZ / 4096)) '{ print $f / u }' "/sys/block/zram$1/bd_stat"; }
 
 # rc_stats N: the counters zram has for recompression and writeback.
 rc_stats() {
@@ -300,20 +303,19 @@ rc_wb() {
 		h=$(rc_count $n h)
 		[ "$(rc_count $n h random)" = $RC_N ] || bad="$bad huge:$h,random:$(rc_count $n h random)"
 		echo huge >$d/writeback || bad="$bad writeback-huge:refused"
-		# bd_stat counts 4 KiB units, whatever the page size.
-		w0=$(awk -v u=$((PSZ / 4096)) '{ print $1 / u }' $d/bd_stat)
+		w0=$(rc_bd $n 1)
 		[ "$w0" = "$h" ] && [ "$(rc_count $n w random)" = $RC_N ] && [ "$(rc_count $n w)" = "$w0" ] ||
 			bad="$bad written:$w0,random-w:$(rc_count $n w random)"
 		rc_same "$n" || bad="$bad huge:readback"
 		# Then what stayed idle: every stored page but zero-filled ones.
 		echo all >$d/idle
 		echo idle >$d/writeback || bad="$bad writeback-idle:refused"
-		w1=$(awk -v u=$((PSZ / 4096)) '{ print $1 / u }' $d/bd_stat)
+		w1=$(rc_bd $n 1)
 		[ "$w1" -gt "$w0" ] && [ "$(rc_count $n -s-w)" = 0 ] && [ "$(rc_count $n w)" = "$w1" ] ||
 			bad="$bad idle:$w0->$w1,left:$(rc_count $n -s-w)"
-		r=$(awk '{ print $2 }' $d/bd_stat)
+		r=$(rc_bd $n 2)
 		rc_same "$n" || bad="$bad idle:readback"
-		[ "$(awk '{ print $2 }' $d/bd_stat)" -gt "$r" ] || bad="$bad read-not-from-backing"
+		[ "$(rc_bd $n 2)" -gt "$r" ] || bad="$bad read-not-from-backing"
 		[ -z "$bad" ] && ok writeback-$name "$p${s:+ + $s}: ${note}written back huge $w0 ($RC_N random), then idle: $w1; read back exact; $(rc_stats $n bd)" ||
 			fail writeback-$name "$bad; $(rc_stats $n bd)"
 	else
