@@ -11,6 +11,7 @@
 # Blocks that are file contents are written to their path; the tests that
 # use those files (dkms guest) call doc_install NAME first.
 DOC_K=/sys/kernel/zbewalgo
+DOC_PSZ=$(zbwmem pagesize)
 DOC_P=/sys/module/zswap/parameters
 DOC_ZSWAP_COMP=$(cat $DOC_P/compressor 2>/dev/null)
 
@@ -29,10 +30,12 @@ doc_clean() {
 	for d in /dev/loop[0-9]*; do
 		[ -b "$d" ] && losetup -d "$d" 2>/dev/null
 	done
+	# The module's defaults (zbewalgo_default_params()): an eighth and
+	# 51/64 of the page.
 	if [ -d $DOC_K ]; then
 		echo reset >$DOC_K/combinations
-		echo 512 >$DOC_K/early_abort_size
-		echo 3264 >$DOC_K/max_output_size
+		echo $((DOC_PSZ / 8)) >$DOC_K/early_abort_size
+		echo $((DOC_PSZ - DOC_PSZ * 13 / 64)) >$DOC_K/max_output_size
 	fi
 	return 0
 }
@@ -145,7 +148,7 @@ doc_verify_settings_unit() {
 # whatever the page size).
 doc_stat() {
 	local u=1
-	[ "$1" = bd_stat ] && u=$(($(zbwmem pagesize) / 4096))
+	[ "$1" = bd_stat ] && u=$((DOC_PSZ / 4096))
 	awk -v f="$2" -v u=$u '{ print $f / u }' "/sys/block/zram0/$1"
 }
 # doc_flags DEV FLAG: pages of /dev/DEV whose debugfs block_state flags
@@ -213,9 +216,10 @@ doc_before_recomp_service() { doc_hold_start; }
 # No systemd in the guests: the unit's ExecStart lines by sh, twice, as
 # the timer would run them (the second pass finds idle pages).
 doc_verify_recomp_service() {
-	local i l c0 c1 c2 r1 r2 o0 o2 h0 v
+	local i l c0 c1 c2 r1 r2 o0 o2 h0 s0 s1 s2 v
 	sed -n 's/^ExecStart=//p' /etc/systemd/system/zram-recompress.service >/tmp/execstart
 	h0=$(doc_flags zram0 h)
+	s0=$(echo $(cat $DOC_K/stats))
 	c0=$(doc_stat mm_stat 2)
 	o0=$(doc_stat mm_stat 1)
 	for i in 1 2; do
@@ -223,16 +227,19 @@ doc_verify_recomp_service() {
 			eval "$l" || { echo "ExecStart failed: $l"; doc_hold_end; return 1; }
 		done </tmp/execstart
 		eval "c$i=\$(doc_stat mm_stat 2) r$i=\$(doc_flags zram0 r)"
+		[ $i = 1 ] && s1=$(echo $(cat $DOC_K/stats)) || s2=$(echo $(cat $DOC_K/stats))
 	done
 	o2=$(doc_stat mm_stat 1)
+	# what zram holds now: pages per set of block_state flags
+	f=$(awk '{ print $3 }' /sys/kernel/debug/zram/zram0/block_state | sort | uniq -c | tr '\n' ' ')
 	v=$(doc_hold_end) || { echo "$v"; return 1; }
 	# The first pass recompressed huge pages, the second idle ones, and
-	# together they saved memory.  Pass by pass is not comparable: in one 7.2 guest under load
-	# compr_data_size grew by 1 MB during the first pass, which
-	# recompressed 1195 pages.
+	# together they saved memory.  Pass by pass is not comparable: in one
+	# 7.2 guest under load compr_data_size grew by 1 MB during the first
+	# pass, which recompressed 1195 pages.
 	[ "$r1" -gt 0 ] && [ "$r2" -gt "$r1" ] && [ "$c2" -lt "$c0" ] ||
-		{ echo "recompressed $r1 then $r2 ($h0 huge), compr $c0 $c1 $c2, orig $o0 -> $o2"; return 1; }
-	echo "two passes: $r1 then $r2 pages recompressed ($h0 huge), compr_data_size $c0 -> $c1 -> $c2 (orig $o0 -> $o2); $v"
+		{ echo "recompressed $r1 then $r2 ($h0 huge), compr $c0 $c1 $c2, orig $o0 -> $o2, zbewalgo stats [$s0] [$s1] [$s2], table [$(echo $(cat $DOC_K/combinations))], flags: $f"; return 1; }
+	echo "two passes: $r1 then $r2 pages recompressed ($h0 huge), compr_data_size $c0 -> $c1 -> $c2 (orig $o0 -> $o2), zbewalgo stats [$s0] [$s1] [$s2]; $v"
 }
 doc_verify_recomp_timer() {
 	grep -q '^OnUnitActiveSec=' /etc/systemd/system/zram-recompress.timer &&
