@@ -293,6 +293,14 @@ bench: deps
 ifeq ($(BENCH_OUT),$(BENCH_RESULTS))
 	python3 $(RENDER)
 endif
+# pareto: the speed attempts of issue 21 side by side, each level's front
+# (ratio against compression and decompression speed, over zstd's) into
+# BENCH_RESULTS/pareto (bench/pareto.sh; about 15 minutes).
+.PHONY: pareto
+pareto: deps testdata
+	@scripts/install-deps.sh $(BENCH_DEPS)
+	tools/testing/zbewalgo/bench/pareto.sh $(BENCH_DATA) $(TESTDATA) \
+		$(BENCH_RESULTS)/pareto $(BENCH_REPS)
 KBENCH		:= build/kernel-bench/$(DEMO_VERSION)
 bench-kernel: testdata
 	@mkdir -p build/kernel-bench
