@@ -9,15 +9,18 @@
 # They are not times: a cache miss or a mispredicted branch costs more
 # than an instruction.
 #
-# usage: instructions.sh TOOL PAGES ALG[,ALG...] FILE...
+# usage: instructions.sh [-c TABLE] TOOL PAGES ALG[,ALG...] FILE...
 #
 # Prints, per file and algorithm: zram's ratio, and the instructions of
 # compression and decompression per page (bench.c's ALG_comp and
 # ALG_decomp with all they call, one page at a time, one repetition).
-# Needs valgrind (Debian: apt-get install valgrind).
+# -c TABLE goes to zbewalgo bench for zbewalgo-custom.  Needs valgrind
+# (Debian: apt-get install valgrind).
 
 set -euo pipefail
-[ $# -ge 4 ] || { sed -n '3,17p' "$0" | cut -c3-; exit 2; }
+opts=()
+[ "${1:-}" != -c ] || { opts=(-c "$2"); shift 2; }
+[ $# -ge 4 ] || { sed -n '3,18p' "$0" | cut -c3-; exit 2; }
 tool=$1 pages=$2 algs=$3
 shift 3
 command -v valgrind >/dev/null || { echo "instructions: valgrind not found" >&2; exit 1; }
@@ -29,9 +32,9 @@ for f in "$@"; do
 	head -c $((pages * 4096)) "$f" >"$tmp/in"
 	n=$(( ($(stat -c %s "$tmp/in") + 4095) / 4096 ))
 	for a in ${algs//,/ }; do
-		ratio=$("$tool" bench -r 1 -a "$a" "$tmp/in" | awk -v a="$a" '$1 == a { print $2; exit }')
+		ratio=$("$tool" bench -r 1 -a "$a" "${opts[@]}" "$tmp/in" | awk -v a="$a" '$1 == a { print $2; exit }')
 		valgrind --tool=callgrind --callgrind-out-file="$tmp/cg" \
-			"$tool" bench -r 1 -a "$a" "$tmp/in" >/dev/null 2>&1
+			"$tool" bench -r 1 -a "$a" "${opts[@]}" "$tmp/in" >/dev/null 2>&1
 		# the inclusive counts of bench.c's X_comp and X_decomp
 		callgrind_annotate --inclusive=yes "$tmp/cg" |
 			awk -v f="${f##*/}" -v a="$a" -v r="$ratio" -v n="$n" '
