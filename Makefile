@@ -295,7 +295,7 @@ ifeq ($(BENCH_OUT),$(BENCH_RESULTS))
 endif
 # pareto: the speed attempts of issue 21 side by side, each level's front
 # (ratio against compression and decompression speed, over zstd's) into
-# BENCH_RESULTS/pareto (bench/pareto.sh; about 15 minutes).
+# BENCH_RESULTS/pareto (bench/pareto.sh; 5 minutes with BENCH_REPS=3 at load 5).
 .PHONY: pareto
 pareto: deps testdata
 	@scripts/install-deps.sh $(BENCH_DEPS)
