@@ -13,7 +13,6 @@ decompression only over the files where the zstd counterpart
 compresses at least half the pages.  A variant marked "front" is not
 beaten on all three figures by another variant of its level.
 """
-import csv
 import glob
 import os
 import sys
@@ -31,19 +30,12 @@ LEVEL = {
 FIGURES = ('ratio', 'compression', 'decompression')
 
 
-def load(path):
-    by_file = {}
-    for r in csv.DictReader(open(path)):
-        by_file.setdefault(r['file'].rsplit('/', 1)[-1], {})[r['algorithm']] = r
-    return by_file
-
-
 def points(directory, kind):
     """(level, variant, reference, {figure: geomean}) for one kind of data"""
     out = []
     for path in sorted(glob.glob(os.path.join(directory, '*-%s.csv' % kind))):
         variant = os.path.basename(path)[:-len('-%s.csv' % kind)]
-        by_file = load(path)
+        by_file = targets.load(path)
         algs = {a for f in by_file.values() for a in f}
         for alg in sorted(algs & set(LEVEL)):
             level, ref = LEVEL[alg]

@@ -24,17 +24,18 @@ repo=$(cd "$here/../../../.." && pwd)
 work=$repo/build/pareto
 
 # name | zstd levels inside the steps at zbewalgo levels 1 2 3 (the
-# shipped ones: -1 3 3) | zbewalgo bench algorithms and options
+# shipped ones: -1 3 3) | zbewalgo bench algorithms | table of
+# zbewalgo-custom
 variants=(
-	"shipped|-1 3 3|-a zbewalgo-1,zbewalgo,zbewalgo-3,zstd-1,zstd-3"
-	"level2-zstd2|-1 2 3|-a zbewalgo,zstd-3"
-	"level2-zstd1|-1 1 3|-a zbewalgo,zstd-3"
-	"level1-zstd1|1 3 3|-a zbewalgo-1,zstd-1"
-	"level1-zstd-3|-3 3 3|-a zbewalgo-1,zstd-1"
-	"planes-rle-huffman|-1 3 3|-a zbewalgo-custom,zstd-3 -c bitshuffle4-rle-huffman,zstd,bitshuffle8-zstd,delta8-bitshuffle8-rle-huffman"
-	"rle-huffman-first|-1 3 3|-a zbewalgo-custom,zstd-3 -c bitshuffle4-rle-huffman,bitshuffle4-zstd,zstd,bitshuffle8-zstd,delta8-bitshuffle8-zstd"
-	"zstd-alone|-1 3 3|-a zbewalgo-custom,zstd-3 -c zstd"
-	"level3-zstd9|-1 3 9|-a zbewalgo-3,zstd-3"
+	"shipped|-1 3 3|zbewalgo-1,zbewalgo,zbewalgo-3,zstd-1,zstd-3|"
+	"level2-zstd2|-1 2 3|zbewalgo,zstd-3|"
+	"level2-zstd1|-1 1 3|zbewalgo,zstd-3|"
+	"level1-zstd1|1 3 3|zbewalgo-1,zstd-1|"
+	"level1-zstd-3|-3 3 3|zbewalgo-1,zstd-1|"
+	"planes-rle-huffman|-1 3 3|zbewalgo-custom,zstd-3|bitshuffle4-rle-huffman zstd bitshuffle8-zstd delta8-bitshuffle8-rle-huffman"
+	"rle-huffman-first|-1 3 3|zbewalgo-custom,zstd-3|bitshuffle4-rle-huffman bitshuffle4-zstd zstd bitshuffle8-zstd delta8-bitshuffle8-zstd"
+	"zstd-alone|-1 3 3|zbewalgo-custom,zstd-3|zstd"
+	"level3-zstd9|-1 3 9|zbewalgo-3,zstd-3|"
 )
 
 [ -d "$data" ] || python3 "$here/../gen-data.py" "$data" 4096
@@ -53,7 +54,7 @@ commit=$(git -C "$repo" rev-parse --short=12 HEAD)
 } >"$out/machine.txt"
 
 for v in "${variants[@]}"; do
-	IFS='|' read -r name levels args <<<"$v"
+	IFS='|' read -r name levels algs table <<<"$v"
 	src=$work/$(echo "$levels" | tr ' ' '_')
 	if [ ! -x "$src/build/zbewalgo" ]; then
 		mkdir -p "$src"
@@ -65,9 +66,8 @@ for v in "${variants[@]}"; do
 			"$src/lib/zbewalgo/zstd.c" || { echo "pareto: cannot set levels $levels" >&2; exit 1; }
 		make -C "$src" -s build/zbewalgo >/dev/null
 	fi
-	# shellcheck disable=SC2086  # the options, one a word
-	set -- $args
-	[ "${3:-}" != -c ] || set -- "$1" "$2" -c "${4//,/ }"
+	set -- -a "$algs"
+	[ -z "$table" ] || set -- "$@" -c "$table"
 	echo "pareto: $name (zstd levels $levels)" >&2
 	"$src/build/zbewalgo" bench --drop-same -r "$reps" "$@" \
 		--csv="$out/$name-sets.csv" "${sets[@]}" >/dev/null

@@ -63,10 +63,16 @@ def figures(by_file, alg, ref, what):
     return out
 
 
-def report(path):
+def load(path):
+    """A --csv file's records: {file name: {algorithm: record}}"""
     by_file = {}
     for r in csv.DictReader(open(path)):
         by_file.setdefault(r['file'].rsplit('/', 1)[-1], {})[r['algorithm']] = r
+    return by_file
+
+
+def report(path):
+    by_file = load(path)
     print('# %s: %d files' % (path.rsplit('/', 1)[-1], len(by_file)))
     print('%-12s %-7s %-14s %7s %6s %7s %6s %-22s %s' % (
         'algorithm', 'against', 'figure', 'geo', '>=', 'min', '>=', 'at',
