@@ -292,10 +292,11 @@ static int cmd_fill(int argc, char **argv)
 	int done[2], go[2], i, r, k, st, bad = 0;
 	double t0 = now(), t1;
 	const char *hold = getenv("ZBWMEM_HOLD");
+	long psz = sysconf(_SC_PAGESIZE);
 
 	nprocs = argc > 3 ? atoi(argv[3]) : 2;
-	if (sysconf(_SC_PAGESIZE) > PAGE)
-		kind_span = sysconf(_SC_PAGESIZE) / PAGE;
+	if (psz > PAGE)
+		kind_span = psz / PAGE;
 	if (nprocs < 1 || nprocs > 64 || rounds < 1 || !mib)
 		return fprintf(stderr, "zbwmem: bad arguments\n"), 2;
 	pages = (mib << 20) / PAGE / nprocs;

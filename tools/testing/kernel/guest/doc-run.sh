@@ -151,6 +151,9 @@ doc_stat() {
 	[ "$1" = bd_stat ] && u=$((DOC_PSZ / 4096))
 	awk -v f="$2" -v u=$u '{ print $f / u }' "/sys/block/zram0/$1"
 }
+# doc_line FILE: FILE's lines on one line, for a message.
+# shellcheck disable=SC2046  # the words, one space between them
+doc_line() { echo $(cat "$1"); }
 # doc_flags DEV FLAG: pages of /dev/DEV whose debugfs block_state flags
 # have FLAG (r recompressed, w written back, h huge, ...).
 doc_flags() {
@@ -219,15 +222,14 @@ doc_verify_recomp_service() {
 	local i l c0 c1 c2 r1 r2 o0 o2 h0 s0 s1 s2 v
 	sed -n 's/^ExecStart=//p' /etc/systemd/system/zram-recompress.service >/tmp/execstart
 	h0=$(doc_flags zram0 h)
-	s0=$(echo $(cat $DOC_K/stats))
+	s0=$(doc_line $DOC_K/stats)
 	c0=$(doc_stat mm_stat 2)
 	o0=$(doc_stat mm_stat 1)
 	for i in 1 2; do
 		while read -r l; do
 			eval "$l" || { echo "ExecStart failed: $l"; doc_hold_end; return 1; }
 		done </tmp/execstart
-		eval "c$i=\$(doc_stat mm_stat 2) r$i=\$(doc_flags zram0 r)"
-		[ $i = 1 ] && s1=$(echo $(cat $DOC_K/stats)) || s2=$(echo $(cat $DOC_K/stats))
+		eval "c$i=\$(doc_stat mm_stat 2) r$i=\$(doc_flags zram0 r) s$i=\"\$(doc_line $DOC_K/stats)\""
 	done
 	o2=$(doc_stat mm_stat 1)
 	# what zram holds now: pages per set of block_state flags
@@ -238,7 +240,7 @@ doc_verify_recomp_service() {
 	# 7.2 guest under load compr_data_size grew by 1 MB during the first
 	# pass, which recompressed 1195 pages.
 	[ "$r1" -gt 0 ] && [ "$r2" -gt "$r1" ] && [ "$c2" -lt "$c0" ] ||
-		{ echo "recompressed $r1 then $r2 ($h0 huge), compr $c0 $c1 $c2, orig $o0 -> $o2, zbewalgo stats [$s0] [$s1] [$s2], table [$(echo $(cat $DOC_K/combinations))], flags: $f"; return 1; }
+		{ echo "recompressed $r1 then $r2 ($h0 huge), compr $c0 $c1 $c2, orig $o0 -> $o2, zbewalgo stats [$s0] [$s1] [$s2], table [$(doc_line $DOC_K/combinations)], flags: $f"; return 1; }
 	echo "two passes: $r1 then $r2 pages recompressed ($h0 huge), compr_data_size $c0 -> $c1 -> $c2 (orig $o0 -> $o2), zbewalgo stats [$s0] [$s1] [$s2]; $v"
 }
 doc_verify_recomp_timer() {
@@ -260,5 +262,5 @@ doc_verify_writeback_pass() {
 	r=$(doc_flags zram0 r)
 	v=$(doc_hold_end) || { echo "$v"; return 1; }
 	[ "$w" -gt 0 ] && [ "$r" -gt 0 ] || { echo "bd_stat count $w, recompressed $r"; return 1; }
-	echo "recompressed $r, $w pages written back, bd_stat now $(echo $(cat /sys/block/zram0/bd_stat)); $v"
+	echo "recompressed $r, $w pages written back, bd_stat now $(doc_line /sys/block/zram0/bd_stat); $v"
 }
