@@ -291,29 +291,8 @@ static __always_inline int bs_decode(const u8 *src, unsigned int slen,
 	return slen;
 }
 
-static int bs4_encode(const u8 *src, unsigned int slen, u8 *dst,
-		      unsigned int dcap, void *scratch)
-{
-	return bs_encode(src, slen, dst, dcap, 4);
-}
-
-static int bs4_decode(const u8 *src, unsigned int slen, u8 *dst,
-		      unsigned int dcap, void *scratch)
-{
-	return bs_decode(src, slen, dst, dcap, 4);
-}
-
-static int bs8_encode(const u8 *src, unsigned int slen, u8 *dst,
-		      unsigned int dcap, void *scratch)
-{
-	return bs_encode(src, slen, dst, dcap, 8);
-}
-
-static int bs8_decode(const u8 *src, unsigned int slen, u8 *dst,
-		      unsigned int dcap, void *scratch)
-{
-	return bs_decode(src, slen, dst, dcap, 8);
-}
+ZBW_WORD_STEP(zbewalgo_step_BITSHUFFLE4, bs, 4);
+ZBW_WORD_STEP(zbewalgo_step_BITSHUFFLE8, bs, 8);
 
 /* Word @i of @w bytes at @p, little-endian */
 static __always_inline u64 bs_word(const u8 *p, unsigned int i, unsigned int w)
@@ -377,48 +356,5 @@ static __always_inline int bs_delta_decode(const u8 *src, unsigned int slen,
  * output is as long as its input, so it never wins on its own, and the
  * engine runs both as one step, never written out between them.
  */
-static int delta4_bs4_encode(const u8 *src, unsigned int slen, u8 *dst,
-			     unsigned int dcap, void *scratch)
-{
-	return bs_delta_encode(src, slen, dst, dcap, 4);
-}
-
-static int delta4_bs4_decode(const u8 *src, unsigned int slen, u8 *dst,
-			     unsigned int dcap, void *scratch)
-{
-	return bs_delta_decode(src, slen, dst, dcap, 4);
-}
-
-static int delta8_bs8_encode(const u8 *src, unsigned int slen, u8 *dst,
-			     unsigned int dcap, void *scratch)
-{
-	return bs_delta_encode(src, slen, dst, dcap, 8);
-}
-
-static int delta8_bs8_decode(const u8 *src, unsigned int slen, u8 *dst,
-			     unsigned int dcap, void *scratch)
-{
-	return bs_delta_decode(src, slen, dst, dcap, 8);
-}
-
-const struct zbewalgo_step zbw_delta4_bitshuffle4 = {
-	.encode		= delta4_bs4_encode,
-	.decode		= delta4_bs4_decode,
-};
-
-const struct zbewalgo_step zbw_delta8_bitshuffle8 = {
-	.encode		= delta8_bs8_encode,
-	.decode		= delta8_bs8_decode,
-};
-
-const struct zbewalgo_step zbewalgo_step_BITSHUFFLE4 = {
-	.encode		= bs4_encode,
-	.decode		= bs4_decode,
-	.scratch_size	= NULL,
-};
-
-const struct zbewalgo_step zbewalgo_step_BITSHUFFLE8 = {
-	.encode		= bs8_encode,
-	.decode		= bs8_decode,
-	.scratch_size	= NULL,
-};
+ZBW_WORD_STEP(zbw_delta4_bitshuffle4, bs_delta, 4);
+ZBW_WORD_STEP(zbw_delta8_bitshuffle8, bs_delta, 8);

@@ -94,38 +94,5 @@ static __always_inline int delta_decode(const u8 *src, unsigned int slen,
 	return slen;
 }
 
-static int delta4_encode(const u8 *src, unsigned int slen, u8 *dst,
-			 unsigned int dcap, void *scratch)
-{
-	return delta_encode(src, slen, dst, dcap, 4);
-}
-
-static int delta4_decode(const u8 *src, unsigned int slen, u8 *dst,
-			 unsigned int dcap, void *scratch)
-{
-	return delta_decode(src, slen, dst, dcap, 4);
-}
-
-static int delta8_encode(const u8 *src, unsigned int slen, u8 *dst,
-			 unsigned int dcap, void *scratch)
-{
-	return delta_encode(src, slen, dst, dcap, 8);
-}
-
-static int delta8_decode(const u8 *src, unsigned int slen, u8 *dst,
-			 unsigned int dcap, void *scratch)
-{
-	return delta_decode(src, slen, dst, dcap, 8);
-}
-
-const struct zbewalgo_step zbewalgo_step_DELTA4 = {
-	.encode		= delta4_encode,
-	.decode		= delta4_decode,
-	.scratch_size	= NULL,
-};
-
-const struct zbewalgo_step zbewalgo_step_DELTA8 = {
-	.encode		= delta8_encode,
-	.decode		= delta8_decode,
-	.scratch_size	= NULL,
-};
+ZBW_WORD_STEP(zbewalgo_step_DELTA4, delta, 4);
+ZBW_WORD_STEP(zbewalgo_step_DELTA8, delta, 8);

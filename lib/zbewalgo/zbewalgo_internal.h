@@ -191,6 +191,29 @@ void *zbewalgo_step_state_create(const struct zbewalgo_step *step,
 				 unsigned int max_len);
 
 /*
+ * ZBW_WORD_STEP() - define the step @step from the coders @coder##_encode()
+ * and @coder##_decode(), which take the word size in bytes as their last
+ * argument, for words of @w bytes.  The coders are __always_inline: each
+ * step gets its own copy, built for its constant word size.
+ */
+#define ZBW_WORD_STEP(step, coder, w)					\
+static const unsigned int step##_width = (w);				\
+static int step##_encode(const u8 *src, unsigned int slen, u8 *dst,	\
+			 unsigned int dcap, void *scratch)		\
+{									\
+	return coder##_encode(src, slen, dst, dcap, step##_width);	\
+}									\
+static int step##_decode(const u8 *src, unsigned int slen, u8 *dst,	\
+			 unsigned int dcap, void *scratch)		\
+{									\
+	return coder##_decode(src, slen, dst, dcap, step##_width);	\
+}									\
+const struct zbewalgo_step step = {					\
+	.encode		= step##_encode,				\
+	.decode		= step##_decode,				\
+}
+
+/*
  * Two steps the engine runs as one (bitshuffle.c): delta4 then bitshuffle4,
  * delta8 then bitshuffle8.  No step id: pages name both steps.
  */
