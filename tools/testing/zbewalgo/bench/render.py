@@ -180,21 +180,22 @@ def git(repo, *args):
 
 def code_files(repo):
     """The files of CODE that decide what the user-space build does: the
-    core of lib/zbewalgo (ZBEWALGO_CORE in its Makefile, and the Makefile),
-    its headers and include/linux/zbewalgo.h; not the kernel-only files
-    (stream.c, sysfs.c) or the tests."""
+    core of lib/zbewalgo (ZBEWALGO_CORE of its Makefile, as make reads it,
+    and the Makefile), its headers and include/linux/zbewalgo.h; not the
+    kernel-only files (stream.c, sysfs.c) or the tests."""
     lib = CODE[0]
     files = [f for f in CODE[1:] if os.path.isfile(os.path.join(repo, f))]
-    mk = os.path.join(repo, lib, 'Makefile')
+    mk = os.path.join(lib, 'Makefile')
     core = []
-    if os.path.isfile(mk):
-        with open(mk) as f:
-            m = re.search(r'^ZBEWALGO_CORE\s*:=((?:.*\\\n)*.*)$', f.read(),
-                          re.M)
-        if m:
-            core = [o[:-2] + '.c' for o in m.group(1).replace('\\', ' ')
-                    .split() if o.endswith('.o')]
-        files.append(os.path.join(lib, 'Makefile'))
+    if os.path.isfile(os.path.join(repo, mk)):
+        r = subprocess.run(['make', '-s', '--no-print-directory', '-C', repo,
+                            '-f', '-'], capture_output=True, text=True,
+                           input='include %s\n$(info $(ZBEWALGO_CORE))\n'
+                                 'all: ;@:\n' % mk)
+        if r.returncode:
+            sys.exit('render.py: make cannot read %s: %s' % (mk, r.stderr))
+        core = [o[:-2] + '.c' for o in r.stdout.split() if o.endswith('.o')]
+        files.append(mk)
     for n in sorted(os.listdir(os.path.join(repo, lib))):
         if n.endswith('.h') or n in core:
             files.append(os.path.join(lib, n))
