@@ -348,22 +348,19 @@ int zbewalgo_compress(struct zbewalgo_ctx *ctx, const void *src, size_t slen,
 	unsigned int len_bytes = zbw_len_bytes(slen);
 	/* The decoder bounds stages by the page's length, not the context's. */
 	unsigned int cap = zbewalgo_stage_cap(slen);
-	unsigned int first, i, k, best_steps = 0;
-	int best_buf = -1, best_comb = -1;
-	size_t best_total, limit, first_total = SIZE_MAX;
+	unsigned int i, k;
+	int best_buf = -1;
 	struct zbw_class_memory *mem;
 	struct zbw_sample *sample = &ctx->sample;
+	struct zbw_search s;
 	unsigned int c = 0;
-	bool check;
+	bool check, learn = true;
 	struct zbewalgo_result *res = &ctx->result;
 	u8 *out = dst;
 
 	if (slen > ctx->max_len)
 		return -E2BIG;
 
-	/* Only results smaller than both of these are worth keeping. */
-	limit = min_t(size_t, params->max_output_size, 1 + len_bytes + slen);
-	best_total = limit;
 	res->tried = 0;
 
 	/*
@@ -378,6 +375,10 @@ int zbewalgo_compress(struct zbewalgo_ctx *ctx, const void *src, size_t slen,
 	if (!c)
 		check = false;
 	mem = zbw_class_enter(ctx->class, &ctx->recent, c);
+	/* Only results smaller than both of these are worth keeping. */
+	zbw_search_start(&s, mem, zbw_first_index(table, mem), table->nr,
+			 min_t(size_t, params->max_output_size,
+			       1 + len_bytes + slen), params);
 	if (check && (!mem->have_last || mem->stored)) {
 		check = false;
 		if (zbw_looks_random(sample, true, src, slen,
@@ -385,20 +386,18 @@ int zbewalgo_compress(struct zbewalgo_ctx *ctx, const void *src, size_t slen,
 			goto finish;
 	}
 
-	first = zbw_first_index(table, mem);
 	for (i = 0; i <= table->nr && slen; i++) {
-		/* The class's last winner first, then the table in order. */
-		unsigned int ci = i == 0 ? first : i - 1;
+		int ci = zbw_search_chain(&s, i);
 		const struct zbewalgo_combination *comb;
 		const u8 *in = src;
 		unsigned int inlen = slen;
 		int in_buf = -1;
 
-		if (i == 1 && check && best_comb < 0 &&
+		if (i == 1 && check && s.best_comb < 0 &&
 		    zbw_looks_random(sample, false, src, slen,
 				     params->store_entropy, ctx->step_scratch))
 			goto finish;
-		if (ci >= table->nr || (i > 0 && ci == first))
+		if (ci < 0)
 			continue;
 		comb = &table->comb[ci];
 		res->tried++;
@@ -406,7 +405,7 @@ int zbewalgo_compress(struct zbewalgo_ctx *ctx, const void *src, size_t slen,
 			const struct zbewalgo_step *step;
 			unsigned int ob = zbw_free_buf(in_buf, best_buf);
 			unsigned int dcap = cap;
-			size_t total, over;
+			size_t over;
 			int ret;
 
 			/*
@@ -424,67 +423,51 @@ int zbewalgo_compress(struct zbewalgo_ctx *ctx, const void *src, size_t slen,
 				break;
 			over = 1 + (k + 1) + len_bytes;
 			/*
-			 * The last step's result only counts below best_total:
+			 * The last step's result only counts below the best:
 			 * with no room for more, it stops as soon as it knows
 			 * (Huffman from its exact size, before coding).
 			 */
 			if (k + 1 == comb->nr_steps) {
-				if (best_total <= over)
+				if (s.best <= over)
 					break;
-				dcap = min_t(size_t, cap, best_total - over - 1);
+				dcap = min_t(size_t, cap, s.best - over - 1);
 			}
 			ret = step->encode(in, inlen, ctx->buf[ob], dcap,
 					   ctx->state[comb->ids[k]] ?:
 					   ctx->step_scratch);
 			if (ret < 0)
 				break;
-			total = over + ret;
-			if (total < best_total) {
-				best_total = total;
+			if (zbw_search_result(&s, ci, k + 1, over + ret))
 				best_buf = ob;
-				best_comb = ci;
-				best_steps = k + 1;
-			}
 			in = ctx->buf[ob];
 			inlen = ret;
 			in_buf = ob;
-			/* a result, not the limit of a page shorter than that */
-			if (best_comb >= 0 &&
-			    best_total < params->early_abort_size)
-				goto done;
+			if (zbw_search_stop(&s))
+				goto finish;
 		}
-		if (ci != first)
-			continue;
-		first_total = best_total;
-		/* Close enough to last time: this page is like the last. */
-		if (best_comb == (int)first &&
-		    zbw_class_shortcut(mem, best_total, params->tolerance_shift))
-			goto finish;
+		if (zbw_search_chain_done(&s, ci)) {
+			learn = false;
+			break;
+		}
 	}
-done:
-	if (best_comb >= 0)
-		zbw_class_searched(mem, best_total, best_comb == (int)first ?
-				   best_total : first_total);
 finish:
-	res->comb = best_comb;
-	res->nr_steps = best_steps;
-	res->stored = best_comb < 0;
-	mem->stored = best_comb < 0;
-	if (best_comb < 0)
+	res->comb = s.best_comb;
+	res->nr_steps = s.best_steps;
+	res->stored = s.best_comb < 0;
+	if (s.best_comb < 0) {
+		zbw_search_end(&s, learn, NULL);
 		return zbw_write_stored(src, slen, dst, dlen);
-	if (*dlen < best_total)
+	}
+	if (*dlen < s.best)
 		return -ENOSPC;
+	zbw_search_end(&s, learn, &table->comb[s.best_comb]);
 
-	out[0] = zbw_page_byte0(best_steps);
-	memcpy(out + 1, table->comb[best_comb].ids, best_steps);
-	zbw_put_len(out + 1 + best_steps, out + best_total, slen);
-	k = 1 + best_steps + len_bytes;
-	memcpy(out + k, ctx->buf[best_buf], best_total - k);
-	*dlen = best_total;
-
-	mem->last = table->comb[best_comb];
-	mem->last_index = best_comb;
-	mem->have_last = true;
+	out[0] = zbw_page_byte0(s.best_steps);
+	memcpy(out + 1, table->comb[s.best_comb].ids, s.best_steps);
+	zbw_put_len(out + 1 + s.best_steps, out + s.best, slen);
+	k = 1 + s.best_steps + len_bytes;
+	memcpy(out + k, ctx->buf[best_buf], s.best - k);
+	*dlen = s.best;
 	return 0;
 }
 EXPORT_SYMBOL_GPL(zbewalgo_compress);

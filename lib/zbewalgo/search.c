@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * What the combination engine's search decides from (engine.c): a page's
- * class and sample, the memory of each class (its last winner, the
- * tolerance shortcut and its budget) and the random-page test.  The
- * tuner (tools/zbewalgo/tune.c) replays the search with these calls.
+ * What the combination engine's search decides (engine.c): a page's class
+ * and sample, the memory of each class (its last winner, the tolerance
+ * shortcut and its budget), the random-page test, and the search over a
+ * table itself: which chain comes next, which result is kept, when the
+ * search stops and what the class learns from it.  The tuner
+ * (tools/zbewalgo/tune_search.c) runs the same search on measured sizes.
  */
 
 #include "zbewalgo_internal.h"
@@ -304,4 +306,121 @@ bool zbw_looks_random(struct zbw_sample *s, bool fresh, const u8 *src,
 	zbw_sample_word(src, slen, 1, scratch, s);
 	return zbw_sample_above(s, slen, limit) &&
 	       !zbw_repeats(src, slen, scratch);
+}
+
+/**
+ * zbw_search_start() - begin the search of a page
+ * @s: the search
+ * @mem: the page's class memory (zbw_class_enter())
+ * @first: table index of the class's last winner (zbw_first_index())
+ * @nr: combinations in the table
+ * @limit: results must be smaller than this to be kept
+ * @params: the thresholds
+ */
+void zbw_search_start(struct zbw_search *s, struct zbw_class_memory *mem,
+		      unsigned int first, unsigned int nr, size_t limit,
+		      const struct zbewalgo_params *params)
+{
+	s->mem = mem;
+	s->first = first;
+	s->nr = nr;
+	s->early_abort = params->early_abort_size;
+	s->tolerance_shift = params->tolerance_shift;
+	s->best = limit;
+	s->best_comb = -1;
+	s->best_steps = 0;
+	s->first_best = SIZE_MAX;
+}
+
+/**
+ * zbw_search_chain() - the chain tried in turn @i
+ * @s: the search
+ * @i: 0 to @s->nr
+ *
+ * The class's last winner comes first, then the table in order.
+ *
+ * Return: its table index, or -1 when turn @i tries nothing.
+ */
+int zbw_search_chain(const struct zbw_search *s, unsigned int i)
+{
+	unsigned int ci = i == 0 ? s->first : i - 1;
+
+	if (ci >= s->nr || (i > 0 && ci == s->first))
+		return -1;
+	return ci;
+}
+
+/**
+ * zbw_search_result() - offer the result of a chain's first steps
+ * @s: the search
+ * @ci: table index of the chain
+ * @steps: how many of its steps gave the result
+ * @size: the page's compressed size with them
+ *
+ * Return: true when it is the best result so far, and kept.
+ */
+bool zbw_search_result(struct zbw_search *s, int ci, unsigned int steps,
+		       size_t size)
+{
+	if (size >= s->best)
+		return false;
+	s->best = size;
+	s->best_comb = ci;
+	s->best_steps = steps;
+	return true;
+}
+
+/**
+ * zbw_search_stop() - whether the best result ends the search
+ * @s: the search
+ *
+ * Return: true when a result, not just the limit, is below
+ * early_abort_size.
+ */
+bool zbw_search_stop(const struct zbw_search *s)
+{
+	return s->best_comb >= 0 && s->best < s->early_abort;
+}
+
+/**
+ * zbw_search_chain_done() - whether the search ends after a chain
+ * @s: the search
+ * @ci: table index of the chain just tried
+ *
+ * After the class's last winner, a result within the tolerance of its
+ * last one ends the search: the page is like the last of its class
+ * (zbw_class_shortcut()).
+ *
+ * Return: true when the search ends here.
+ */
+bool zbw_search_chain_done(struct zbw_search *s, int ci)
+{
+	if (ci != (int)s->first)
+		return false;
+	s->first_best = s->best;
+	return s->best_comb == ci &&
+	       zbw_class_shortcut(s->mem, s->best, s->tolerance_shift);
+}
+
+/**
+ * zbw_search_end() - what the page's class learns from the search
+ * @s: the search
+ * @learn: the search was not ended by the shortcut
+ * @won: the winning combination, NULL when the page is stored
+ */
+void zbw_search_end(struct zbw_search *s, bool learn,
+		    const struct zbewalgo_combination *won)
+{
+	struct zbw_class_memory *mem = s->mem;
+
+	if (learn && s->best_comb >= 0)
+		zbw_class_searched(mem, s->best,
+				   s->best_comb == (int)s->first ?
+				   s->best : s->first_best);
+	mem->stored = !won;
+	if (!won)
+		return;
+	mem->last = *won;
+	mem->last_index = s->best_comb;
+	mem->have_last = true;
 }

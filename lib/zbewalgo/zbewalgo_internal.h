@@ -143,6 +143,45 @@ bool zbw_looks_random(struct zbw_sample *s, bool fresh, const u8 *src,
 		      unsigned int slen, u32 limit, void *scratch);
 
 /**
+ * struct zbw_search - one page's search over a table (search.c)
+ * @mem: the page's class memory
+ * @first: table index of the class's last winner, @nr when none
+ * @nr: combinations in the table
+ * @early_abort: struct zbewalgo_params.early_abort_size
+ * @tolerance_shift: struct zbewalgo_params.tolerance_shift
+ * @best: size of the best result, the limit while there is none
+ * @best_comb: table index of the chain of @best, -1 while none
+ * @best_steps: steps of that chain that gave @best
+ * @first_best: @best after the last winner's chain, SIZE_MAX before
+ *
+ * The engine and the tuner (tools/zbewalgo/tune_search.c) drive one
+ * search each through these calls: the engine with the sizes the steps
+ * write, the tuner with sizes it measured before.
+ */
+struct zbw_search {
+	struct zbw_class_memory *mem;
+	unsigned int first;
+	unsigned int nr;
+	size_t early_abort;
+	unsigned int tolerance_shift;
+	size_t best;
+	int best_comb;
+	unsigned int best_steps;
+	size_t first_best;
+};
+
+void zbw_search_start(struct zbw_search *s, struct zbw_class_memory *mem,
+		      unsigned int first, unsigned int nr, size_t limit,
+		      const struct zbewalgo_params *params);
+int zbw_search_chain(const struct zbw_search *s, unsigned int i);
+bool zbw_search_result(struct zbw_search *s, int ci, unsigned int steps,
+		       size_t size);
+bool zbw_search_stop(const struct zbw_search *s);
+bool zbw_search_chain_done(struct zbw_search *s, int ci);
+void zbw_search_end(struct zbw_search *s, bool learn,
+		    const struct zbewalgo_combination *won);
+
+/**
  * struct zbewalgo_step - one transform or coder of a chain
  * @encode: encode @slen bytes of @src into @dst, writing at most @dcap
  *	bytes.  Returns the output length, -ENOSPC when the output would not

@@ -170,20 +170,24 @@ const struct chainres *tune_res_of(const struct tuner *t, int ci, int set)
 
 /*
  * The engine's search (lib/zbewalgo/engine.c, zbewalgo_compress()) over
- * the per-chain measurements, with the engine's own per-class policy
- * (zbw_class_enter(), zbw_class_shortcut(), zbw_class_searched()): the
- * class's last winner first, then the table in order; after every step
- * the best result so far is compared with early_abort_size.  A chain's
- * result after step k is the one-chain result of its k-step prefix,
- * which is the engine's best-of-prefixes.
+ * the per-chain measurements, through the engine's own calls
+ * (zbw_search_*(), lib/zbewalgo/search.c): which chain comes next, which
+ * result is kept, when the search stops and what the class learns.  A
+ * chain's result after step k is the one-chain result of its k-step
+ * prefix, which is the engine's best-of-prefixes.
  */
 static void sim(const struct tuner *t, int set, const int *tab, int n,
 		uint32_t ea, uint32_t maxout, struct simres *out)
 {
 	const struct pageset *ps = &t->set[set];
-	uint32_t limit = maxout < t->stored_size ? maxout : t->stored_size;
+	const struct zbewalgo_params params = {
+		.early_abort_size = ea,
+		.max_output_size = maxout,
+		.tolerance_shift = t->tol,
+	};
 	struct zbw_class_memory class[ZBW_NR_CLASSES] = { 0 };
 	unsigned int recent = 0;
+	struct zbw_search s;
 	int i, k;
 	size_t p;
 
@@ -193,15 +197,16 @@ static void sim(const struct tuner *t, int set, const int *tab, int n,
 		unsigned int c = n > 1 || maxout < t->page ? ps->cls[p] : 0;
 		struct zbw_class_memory *mem =
 			zbw_class_enter(class, &recent, c);
-		uint32_t best = limit;
-		size_t first_size = SIZE_MAX;
-		int first = mem->have_last ? mem->last_index : n;
-		int win = -1, wpre = -1;
+		int wpre = -1;
+		bool learn = true;
 		double cost = 0;
 
+		zbw_search_start(&s, mem, mem->have_last ? mem->last_index : n,
+				 n, maxout < t->stored_size ? maxout :
+				 t->stored_size, &params);
 		/* stored at once: the check's cost, no try */
 		if (ps->prestored[p] && maxout < t->page && n) {
-			mem->stored = true;
+			zbw_search_end(&s, false, NULL);
 			out->tc += ps->precost[p] + t->tcopy;
 			out->zb += t->page;
 			out->td += t->tcopy;
@@ -209,10 +214,10 @@ static void sim(const struct tuner *t, int set, const int *tab, int n,
 		}
 
 		for (i = 0; i <= n; i++) {
-			int ci = i == 0 ? first : i - 1;
+			int ci = zbw_search_chain(&s, i);
 			const struct cand *c;
 
-			if (ci >= n || (i > 0 && ci == first))
+			if (ci < 0)
 				continue;
 			c = &t->cands[tab[ci]];
 			out->tried++;
@@ -220,38 +225,27 @@ static void sim(const struct tuner *t, int set, const int *tab, int n,
 				const struct chainres *r =
 					tune_res_of(t, c->prefix[k], set);
 
-				if (r->size[p] < best) {
-					best = r->size[p];
-					win = ci;
+				if (zbw_search_result(&s, ci, k + 1,
+						      r->size[p]))
 					wpre = c->prefix[k];
-				}
-				if (best < ea) {
+				if (zbw_search_stop(&s)) {
 					cost += r->ct[p];
 					goto done;
 				}
 			}
 			cost += tune_res_of(t, tab[ci], set)->ct[p];
-			if (ci != first)
-				continue;
-			first_size = best;
-			if (win == first &&
-			    zbw_class_shortcut(mem, best, t->tol))
-				goto shortcut;
+			if (zbw_search_chain_done(&s, ci)) {
+				learn = false;
+				break;
+			}
 		}
 done:
-		if (win >= 0)
-			zbw_class_searched(mem, best, win == first ? best :
-						     first_size);
-shortcut:
-		mem->stored = win < 0;
-		if (win >= 0) {
-			mem->last_index = win;
-			mem->have_last = true;
-		}
+		zbw_search_end(&s, learn, s.best_comb < 0 ? NULL :
+			       &t->cands[tab[s.best_comb]].comb);
 		/* and zram's copy of the result (or the page) into its store */
-		if (win >= 0 && best < t->threshold) {
-			out->zb += best;
-			out->tc += cost + t->tcopy * best / t->page;
+		if (s.best_comb >= 0 && s.best < t->threshold) {
+			out->zb += s.best;
+			out->tc += cost + t->tcopy * s.best / t->page;
 			out->td += tune_res_of(t, wpre, set)->dt[p];
 		} else {
 			out->zb += t->page;
