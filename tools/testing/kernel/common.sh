@@ -128,19 +128,26 @@ zbw_bench_module() {
 		tools/testing/kernel/zbwbench/zbwbench.c)" tools/testing/kernel/zbwbench
 }
 
-# missing_checks LOG CHECK...: prints (space-led) every CHECK the guest did not
-# report as "ZBW-CHECK: CHECK ok", and ZBW-RESULT unless it printed
-# "ZBW-RESULT: ok". LOG is the console text with CRs removed; whole lines are
-# matched so echoed commands don't count.
-missing_checks() {
-	local log=$1 c missing=
+# ktap_missing LOG CHECK...: prints (space-led) what is wrong with the
+# guest's KTAP results (guest/lib.sh) in LOG, the console text with CRs
+# removed: every CHECK not reported as passed ("ok N CHECK", not skipped),
+# "plan" unless the results count up one by one to the plan's "1..N", and
+# "totals" unless the totals line counts no failure.  Whole lines are
+# matched, so echoed commands do not count.
+ktap_missing() {
+	local log=$1 c missing=''
 	shift
 	# Here-strings, not pipes: under pipefail, "echo | grep -q" fails when
 	# grep stops at an early match and echo gets SIGPIPE on a long log.
 	for c in "$@"; do
-		grep -q "^ZBW-CHECK: $c ok" <<<"$log" || missing="$missing $c"
+		awk -v c="$c" '$1 == "ok" && $2 ~ /^[0-9]+$/ && $3 == c &&
+			(NF == 3 || ($4 == "#" && $5 != "SKIP")) { f = 1 }
+			END { exit !f }' <<<"$log" || missing="$missing $c"
 	done
-	grep -qx 'ZBW-RESULT: ok' <<<"$log" || missing="$missing ZBW-RESULT"
+	awk '/^1\.\.[0-9]+$/ && !plan { plan = substr($0, 4) + 0; next }
+	     /^(not )?ok [0-9]+ / { n++; if ((/^not/ ? $3 : $2) != n) bad = 1 }
+	     END { exit !(plan && n == plan && !bad) }' <<<"$log" || missing="$missing plan"
+	grep -qE '^# Totals: pass:[0-9]+ fail:0 ' <<<"$log" || missing="$missing totals"
 	echo "$missing"
 }
 

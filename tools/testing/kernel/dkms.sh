@@ -125,8 +125,8 @@ host_block() { # NAME DIR: the guide's block NAME, bash -e in DIR
 	[ -n "$f" ] || die "no host block $1 in the guide"
 	say "guide block $1 in $2 (log $RUN/doc-$1.log)"
 	(cd "$2" && nice -n 10 bash -e "$f") </dev/null >"$RUN/doc-$1.log" 2>&1 || rc=$?
-	if [ "$rc" = 0 ]; then echo "ZBW-CHECK: doc-$1 ok" >>"$HOSTLOG"; return 0; fi
-	echo "ZBW-CHECK: doc-$1 FAIL exit $rc" >>"$HOSTLOG"
+	if [ "$rc" = 0 ]; then echo "ok doc-$1" >>"$HOSTLOG"; return 0; fi
+	echo "not ok doc-$1 # exit $rc" >>"$HOSTLOG"
 	tail -n 40 "$RUN/doc-$1.log" >&2
 	return 1
 }
@@ -227,7 +227,7 @@ t=$SECONDS
 { ZBEWALGO_APPEND="ZBW_KVER=$KVER ZBW_FILL_MIB=${ZBW_FILL_MIB:-320} ZBW_EXAMPLE_MIB=${ZBW_EXAMPLE_MIB:-64}" \
 	nice -n 10 "$HERE/boot.sh" "$VMLINUZ" "$RUN/initramfs.cpio.gz" "$RUN/console.log" \
 	"${ZBEWALGO_TIMEOUT:-1800}" || true; } |
-	grep --line-buffered -E '^(ZBW-|zbwmem:)' | sed -u 's/\r$//' || true
+	grep --line-buffered -E '^(ZBW-|zbwmem:|(not )?ok [0-9]+ |1\.\.|# )' | sed -u 's/\r$//' || true
 stage boot $t
 cp "$RUN/console.log" "$LOGS/dkms-$KVER-console.log"
 
@@ -242,17 +242,24 @@ host_block uninstall-dkms "$REPO" || true
 left=$({ dkms status --dkmstree "$T/dkms" --installtree "$T/root/lib/modules" -m zbewalgo 2>&1
 	find "$T/src" "$T/root/lib/modules/$KVER/updates" -name '*zbewalgo*' 2>/dev/null; } || true)
 if [ -n "$left" ]; then
-	sed -i '/^ZBW-CHECK: doc-uninstall-dkms ok/d' "$HOSTLOG"
-	echo "ZBW-CHECK: doc-uninstall-dkms FAIL left behind: $(echo "$left" | tr '\n' ' ')" >>"$HOSTLOG"
+	sed -i '/^ok doc-uninstall-dkms$/d' "$HOSTLOG"
+	echo "not ok doc-uninstall-dkms # left behind: $(echo "$left" | tr '\n' ' ')" >>"$HOSTLOG"
 fi
-CHECKS="$CHECKS $(python3 "$HERE/doc-blocks.py" names "$REPO/$GUIDE" dkms,dkms-host,dkms-host-end | tr '\n' ' ')"
-log=$(tr -d '\r' <"$RUN/console.log"; cat "$HOSTLOG")
-# shellcheck disable=SC2086  # $CHECKS is a list of check names
-missing=$(missing_checks "$log" $CHECKS)
+CHECKS="$CHECKS $(python3 "$HERE/doc-blocks.py" names "$REPO/$GUIDE" dkms | tr '\n' ' ')"
+HOST_CHECKS=$(python3 "$HERE/doc-blocks.py" names "$REPO/$GUIDE" dkms-host,dkms-host-end | tr '\n' ' ')
+log=$(tr -d '\r' <"$RUN/console.log")
+# The host's blocks as a KTAP document of their own, numbered and planned.
+hostlog=$(echo "KTAP version 1"; echo "1..$(grep -c . "$HOSTLOG")"
+	awk '{ sub(/ok /, "ok " NR " "); print } /^not ok / { f++ }
+	     END { print "# Totals: pass:" NR - f " fail:" f + 0 " xfail:0 xpass:0 skip:0 error:0" }' "$HOSTLOG")
+# shellcheck disable=SC2086  # lists of check names
+missing="$(ktap_missing "$log" $CHECKS)$(ktap_missing "$hostlog" $HOST_CHECKS | sed 's/ \([a-z]\)/ host-\1/g')"
 echo
 if [ -z "$missing" ]; then echo "== dkms on Debian's $KVER ($DEBVER): PASS"
 else echo "== dkms on Debian's $KVER ($DEBVER): FAIL (missing or failed:$missing)"; fi
-echo "$log" | grep -E '^ZBW-CHECK: ' | cut -c1-240 || true
+grep -E '^(not )?ok [0-9]+ ' <<<"$log" | cut -c1-240 || true
+echo "  host:"
+grep -E '^(not )?ok [0-9]+ ' <<<"$hostlog" | cut -c1-240 || true
 echo "  host: $status; $PKGVERS"
 cat "$RUN/times"
 echo "  total     ${SECONDS}s"

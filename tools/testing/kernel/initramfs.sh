@@ -33,8 +33,9 @@ fi
 # The kernel opens /dev/console for init before devtmpfs is mounted.
 mknod -m 600 "$root/dev/console" c 5 1
 cp "$GUEST" "$root/guest.sh"
-# What every guest script greps for splats.
-cp "$(dirname "$0")/guest/dmesg-bugs" "$root/extra/"
+# What every guest script greps for splats, and the suites' KTAP and zram
+# helpers.
+cp "$(dirname "$0")/guest/dmesg-bugs" "$(dirname "$0")/guest/lib.sh" "$root/extra/"
 for x in "$@"; do
 	src=${x%%=*}
 	dst=/extra/${src##*/}

@@ -1,17 +1,16 @@
 # shellcheck shell=dash
 # (busybox sh: local is there)
-# Sourced by the guest scripts: runs the admin guide's blocks that
-# doc-blocks.py extracted into a directory, in the guide's order, each as the
-# check doc-NAME. The sourcing script defines ok, fail and info. A block of
-# commands runs under bash -e (Debian's swapon, mkswap and zramctl come first
-# on PATH) in /src, where build/zbewalgo is the tool; it fails when a command
+# Sourced by the guest suites after lib.sh: the admin guide's blocks that
+# doc-blocks.py extracted into /doc, in the guide's order, each the check
+# doc-NAME (doc_suite lists them, doc_block runs one). A block of commands
+# runs under bash -e (Debian's swapon, mkswap and zramctl come first on
+# PATH) in /src, where build/zbewalgo is the tool; it fails when a command
 # fails or when its doc_verify_NAME hook does. doc_before_NAME prepares what
 # the guide says must be there first (e.g. "run the workload"). Before every
 # block without .keep, doc_clean undoes what the blocks before set up.
 # Blocks that are file contents are written to their path; the tests that
 # use those files (dkms guest) call doc_install NAME first.
 DOC_K=/sys/kernel/zbewalgo
-DOC_PSZ=$(zbwmem pagesize)
 DOC_P=/sys/module/zswap/parameters
 DOC_ZSWAP_COMP=$(cat $DOC_P/compressor 2>/dev/null)
 
@@ -34,8 +33,8 @@ doc_clean() {
 	# 51/64 of the page.
 	if [ -d $DOC_K ]; then
 		echo reset >$DOC_K/combinations
-		echo $((DOC_PSZ / 8)) >$DOC_K/early_abort_size
-		echo $((DOC_PSZ - DOC_PSZ * 13 / 64)) >$DOC_K/max_output_size
+		echo $((PSZ / 8)) >$DOC_K/early_abort_size
+		echo $((PSZ - PSZ * 13 / 64)) >$DOC_K/max_output_size
 	fi
 	return 0
 }
@@ -49,32 +48,37 @@ doc_install() {
 	mkdir -p "${p%/*}" && cp "$f" "$p"
 }
 
-# doc_run: every block in /doc, in order.
-doc_run() {
-	local b name hook rc detail
-	mkdir -p /src
+# doc_suite: "doc-NAME doc_block BLOCK" for every block in /doc, in order.
+doc_suite() {
+	local b
 	for b in $(find /doc -name '*.sh' -o -name '*.file' | sed 's|.*/||; s/\.[a-z]*$//' | sort); do
-		name=doc-${b#*-}
-		hook=$(echo "${b#*-}" | tr - _)
-		[ -e "/doc/$b.keep" ] || doc_clean
-		rc=0
-		if command -v "doc_before_$hook" >/dev/null; then
-			"doc_before_$hook" >"/tmp/$name.before" 2>&1 || rc=$?
-			[ "$rc" = 0 ] || { fail "$name" "preparing: $(tail -n 3 "/tmp/$name.before" | tr '\n' '|')"; continue; }
-		fi
-		if [ -e "/doc/$b.file" ]; then
-			doc_install "${b#*-}" >"/tmp/$name.log" 2>&1 || rc=$?
-			detail="wrote $(cat "/doc/$b.path")"
-		else
-			(cd /src && PATH=/usr/sbin:/sbin:/bin:/extra bash -e "/doc/$b.sh") >"/tmp/$name.log" 2>&1 || rc=$?
-			detail="exit $rc"
-		fi
-		sed "s/^/ZBW-INFO: $name: /" "/tmp/$name.log" | cut -c1-200
-		if [ "$rc" = 0 ] && command -v "doc_verify_$hook" >/dev/null; then
-			detail="$detail; $("doc_verify_$hook" "/tmp/$name.log" 2>&1)" || rc=1
-		fi
-		if [ "$rc" = 0 ]; then ok "$name" "$detail"; else fail "$name" "$detail"; fi
+		echo "doc-${b#*-} doc_block $b"
 	done
+}
+
+# doc_block BLOCK (a check): the block, with its hooks.
+doc_block() {
+	local b=$1 name hook rc=0 detail
+	name=doc-${b#*-}
+	hook=$(echo "${b#*-}" | tr - _)
+	mkdir -p /src
+	[ -e "/doc/$b.keep" ] || doc_clean
+	if command -v "doc_before_$hook" >/dev/null; then
+		"doc_before_$hook" >"/tmp/$name.before" 2>&1 ||
+			flunk "preparing: $(tail -n 3 "/tmp/$name.before" | tr '\n' '|')" || return
+	fi
+	if [ -e "/doc/$b.file" ]; then
+		doc_install "${b#*-}" >"/tmp/$name.log" 2>&1 || rc=$?
+		detail="wrote $(cat "/doc/$b.path")"
+	else
+		(cd /src && PATH=/usr/sbin:/sbin:/bin:/extra bash -e "/doc/$b.sh") >"/tmp/$name.log" 2>&1 || rc=$?
+		detail="exit $rc"
+	fi
+	sed "s/^/# $name: /" "/tmp/$name.log" | cut -c1-200
+	if [ "$rc" = 0 ] && command -v "doc_verify_$hook" >/dev/null; then
+		detail="$detail; $("doc_verify_$hook" "/tmp/$name.log" 2>&1)" || rc=1
+	fi
+	[ "$rc" = 0 ] && pass "$detail" || flunk "$detail"
 }
 
 # --- what each block must have done ----------------------------------------------
@@ -143,14 +147,6 @@ doc_verify_settings_unit() {
 }
 
 # --- recompression and writeback (guest-recomp, 6.12+) ----------------------------
-# doc_stat FILE FIELD: field FIELD (1-based) of zram0's FILE (mm_stat,
-# bd_stat).  bd_stat's counts are in pages here (zram counts 4 KiB units,
-# whatever the page size).
-doc_stat() {
-	local u=1
-	[ "$1" = bd_stat ] && u=$((DOC_PSZ / 4096))
-	awk -v f="$2" -v u=$u '{ print $f / u }' "/sys/block/zram0/$1"
-}
 # doc_line FILE: FILE's lines on one line, for a message.
 # shellcheck disable=SC2046  # the words, one space between them
 doc_line() { echo $(cat "$1"); }
@@ -186,9 +182,9 @@ doc_hold_start() {
 # over the next 2 seconds.
 doc_orig_settled() {
 	local a b
-	a=$(doc_stat mm_stat 1)
+	a=$(zram_stat 0 mm_stat 1)
 	sleep 2
-	b=$(doc_stat mm_stat 1)
+	b=$(zram_stat 0 mm_stat 1)
 	[ "$a" = "$b" ] && echo settled
 }
 # doc_hold_end: the workload reads every page back and compares it; it
@@ -223,15 +219,15 @@ doc_verify_recomp_service() {
 	sed -n 's/^ExecStart=//p' /etc/systemd/system/zram-recompress.service >/tmp/execstart
 	h0=$(doc_flags zram0 h)
 	s0=$(doc_line $DOC_K/stats)
-	c0=$(doc_stat mm_stat 2)
-	o0=$(doc_stat mm_stat 1)
+	c0=$(zram_stat 0 mm_stat 2)
+	o0=$(zram_stat 0 mm_stat 1)
 	for i in 1 2; do
 		while read -r l; do
 			eval "$l" || { echo "ExecStart failed: $l"; doc_hold_end; return 1; }
 		done </tmp/execstart
-		eval "c$i=\$(doc_stat mm_stat 2) r$i=\$(doc_flags zram0 r) s$i=\"\$(doc_line $DOC_K/stats)\""
+		eval "c$i=\$(zram_stat 0 mm_stat 2) r$i=\$(doc_flags zram0 r) s$i=\"\$(doc_line $DOC_K/stats)\""
 	done
-	o2=$(doc_stat mm_stat 1)
+	o2=$(zram_stat 0 mm_stat 1)
 	# what zram holds now: pages per set of block_state flags
 	f=$(awk '{ print $3 }' /sys/kernel/debug/zram/zram0/block_state | sort | uniq -c | tr '\n' ' ')
 	v=$(doc_hold_end) || { echo "$v"; return 1; }
@@ -258,7 +254,7 @@ doc_verify_writeback_by_hand() {
 doc_before_writeback_pass() { doc_hold_start; }
 doc_verify_writeback_pass() {
 	local w r v
-	w=$(doc_stat bd_stat 1)
+	w=$(zram_stat 0 bd_stat 1)
 	r=$(doc_flags zram0 r)
 	v=$(doc_hold_end) || { echo "$v"; return 1; }
 	[ "$w" -gt 0 ] && [ "$r" -gt 0 ] || { echo "bd_stat count $w, recompressed $r"; return 1; }
