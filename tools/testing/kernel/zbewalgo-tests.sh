@@ -10,6 +10,8 @@
 # versions that integrate zbewalgo (6.12, 7.2), with Debian's arm64 busybox,
 # bash and util-linux (sysroot.sh) and the test programs cross-compiled;
 # run directories and logs are VERSION-arm64 and VERSION-arm64-64k.
+# ZBW_KERNEL_OBJ boots a kernel built elsewhere in the suite's configuration
+# (scripts/patches/check.sh: the patch series') instead of building one.
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
@@ -111,7 +113,7 @@ for i in "${!list[@]}"; do
 	: >"$summary.t"
 	t=$SECONDS; prebuild_wait; stage prebuild $t
 	t=$SECONDS; "$HERE/fetch.sh" "$v"; stage fetch $t
-	t=$SECONDS; OBJ=$(test_kernel "$v"); stage build $t
+	t=$SECONDS; OBJ=${ZBW_KERNEL_OBJ:-$(test_kernel "$v")}; stage build $t
 	t=$SECONDS
 	if integrated "$v"; then
 		mods=("$OBJ/crypto/zbewalgo.ko")
