@@ -252,14 +252,9 @@ echo 5 >/proc/sys/kernel/printk
 # modules.dep and modules.alias that depmod wrote on the host.
 mkdir -p /sbin /etc/default /etc/systemd
 ln -sf /bin/busybox /sbin/modprobe
-suite >/tmp/suite
-ktap_plan "$(grep -c . /tmp/suite)"
 info "$(cat /proc/version)"
 info "$(grep MemTotal /proc/meminfo | tr -s ' '), $(grep -c ^processor /proc/cpuinfo) CPUs"
-while read -r name fn args <&3; do
-	# shellcheck disable=SC2086  # the check's arguments
-	ktap_run "$name" $fn $args </dev/null
-done 3</tmp/suite
+ktap_suite suite
 doc_clean
 info "modules: $(cut -d' ' -f1,3 /proc/modules | tr '\n' ' ')"
 info "zbewalgo stats: $(cat $K/stats 2>/dev/null)"

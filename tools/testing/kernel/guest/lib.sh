@@ -5,10 +5,11 @@
 #
 # A check is a shell function that returns 0 when it passes, 4 when it
 # cannot run here, anything else when it fails, and leaves its details, one
-# line, in $DETAIL (pass, skip and flunk set both).  A suite prints its plan
-# (ktap_plan COUNT), runs each check with ktap_run NAME FUNCTION [ARG...],
+# line, in $DETAIL (pass, skip and flunk set both).  A suite lists its
+# checks in a function and runs them with ktap_suite, which prints the plan
+# (ktap_plan COUNT) and runs each with ktap_run NAME FUNCTION [ARG...],
 # which prints "ok N NAME # DETAIL", "ok N NAME # SKIP DETAIL" or
-# "not ok N NAME # DETAIL", and ends with ktap_totals.  The host
+# "not ok N NAME # DETAIL"; ktap_totals ends the suite.  The host
 # (common.sh, ktap_missing) requires one result per planned check, its own
 # list of names among them, passed, and no failure.  Anything else goes out
 # as a diagnostic line: info TEXT.
@@ -41,6 +42,19 @@ ktap_run() {
 	KTAP_N=$((KTAP_N + 1))
 	# The details follow " # " on the result line: one line of them.
 	echo "$result $KTAP_N $name${DETAIL:+ # $(printf '%s' "$DETAIL" | tr '\n' ' ')}"
+}
+
+# ktap_suite LIST: the plan, then each check that the function LIST
+# prints as "NAME FUNCTION [ARG...]", one a line, in that order.  The
+# checks' stdin is /dev/null.
+ktap_suite() {
+	local name fn args
+	"$1" >/tmp/suite
+	ktap_plan "$(grep -c . /tmp/suite)"
+	while read -r name fn args <&3; do
+		# shellcheck disable=SC2086  # the check's arguments
+		ktap_run "$name" $fn $args </dev/null
+	done 3</tmp/suite
 }
 
 ktap_totals() {

@@ -385,13 +385,8 @@ echo clear >$D/kmemleak 2>/dev/null
 # the kernel's request_module() and the guide's modprobe use busybox's.
 mkdir -p /sbin
 ln -sf /bin/busybox /sbin/modprobe
-suite >/tmp/suite
-ktap_plan "$(grep -c . /tmp/suite)"
 info "kernel $(uname -r), $(grep MemTotal /proc/meminfo | tr -s ' '), $(grep -c ^processor /proc/cpuinfo) CPUs"
-while read -r name fn args <&3; do
-	# shellcheck disable=SC2086  # the check's arguments
-	ktap_run "$name" $fn $args </dev/null
-done 3</tmp/suite
+ktap_suite suite
 doc_clean
 info "zbewalgo stats: $(cat $K/stats 2>/dev/null)"
 ktap_totals
