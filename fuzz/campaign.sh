@@ -7,7 +7,9 @@
 # afl-fuzz instances (-M main plus JOBS-1 -S secondaries), under nice 19.
 # Resumes build/out/<h> when it exists (AFL_AUTORESUME), otherwise starts
 # from corpus/<h>.  Keeps fuzzing after a crash or hang (AFL++ keeps
-# unique ones) and exits non-zero at the end if there were any.  Appends
+# unique ones) and exits non-zero at the end if there were any, or if an
+# afl-fuzz ran nothing; it refuses to start without afl-fuzz or a harness
+# binary (make fuzz installs and builds both).  Appends
 # one line per harness to build/campaign.log:
 # wall and CPU seconds, execs, execs/s, edges, crashes, hangs.
 set -uo pipefail
@@ -22,6 +24,12 @@ export AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES=1 AFL_IMPORT_FIRST=1
 export AFL_CMPLOG_ONLY_NEW=1
 export ASAN_OPTIONS=abort_on_error=1:symbolize=0:detect_leaks=0:malloc_context_size=0
 export UBSAN_OPTIONS=halt_on_error=1:abort_on_error=1
+command -v afl-fuzz >/dev/null ||
+	{ echo "campaign.sh: no afl-fuzz (make fuzz installs afl++)" >&2; exit 2; }
+for h in "$@"; do
+	[ -x "$bin/$h" ] ||
+		{ echo "campaign.sh: no $bin/$h (make -C fuzz afl builds it)" >&2; exit 2; }
+done
 mkdir -p build/out
 status=0
 
@@ -67,6 +75,10 @@ for h in "$@"; do
 		"$(date -u +%FT%TZ)" "$h" "$wall" "$cpu" "$execs" "$eps" \
 		"$edges" "$cvg" "$crashes" "$hangs")
 	echo "$line" | tee -a build/campaign.log
+	if [ "$execs" = 0 ]; then
+		echo "$h: afl-fuzz ran nothing (see $log.*)" >&2
+		status=1
+	fi
 	if [ "$crashes" != 0 ] || [ "$hangs" != 0 ]; then
 		echo "$h: findings in $out/*/crashes and $out/*/hangs" >&2
 		status=1
