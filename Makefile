@@ -187,6 +187,17 @@ test-s390x: $(TOOL) testdata
 	tools/testing/zbewalgo/cross_test.sh '$(S390X_RUN)' $(S390X_BUILD)/zbewalgo \
 		$(TOOL) $(TESTDATA)
 
+# A refactor keeps the output: the tool of commit BASE and this tree's
+# write the same bytes, and decode each other's, for every generated data
+# set (as make bench makes them) and test data file at levels 1, 2 and 3
+# and with 64 KiB pages (tools/testing/zbewalgo/same-output.sh).
+.PHONY: same-output
+same-output: $(TOOL) testdata
+	@test -n "$(BASE)" || { echo "same-output: set BASE=COMMIT" >&2; exit 2; }
+	python3 tools/testing/zbewalgo/gen-data.py $(BENCH_DATA) $(BENCH_KIB)
+	tools/testing/zbewalgo/same-output.sh $(BASE) $(TOOL) $(BENCH_DATA) \
+		$(TESTDATA)
+
 # Main job: builds the 7.2 kernel with zbewalgo (cached), boots it under qemu
 # and compares zram with zbewalgo, lz4, lzo-rle and zstd in that one boot: the
 # data sets (generated + test data files) through the block device, then swap
