@@ -259,6 +259,64 @@ const struct zbewalgo_step step = {					\
 extern const struct zbewalgo_step zbw_delta4_bitshuffle4;
 extern const struct zbewalgo_step zbw_delta8_bitshuffle8;
 
+/*
+ * Steps @k and @k + 1 of @ids (@nr of them) as one, when the engine runs
+ * them as one pass both ways (delta@w then bitshuffle@w); NULL otherwise.
+ */
+static inline const struct zbewalgo_step *
+zbw_fused_step(const u8 *ids, unsigned int k, unsigned int nr)
+{
+	if (k + 1 >= nr)
+		return NULL;
+	if (ids[k] == ZBEWALGO_STEP_DELTA8 &&
+	    ids[k + 1] == ZBEWALGO_STEP_BITSHUFFLE8)
+		return &zbw_delta8_bitshuffle8;
+	if (ids[k] == ZBEWALGO_STEP_DELTA4 &&
+	    ids[k + 1] == ZBEWALGO_STEP_BITSHUFFLE4)
+		return &zbw_delta4_bitshuffle4;
+	return NULL;
+}
+
+/* Sizes in a context's memory are kept 8-byte aligned. */
+static inline size_t zbw_align8(size_t n)
+{
+	return (n + 7) & ~(size_t)7;
+}
+
+/**
+ * struct zbewalgo_ctx - per-stream compression state and scratch
+ * @max_len: largest input this context accepts
+ * @table: combinations to try; owned by the caller
+ * @params: search thresholds
+ * @class: what was learnt per page class
+ * @recent: class of the previous page
+ * @result: what the previous call did, for statistics
+ * @sample: the page's sample, for its class and the incompressibility
+ *	test (here rather than on the caller's stack)
+ * @buf: three stage buffers of zbewalgo_stage_cap(@max_len) bytes each
+ * @step_scratch: scratch shared by the steps
+ * @state: each step's state (struct zbewalgo_step), by id; NULL for steps
+ *	without
+ *
+ * Everything a compression changes lives here, so contexts used by
+ * different threads never share mutable state.
+ */
+struct zbewalgo_ctx {
+	size_t max_len;
+	const struct zbewalgo_table *table;
+	struct zbewalgo_params params;
+	struct zbw_class_memory class[ZBW_NR_CLASSES];
+	unsigned int recent;
+	struct zbewalgo_result result;
+	struct zbw_sample sample;
+	u8 *buf[3];
+	void *step_scratch;
+	void *state[ZBEWALGO_NR_STEP_IDS];
+};
+
+size_t zbw_scratch_layout(size_t max_len, size_t *stage, size_t *steps);
+size_t zbw_state_size(unsigned int id, unsigned int max_len);
+
 /* Largest length any step stores with zbw_put_len(), and its size. */
 #define ZBW_LEN_MAX		((1u << 21) - 1)
 #define ZBW_LEN_BYTES_MAX	3
