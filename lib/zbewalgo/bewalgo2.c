@@ -37,7 +37,7 @@
 static u16 *bw2_sort(const u8 *src, const u16 *start, unsigned int r,
 		     u16 *a, u16 *b, u16 (*hist)[256])
 {
-	unsigned int i, j, k, v, sum, c;
+	unsigned int i, j, k;
 	const u8 *p;
 	u16 *h;
 
@@ -52,11 +52,7 @@ static u16 *bw2_sort(const u8 *src, const u16 *start, unsigned int r,
 		h = hist[k];
 		if (h[src[8 * start[0] + k]] == r)
 			continue;
-		for (v = 0, sum = 0; v < 256; v++) {
-			c = h[v];
-			h[v] = sum;
-			sum += c;
-		}
+		zbw_count_starts(h);
 		for (i = 0; i < r; i++) {
 			j = a[i];
 			b[h[src[8 * start[j] + k]]++] = j;

@@ -46,10 +46,10 @@ u32 zbw_huf_canon(const u8 *len, unsigned int nsym, unsigned int bits,
 }
 
 /* Sort @k keys (weight << 8 | symbol) by weight; returns the sorted copy */
-static u32 *zbw_huf_sort(u32 *a, u32 *b, u32 *cnt, unsigned int k, u32 maxkey)
+static u32 *zbw_huf_sort(u32 *a, u32 *b, u16 *cnt, unsigned int k, u32 maxkey)
 {
 	unsigned int i, j, shift;
-	u32 v, sum, c, *t;
+	u32 v, *t;
 
 	if (k <= 40) {
 		for (i = 1; i < k; i++) {
@@ -64,11 +64,7 @@ static u32 *zbw_huf_sort(u32 *a, u32 *b, u32 *cnt, unsigned int k, u32 maxkey)
 		memset(cnt, 0, 256 * sizeof(*cnt));
 		for (i = 0; i < k; i++)
 			cnt[(a[i] >> shift) & 0xff]++;
-		for (sum = 0, i = 0; i < 256; i++) {
-			c = cnt[i];
-			cnt[i] = sum;
-			sum += c;
-		}
+		zbw_count_starts(cnt);
 		for (i = 0; i < k; i++)
 			b[cnt[(a[i] >> shift) & 0xff]++] = a[i];
 		t = a;
@@ -106,7 +102,7 @@ unsigned int zbw_huf_lengths(const u32 *freq, unsigned int nsym,
 			len[(key[0] & 0xff) ^ 1] = 1;
 		return k;
 	}
-	key = zbw_huf_sort(key, buf + 256, buf + 512, k, maxkey);
+	key = zbw_huf_sort(key, buf + 256, bl, k, maxkey);
 	w = key == buf ? buf + 256 : buf;
 	for (i = 0; i < k; i++)
 		w[i] = key[i] >> 8;

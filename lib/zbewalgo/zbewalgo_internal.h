@@ -488,6 +488,22 @@ static inline void *zbw_layout_take(struct zbw_layout *l, size_t n,
 	return p;
 }
 
+/*
+ * Counting sort by a byte: turns the counts of the 256 byte values in @cnt
+ * (at most 65535 items in all) into the position of each value's first
+ * item in sorted order, where the scatter pass puts items at cnt[v]++.
+ */
+static __always_inline void zbw_count_starts(u16 *cnt)
+{
+	unsigned int v, c, sum = 0;
+
+	for (v = 0; v < 256; v++) {
+		c = cnt[v];
+		cnt[v] = sum;
+		sum += c;
+	}
+}
+
 /* Word-at-a-time byte tricks: @b in every byte of a 64-bit word */
 #define ZBW_BYTES(b)		(0x0101010101010101ULL * (u8)(b))
 #define ZBW_ONES		ZBW_BYTES(0x01)
