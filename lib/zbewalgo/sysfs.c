@@ -59,18 +59,32 @@ static int zbw_edit_param(struct zbewalgo_config *cfg, const void *arg)
 	return 0;
 }
 
-static ssize_t zbw_param_show(char *buf, size_t offset)
+/* A threshold's attribute: where in struct zbewalgo_params it is kept */
+struct zbw_param_attr {
+	struct kobj_attribute attr;
+	size_t offset;
+};
+
+static size_t zbw_param_offset(struct kobj_attribute *attr)
+{
+	return container_of(attr, struct zbw_param_attr, attr)->offset;
+}
+
+static ssize_t zbw_param_show(struct kobject *kobj,
+			      struct kobj_attribute *attr, char *buf)
 {
 	struct zbewalgo_config *cfg = zbewalgo_config_get();
-	u32 val = *(u32 *)((u8 *)&cfg->params + offset);
+	u32 val = *(u32 *)((u8 *)&cfg->params + zbw_param_offset(attr));
 
 	zbewalgo_config_put(cfg);
 	return sysfs_emit(buf, "%u\n", val);
 }
 
-static ssize_t zbw_param_store(const char *buf, size_t count, size_t offset)
+static ssize_t zbw_param_store(struct kobject *kobj,
+			       struct kobj_attribute *attr,
+			       const char *buf, size_t count)
 {
-	struct zbw_param_edit e = { .offset = offset };
+	struct zbw_param_edit e = { .offset = zbw_param_offset(attr) };
 	int ret = kstrtou32(buf, 0, &e.val);
 
 	/* Sizes beyond the largest stored page make no sense. */
@@ -80,38 +94,15 @@ static ssize_t zbw_param_store(const char *buf, size_t count, size_t offset)
 	return ret ?: count;
 }
 
-#define ZBW_PARAM(name)	offsetof(struct zbewalgo_params, name)
+static struct zbw_param_attr early_abort_size_attr = {
+	.attr = __ATTR(early_abort_size, 0644, zbw_param_show, zbw_param_store),
+	.offset = offsetof(struct zbewalgo_params, early_abort_size),
+};
 
-static ssize_t early_abort_size_show(struct kobject *kobj,
-				     struct kobj_attribute *attr, char *buf)
-{
-	return zbw_param_show(buf, ZBW_PARAM(early_abort_size));
-}
-
-static ssize_t early_abort_size_store(struct kobject *kobj,
-				      struct kobj_attribute *attr,
-				      const char *buf, size_t count)
-{
-	return zbw_param_store(buf, count, ZBW_PARAM(early_abort_size));
-}
-
-static ssize_t max_output_size_show(struct kobject *kobj,
-				    struct kobj_attribute *attr, char *buf)
-{
-	return zbw_param_show(buf, ZBW_PARAM(max_output_size));
-}
-
-static ssize_t max_output_size_store(struct kobject *kobj,
-				     struct kobj_attribute *attr,
-				     const char *buf, size_t count)
-{
-	return zbw_param_store(buf, count, ZBW_PARAM(max_output_size));
-}
-
-static struct kobj_attribute early_abort_size_attr =
-	__ATTR_RW(early_abort_size);
-static struct kobj_attribute max_output_size_attr =
-	__ATTR_RW(max_output_size);
+static struct zbw_param_attr max_output_size_attr = {
+	.attr = __ATTR(max_output_size, 0644, zbw_param_show, zbw_param_store),
+	.offset = offsetof(struct zbewalgo_params, max_output_size),
+};
 
 /* Sums the per-CPU counters of @cfg into @sum. */
 static void zbw_stats_sum(struct zbewalgo_config *cfg,
@@ -175,8 +166,8 @@ static struct kobj_attribute wins_attr = __ATTR_RO(wins);
 
 static struct attribute *zbw_attrs[] = {
 	&combinations_attr.attr,
-	&early_abort_size_attr.attr,
-	&max_output_size_attr.attr,
+	&early_abort_size_attr.attr.attr,
+	&max_output_size_attr.attr.attr,
 	&stats_attr.attr,
 	&wins_attr.attr,
 	NULL,
