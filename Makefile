@@ -91,7 +91,7 @@ $(TEST): $(BUILD)/tools/testing/zbewalgo/zbewalgo_test.o $(BUILD)/libzbewalgo.a
 # Test data: real files (documentation, man pages, ELF executables and
 # libraries, C and C++ source, float grids and signals) from Debian
 # packages pinned in tools/testing/zbewalgo/testdata/manifest, downloaded
-# once into $ZBEWALGO_CACHE/testdata (about 17 MiB of .deb) and unpacked
+# once into $ZBW_CACHE/testdata (about 17 MiB of .deb) and unpacked
 # into build/testdata (about 8 MiB).  Tests read every page of every file.
 TESTDATA	:= build/testdata
 TESTDATA_SRC	:= tools/testing/zbewalgo/testdata
@@ -163,14 +163,14 @@ golden: $(TOOL)
 
 # Big-endian: the tool and the unit tests built for s390x by Debian's cross
 # gcc, statically against bookworm's s390x zstd, lz4, lzo2 and zlib (fetched
-# once into $ZBEWALGO_CACHE/s390x by s390x-sysroot.sh, through a private apt
+# once into $ZBW_CACHE/s390x by s390x-sysroot.sh, through a private apt
 # state: the machine's architectures and sources stay as they are), and
 # run under qemu user mode: the unit tests, the golden pages (written on
 # x86_64) and cross_test.sh, the same bytes from both builds on the test
 # data at levels 1, 2 and 3, each decoding the other's.
 S390X_DEPS	:= gcc-s390x-linux-gnu libc6-dev-s390x-cross qemu-user-static \
 		   debian-archive-keyring
-S390X_CACHE	:= $(or $(ZBEWALGO_CACHE),/var/cache/zbewalgo)/s390x
+S390X_CACHE	:= $(or $(ZBW_CACHE),/var/cache/zbewalgo)/s390x
 S390X_ROOT	:= $(S390X_CACHE)/root
 S390X_BUILD	:= build/s390x
 S390X_RUN	?= qemu-s390x-static
@@ -244,7 +244,7 @@ fuzz:
 
 # ---- Booted-kernel tests (tools/testing/kernel/README.md) ------------------
 # check-kernel: builds debug kernels 6.1, 6.12 and 7.2 with zbewalgo (cached
-# under $ZBEWALGO_CACHE, default /var/cache/zbewalgo), boots each under qemu and
+# under $ZBW_CACHE, default /var/cache/zbewalgo), boots each under qemu and
 # fails unless every guest check passed; KERNEL_VERSIONS picks a subset.
 # demo: what "make run" does (the in-kernel benchmark) on DEMO_VERSION.
 KERNEL_VERSIONS	?=
@@ -267,9 +267,9 @@ check-kernel:
 ARCH_VERSIONS	?= 7.2
 ARCH_TIMEOUT	?= 5400
 check-arch:
-	ZBEWALGO_ARCH=arm64 ZBEWALGO_TIMEOUT=$(ARCH_TIMEOUT) \
+	ZBW_ARCH=arm64 ZBW_TIMEOUT=$(ARCH_TIMEOUT) \
 		tools/testing/kernel/zbewalgo-tests.sh $(ARCH_VERSIONS)
-	ZBEWALGO_ARCH=arm64 ZBEWALGO_ARM64_PAGES=64 ZBEWALGO_TIMEOUT=$(ARCH_TIMEOUT) \
+	ZBW_ARCH=arm64 ZBW_ARM64_PAGES=64 ZBW_TIMEOUT=$(ARCH_TIMEOUT) \
 		tools/testing/kernel/zbewalgo-tests.sh $(ARCH_VERSIONS)
 demo: testdata
 	tools/testing/kernel/demo.sh $(DEMO_VERSION)

@@ -21,7 +21,7 @@
 #    suite's test kernel built from the series, passes the booted-kernel
 #    suite (tools/testing/kernel/zbewalgo-tests.sh with ZBW_KERNEL_OBJ;
 #    about 10 minutes).
-# Trees and objects live in $ZBEWALGO_CACHE/patches/DEBVER/check (kept
+# Trees and objects live in $ZBW_CACHE/patches/DEBVER/check (kept
 # between runs, so reruns are incremental); logs and the summary go to
 # build/patches-check/.  Every check runs; the exit status is 1 if any
 # failed.  series.sh (make check-series, in make check) is the quick
@@ -30,7 +30,7 @@ set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 . "$HERE/common.sh"
 
-JOBS=${ZBEWALGO_JOBS:-2}
+JOBS=${ZBW_JOBS:-2}
 CHECK_BOOT=${CHECK_BOOT:-1}
 KHERE=$REPO/tools/testing/kernel
 

@@ -14,7 +14,7 @@
 # git am) replaces files instead of writing through the links.
 
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-CACHE=${ZBEWALGO_CACHE:-/var/cache/zbewalgo}
+CACHE=${ZBW_CACHE:-/var/cache/zbewalgo}
 PATCH_VERSION=${PATCH_VERSION:-7.2}
 SRC=$CACHE/src/linux-$PATCH_VERSION
 OUT=${PATCH_OUT:-$REPO/build/patches}

@@ -18,7 +18,7 @@
 #    file the series touches.
 # make check-patches is the thorough check (a build after every patch,
 # W=1 and sparse, kernel-doc, KUnit under UML, a qemu boot).  The tree and
-# objects live in $ZBEWALGO_CACHE/patches/DEBVER/series (objects kept, so
+# objects live in $ZBW_CACHE/patches/DEBVER/series (objects kept, so
 # reruns are incremental; ccache is the booted-kernel suite's); logs and
 # the summary go to build/patches-series/.  The exit status is 1 if any
 # check failed.
@@ -26,7 +26,7 @@ set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 . "$HERE/common.sh"
 
-JOBS=${ZBEWALGO_JOBS:-2}
+JOBS=${ZBW_JOBS:-2}
 KCONFIG=$REPO/tools/testing/kernel/config
 
 "$HERE/make.sh" || die "make patches failed"

@@ -1,9 +1,9 @@
 #!/bin/bash
 # boot.sh BZIMAGE INITRAMFS LOGFILE [TIMEOUT]
 # Boots under TCG (nested KVM does not work here) with the serial console on stdout
-# and in LOGFILE. Exits with qemu's status, 124 on timeout. $ZBEWALGO_APPEND is added
+# and in LOGFILE. Exits with qemu's status, 124 on timeout. $ZBW_APPEND is added
 # to the kernel command line (KEY=val there reaches the guest's environment).
-# With ZBEWALGO_ARCH=arm64, BZIMAGE is an arm64 Image for qemu's virt machine
+# With ZBW_ARCH=arm64, BZIMAGE is an arm64 Image for qemu's virt machine
 # (a Cortex-A57, its PL011 UART as console).
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
@@ -16,22 +16,22 @@ mkdir -p "$(dirname "$LOG")"
 
 say "booting $K (timeout ${TIMEOUT}s, log $LOG)"
 # panic=-1 reboots at once on panic, and -no-reboot turns that reboot into an exit.
-case ${ZBEWALGO_ARCH:-x86_64} in
+case ${ZBW_ARCH:-x86_64} in
 x86_64) QEMU=(qemu-system-x86_64 -cpu max) CONSOLE=ttyS0 ;;
 arm64)	"$REPO/scripts/install-deps.sh" qemu-system-arm >&2
 	QEMU=(qemu-system-aarch64 -machine virt -cpu cortex-a57) CONSOLE=ttyAMA0 ;;
-*) die "unknown ZBEWALGO_ARCH '${ZBEWALGO_ARCH:-}' (x86_64 or arm64)" ;;
+*) die "unknown ZBW_ARCH '${ZBW_ARCH:-}' (x86_64 or arm64)" ;;
 esac
-# 256 MiB, or ZBEWALGO_MEM.  With 64 KiB pages twice that: page tables,
+# 256 MiB, or ZBW_MEM.  With 64 KiB pages twice that: page tables,
 # slabs and zsmalloc's zspages all come in 64 KiB units, and a 256 MiB
 # guest (4096 pages) had too few free pages left for zram to store the
 # swap workload's pages (write errors, then the OOM killer).
-MEM=${ZBEWALGO_MEM:-256M}
-[ "${ZBEWALGO_ARM64_PAGES:-4}" = 4 ] || MEM=${ZBEWALGO_MEM:-512M}
+MEM=${ZBW_MEM:-256M}
+[ "${ZBW_ARM64_PAGES:-4}" = 4 ] || MEM=${ZBW_MEM:-512M}
 rc=0
 timeout -k 10 "$TIMEOUT" "${QEMU[@]}" -accel tcg -m "$MEM" -smp 2 \
 	-nographic -no-reboot -net none -kernel "$K" -initrd "$I" \
-	-append "console=$CONSOLE panic=-1 ${ZBEWALGO_APPEND:-}" </dev/null 2>&1 |
+	-append "console=$CONSOLE panic=-1 ${ZBW_APPEND:-}" </dev/null 2>&1 |
 	tee "$LOG" || rc=${PIPESTATUS[0]}
 [ "$rc" != 124 ] || say "TIMEOUT after ${TIMEOUT}s"
 say "qemu exited with $rc"

@@ -1,9 +1,9 @@
 #!/bin/bash
 # build.sh VERSION CONFIG_FRAGMENT [OVERLAY_DIR] [REPO]
 # Builds a tinyconfig-based kernel out of tree and prints the kernel image path on
-# stdout: x86_64 (bzImage), or with ZBEWALGO_ARCH=arm64 an arm64 Image for qemu's
+# stdout: x86_64 (bzImage), or with ZBW_ARCH=arm64 an arm64 Image for qemu's
 # virt machine, cross-compiled with Debian's gcc-aarch64-linux-gnu
-# (config/arm64.config after base.config; ZBEWALGO_ARM64_PAGES=64 adds
+# (config/arm64.config after base.config; ZBW_ARM64_PAGES=64 adds
 # config/arm64-64k.config). OVERLAY_DIR ("" for none) is copied over a hard-link
 # copy of the source, and
 # with REPO, REPO/scripts/kernel-integrate.py adds zbewalgo to that copy; the pristine
@@ -18,7 +18,7 @@ FRAG=${2:?usage: build.sh VERSION CONFIG_FRAGMENT [OVERLAY_DIR] [REPO]}
 OVL=${3:-}
 REPO=${4:-}
 check_version "$V"
-# ZARCH and ZCROSS: common.sh, from ZBEWALGO_ARCH.
+# ZARCH and ZCROSS: common.sh, from ZBW_ARCH.
 IMAGE=arch/x86/boot/bzImage
 if [ "$ZARCH" = arm64 ]; then
 	IMAGE=arch/arm64/boot/Image
@@ -41,7 +41,7 @@ if grep -q '^config ZRAM_BACKEND_LZ4$' "$SRC/drivers/block/zram/Kconfig"; then
 fi
 if [ "$ZARCH" = arm64 ]; then
 	cat "$HERE/config/arm64.config" >>"$frag"
-	[ "${ZBEWALGO_ARM64_PAGES:-4}" = 4 ] || cat "$HERE/config/arm64-64k.config" >>"$frag"
+	[ "${ZBW_ARM64_PAGES:-4}" = 4 ] || cat "$HERE/config/arm64-64k.config" >>"$frag"
 fi
 cat "$FRAG" >>"$frag"
 
@@ -115,8 +115,8 @@ for sym in "${!want[@]}"; do
 done
 [ "$bad" = 0 ] || die "options missing from $B/obj/.config (a dependency is off?)"
 
-say "compiling with -j${ZBEWALGO_JOBS:-2} (log: $LOG)"
-run "${MAKE[@]}" -j"${ZBEWALGO_JOBS:-2}"
+say "compiling with -j${ZBW_JOBS:-2} (log: $LOG)"
+run "${MAKE[@]}" -j"${ZBW_JOBS:-2}"
 touch "$B/.ok"
 say "built $BZ ($(du -k "$BZ" | cut -f1) KiB)"
 echo "$BZ"

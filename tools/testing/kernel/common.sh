@@ -1,17 +1,17 @@
 # shellcheck shell=bash
 # Sourced by the harness scripts: cache location, progress and error output.
 # shellcheck disable=SC2034  # the variables are used by the sourcing scripts
-CACHE=${ZBEWALGO_CACHE:-/var/cache/zbewalgo}
+CACHE=${ZBW_CACHE:-/var/cache/zbewalgo}
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 VERSIONS="6.1 6.12 7.2"
 # The test kernels' architecture (build.sh, boot.sh, zbewalgo-tests.sh): x86_64,
-# or arm64 with 4 KiB or, with ZBEWALGO_ARM64_PAGES=64, 64 KiB pages.
-ZARCH=${ZBEWALGO_ARCH:-x86_64}
+# or arm64 with 4 KiB or, with ZBW_ARM64_PAGES=64, 64 KiB pages.
+ZARCH=${ZBW_ARCH:-x86_64}
 case $ZARCH in
 x86_64) ZTAG= ZCROSS= ;;
 arm64)	ZTAG=-arm64 ZCROSS=aarch64-linux-gnu-
-	[ "${ZBEWALGO_ARM64_PAGES:-4}" = 4 ] || ZTAG=-arm64-${ZBEWALGO_ARM64_PAGES}k ;;
-*) echo "unknown ZBEWALGO_ARCH '$ZARCH' (x86_64 or arm64)" >&2; exit 1 ;;
+	[ "${ZBW_ARM64_PAGES:-4}" = 4 ] || ZTAG=-arm64-${ZBW_ARM64_PAGES}k ;;
+*) echo "unknown ZBW_ARCH '$ZARCH' (x86_64 or arm64)" >&2; exit 1 ;;
 esac
 
 # Progress goes to stderr so that stdout can carry a result (build.sh prints a path).

@@ -83,9 +83,9 @@ fi
 
 load=$(cut -d' ' -f1-3 /proc/loadavg)
 progress 5 "booting $V under qemu (TCG, 256 MiB): $(wc -l <"$data/sets.txt") sets x $(echo $ALGS | wc -w) algorithms$([ "$DEPLOY" = 0 ] || echo ", x 6 deployments"), then swap"
-{ ZBEWALGO_APPEND="ZBW_FILL_MIB=$FILL ZBW_REPS=$REPS ZBW_SWAP=$SWAP ZBW_DEPLOY=$DEPLOY ZBW_ALGS=${ALGS// /,} ${ZBEWALGO_APPEND:-}" \
+{ ZBW_APPEND="ZBW_FILL_MIB=$FILL ZBW_REPS=$REPS ZBW_SWAP=$SWAP ZBW_DEPLOY=$DEPLOY ZBW_ALGS=${ALGS// /,} ${ZBW_APPEND:-}" \
 	"$HERE/boot.sh" "$OBJ/arch/x86/boot/bzImage" "$RUN/initramfs.cpio.gz" \
-	"$RUN/console.log" "${ZBEWALGO_TIMEOUT:-5400}" || true; } |
+	"$RUN/console.log" "${ZBW_TIMEOUT:-5400}" || true; } |
 	grep --line-buffered -E '^ZBW-(DEMO|REC|DEP): ' |
 	sed -u 's/\r$//; s/^ZBW-DEMO: /  guest: /; s/^ZBW-\(REC\|DEP\): /  guest: done /' >&2 || true
 

@@ -10,7 +10,7 @@
 # of guest/dkms.sh: module autoload through zram, swap on zram with every page
 # verified, the zramctl, zram-tools and zram-generator configuration examples, and
 # zswap with compressor=zbewalgo.
-# Cache: $ZBEWALGO_CACHE/dkms/; console log also in the repo's build/kernel-logs/.
+# Cache: $ZBW_CACHE/dkms/; console log also in the repo's build/kernel-logs/.
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
@@ -224,9 +224,9 @@ stage initramfs $t
 
 # --- boot the stock kernel ------------------------------------------------------------
 t=$SECONDS
-{ ZBEWALGO_APPEND="ZBW_KVER=$KVER ZBW_FILL_MIB=${ZBW_FILL_MIB:-320} ZBW_EXAMPLE_MIB=${ZBW_EXAMPLE_MIB:-64}" \
+{ ZBW_APPEND="ZBW_KVER=$KVER ZBW_FILL_MIB=${ZBW_FILL_MIB:-320} ZBW_EXAMPLE_MIB=${ZBW_EXAMPLE_MIB:-64}" \
 	nice -n 10 "$HERE/boot.sh" "$VMLINUZ" "$RUN/initramfs.cpio.gz" "$RUN/console.log" \
-	"${ZBEWALGO_TIMEOUT:-1800}" || true; } |
+	"${ZBW_TIMEOUT:-1800}" || true; } |
 	grep --line-buffered -E '^(ZBW-|zbwmem:|(not )?ok [0-9]+ |1\.\.|# )' | sed -u 's/\r$//' || true
 stage boot $t
 cp "$RUN/console.log" "$LOGS/dkms-$KVER-console.log"

@@ -1,6 +1,6 @@
 #!/bin/bash
 # fetch.sh VERSION: install the host tools, then unpack Debian's linux-source-VERSION
-# into $ZBEWALGO_CACHE/src/linux-VERSION (Debian version in linux-VERSION.version).
+# into $ZBW_CACHE/src/linux-VERSION (Debian version in linux-VERSION.version).
 # The machine's apt sources are only read; 7.2 comes from sid through a private apt
 # state under the cache dir, so /etc/apt and /var/lib/apt never see sid.
 set -euo pipefail

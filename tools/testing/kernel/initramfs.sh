@@ -4,7 +4,7 @@
 # GUEST_SCRIPT with sh, prints "ZBW-GUEST-EXIT: <status>" and powers off.
 # EXTRA is FILE (goes to /extra/, which is on PATH) or FILE=/path/in/image;
 # directories are copied whole (e.g. a modules tree from modules_install).
-# ZBEWALGO_BUSYBOX names another busybox, e.g. another arch's: its applet links
+# ZBW_BUSYBOX names another busybox, e.g. another arch's: its applet links
 # are then made by /init, since it does not run here.
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
@@ -12,7 +12,7 @@ set -euo pipefail
 OUT=${1:?usage: initramfs.sh OUT.cpio.gz GUEST_SCRIPT [EXTRA...]}
 GUEST=${2:?usage: initramfs.sh OUT.cpio.gz GUEST_SCRIPT [EXTRA...]}
 shift 2
-BB=${ZBEWALGO_BUSYBOX:-/bin/busybox}
+BB=${ZBW_BUSYBOX:-/bin/busybox}
 # The guest has no libc: a dynamic busybox would not start.
 if [ ! -x "$BB" ] || readelf -l "$BB" | grep -q INTERP; then
 	die "$BB missing or dynamic: install busybox-static"
@@ -23,7 +23,7 @@ trap 'rm -rf "$root"' EXIT
 chmod 755 "$root"
 mkdir -p "$root"/{bin,dev,proc,sys,tmp,extra}
 cp "$BB" "$root/bin/busybox"
-if [ -z "${ZBEWALGO_BUSYBOX:-}" ]; then
+if [ -z "${ZBW_BUSYBOX:-}" ]; then
 	for applet in $("$BB" --list); do
 		[ "$applet" = busybox ] || ln -sf busybox "$root/bin/$applet"
 	done

@@ -4,7 +4,7 @@
 # drivers/block/zram/Kconfig.zbewalgo, the files scripts/kernel-integrate.py
 # copies into a kernel) read by each kernel's own Kconfig parser:
 # scripts/kconfig/conf of Debian's linux-source-VERSION (default 6.1, 6.12
-# and 7.2), built in $ZBEWALGO_CACHE/kconfig/VERSION.  config/Kconfig.check
+# and 7.2), built in $ZBW_CACHE/kconfig/VERSION.  config/Kconfig.check
 # declares the kernel symbols the entries use, then sources the Kconfig
 # (found through srctree; conf runs in a scratch directory, where it
 # writes include/config and include/generated).

@@ -4,8 +4,8 @@
 # added by scripts/kernel-integrate.py; runs
 #   tools/testing/kunit/kunit.py run --kunitconfig=lib/zbewalgo
 # and fails unless every test passed. The tree and the UML build stay in
-# $ZBEWALGO_CACHE/kunit/VERSION, so a second run rebuilds only what changed.
-# Log: $ZBEWALGO_CACHE/kunit/VERSION/kunit.log, copied to build/kernel-logs/.
+# $ZBW_CACHE/kunit/VERSION, so a second run rebuilds only what changed.
+# Log: $ZBW_CACHE/kunit/VERSION/kunit.log, copied to build/kernel-logs/.
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
@@ -27,7 +27,7 @@ fi
 say "kunit.py run --kunitconfig=lib/zbewalgo (UML, KASAN) in $K"
 status=0
 (cd "$K/src" && python3 tools/testing/kunit/kunit.py run --kunitconfig=lib/zbewalgo \
-	--build_dir="$K/obj" --jobs="${ZBEWALGO_JOBS:-2}" "${MAKEOPT[@]}") >"$K/kunit.log" 2>&1 || status=$?
+	--build_dir="$K/obj" --jobs="${ZBW_JOBS:-2}" "${MAKEOPT[@]}") >"$K/kunit.log" 2>&1 || status=$?
 cp "$K/kunit.log" "$LOGS/kunit-$V.log"
 grep -E '^\[[0-9:]+\] (=+|\[(PASSED|FAILED|SKIPPED|CRASHED)\]|Testing complete|ERROR|.*error:)' \
 	"$K/kunit.log" | tail -n 40 >&2 || true

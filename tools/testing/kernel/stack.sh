@@ -15,7 +15,7 @@
 # 512) on any ARCH, or the deepest chain exceeds $ZBW_STACK_PATH_BOUND
 # (default 1024).  With ZBW_STACK_KASAN=1 the config also has KASAN
 # (generic, stack instrumented): the figures are printed, not bounded.
-# Trees, objects and reports: $ZBEWALGO_CACHE/stack/VERSION-ARCH[-kasan];
+# Trees, objects and reports: $ZBW_CACHE/stack/VERSION-ARCH[-kasan];
 # the reports are copied to build/kernel-logs/stack-VERSION-ARCH.txt.
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
@@ -55,7 +55,7 @@ for arch in "$@"; do
 	cat "$HERE/config/stack.config" >"$frag"
 	[ "$KASAN" = 0 ] || printf 'CONFIG_KASAN=y\nCONFIG_KASAN_GENERIC=y\nCONFIG_KASAN_STACK=y\n' >>"$frag"
 	MAKE=(nice -n 10 make -C "$K/src" O="$K/obj" ARCH="$arch" CROSS_COMPILE="$cross"
-	      -j"${ZBEWALGO_JOBS:-2}")
+	      -j"${ZBW_JOBS:-2}")
 	LOG=$K/build.log
 	: >"$LOG"
 	run() { "$@" >>"$LOG" 2>&1 || { tail -n 30 "$LOG" >&2; die "failed: $* (log: $LOG)"; }; }

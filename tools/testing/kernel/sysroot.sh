@@ -5,8 +5,8 @@
 # swapoff) with their libraries, and the static libraries the zbewalgo tool
 # links (lz4, zstd, lzo2, zlib) to be cross-compiled against. The packages of the host's release are
 # downloaded (never installed) through a private apt state under
-# $ZBEWALGO_CACHE/apt-ARCH, so the machine's apt never sees ARCH, and
-# unpacked into $ZBEWALGO_CACHE/sysroot/ARCH, whose path is printed.
+# $ZBW_CACHE/apt-ARCH, so the machine's apt never sees ARCH, and
+# unpacked into $ZBW_CACHE/sysroot/ARCH, whose path is printed.
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 

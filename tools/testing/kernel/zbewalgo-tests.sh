@@ -4,9 +4,9 @@
 # with zbewalgo integrated, 6.1 with out-of-tree modules), pack guest/zbewalgo.sh
 # with zbwmem and the modules, boot it and require its KTAP results to hold every
 # expected check, passed (common.sh, ktap_missing).
-# Console logs: $ZBEWALGO_CACHE/run/VERSION/console.log, copied to build/kernel-logs/.
-# ZBEWALGO_ARCH=arm64 (make check-arch) runs the same on an arm64 kernel under
-# qemu's virt machine, with 64 KiB pages when ZBEWALGO_ARM64_PAGES=64: only
+# Console logs: $ZBW_CACHE/run/VERSION/console.log, copied to build/kernel-logs/.
+# ZBW_ARCH=arm64 (make check-arch) runs the same on an arm64 kernel under
+# qemu's virt machine, with 64 KiB pages when ZBW_ARM64_PAGES=64: only
 # versions that integrate zbewalgo (6.12, 7.2), with Debian's arm64 busybox,
 # bash and util-linux (sysroot.sh) and the test programs cross-compiled;
 # run directories and logs are VERSION-arm64 and VERSION-arm64-64k.
@@ -44,7 +44,7 @@ CC=gcc LDFLAGS=-static
 if [ "$ZARCH" != x86_64 ]; then
 	"$REPO/scripts/install-deps.sh" gcc-aarch64-linux-gnu libc6-dev-arm64-cross
 	SYSROOT=$("$HERE/sysroot.sh" "$ZARCH")
-	export ZBEWALGO_BUSYBOX=$SYSROOT/bin/busybox
+	export ZBW_BUSYBOX=$SYSROOT/bin/busybox
 	# The tool's libraries: Debian's for the arch.
 	CC="${ZCROSS}gcc -isystem $SYSROOT/usr/include"
 	LDFLAGS="-static -L$SYSROOT/usr/lib/${ZCROSS%-}"
@@ -158,10 +158,10 @@ for i in "${!list[@]}"; do
 	# must be more than that memory too (at 384 and 224 MiB nothing left
 	# RAM).
 	fill=384 part=192 hold=224
-	[ "${ZBEWALGO_ARM64_PAGES:-4}" = 4 ] || { fill=768 part=768 hold=448; }
-	{ ZBEWALGO_APPEND="ZBW_FILL_MIB=${ZBW_FILL_MIB:-$fill} ZBW_ZSWAP_MIB=${ZBW_ZSWAP_MIB:-$part} ZBW_RECOMP_MIB=${ZBW_RECOMP_MIB:-$part} ZBW_DOC_HOLD_MIB=$hold ZBW_INTEGRATED=$integ ZBW_MULTI_COMP=$mc" \
+	[ "${ZBW_ARM64_PAGES:-4}" = 4 ] || { fill=768 part=768 hold=448; }
+	{ ZBW_APPEND="ZBW_FILL_MIB=${ZBW_FILL_MIB:-$fill} ZBW_ZSWAP_MIB=${ZBW_ZSWAP_MIB:-$part} ZBW_RECOMP_MIB=${ZBW_RECOMP_MIB:-$part} ZBW_DOC_HOLD_MIB=$hold ZBW_INTEGRATED=$integ ZBW_MULTI_COMP=$mc" \
 		"$HERE/boot.sh" "$img" \
-		"$RUN/initramfs.cpio.gz" "$RUN/console.log" "${ZBEWALGO_TIMEOUT:-3600}" || true; } |
+		"$RUN/initramfs.cpio.gz" "$RUN/console.log" "${ZBW_TIMEOUT:-3600}" || true; } |
 		grep --line-buffered -E '^(ZBW-|zbwmem:|(not )?ok [0-9]+ |1\.\.|# )' | sed -u 's/\r$//' || true
 	stage boot $t
 	cp "$RUN/console.log" "$LOGS/$v$ZTAG-console.log"

@@ -10,14 +10,14 @@
 #        fetch.sh --refresh   rewrite the manifest's versions, sizes and
 #                             sha256 with the apt sources' candidates
 #
-# The .deb files are kept in ${ZBEWALGO_CACHE:-/var/cache/zbewalgo}/testdata
+# The .deb files are kept in ${ZBW_CACHE:-/var/cache/zbewalgo}/testdata
 # and never installed.  OUTDIR/.stamp holds the manifest's sha256: a second
 # run with the same manifest does nothing.
 
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 manifest=$here/manifest
-cache=${ZBEWALGO_CACHE:-/var/cache/zbewalgo}/testdata
+cache=${ZBW_CACHE:-/var/cache/zbewalgo}/testdata
 refresh_cmd="tools/testing/zbewalgo/testdata/fetch.sh --refresh"
 
 say() { echo "testdata: $*" >&2; }
