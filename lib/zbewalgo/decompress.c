@@ -9,7 +9,7 @@
 
 #include <linux/export.h>
 
-#include "zbewalgo_internal.h"
+#include "engine.h"
 
 /**
  * zbewalgo_decompress_scratch_size() - scratch needed by zbewalgo_decompress()

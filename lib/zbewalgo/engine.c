@@ -10,7 +10,7 @@
 #include <linux/module.h>
 #include <linux/slab.h>
 
-#include "zbewalgo_internal.h"
+#include "engine.h"
 
 static unsigned int zbw_len_bytes(u32 val)
 {

@@ -8,7 +8,7 @@
  * (tools/zbewalgo/tune_search.c) runs the same search on measured sizes.
  */
 
-#include "zbewalgo_internal.h"
+#include "search.h"
 
 /* Table index of the class's last winner, or table->nr when not there. */
 unsigned int zbw_first_index(const struct zbewalgo_table *table,

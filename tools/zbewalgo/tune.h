@@ -26,7 +26,7 @@
 #include <linux/zbewalgo.h>
 
 #include "zbewalgo_tool.h"
-#include "../../lib/zbewalgo/zbewalgo_internal.h"
+#include "../../lib/zbewalgo/search.h"
 
 /*
  * The sample is taken in runs of consecutive pages so that the engine's

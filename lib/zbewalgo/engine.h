@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * What the combination engine (engine.c) shares with the page decoder
+ * (decompress.c): the context and the layout of its memory.
+ */
+#ifndef __ZBEWALGO_ENGINE_H
+#define __ZBEWALGO_ENGINE_H
+
+#include "search.h"
+
+/* Sizes in a context's memory are kept 8-byte aligned. */
+static inline size_t zbw_align8(size_t n)
+{
+	return (n + 7) & ~(size_t)7;
+}
+
+/**
+ * struct zbewalgo_ctx - per-stream compression state and scratch
+ * @max_len: largest input this context accepts
+ * @table: combinations to try; owned by the caller
+ * @params: search thresholds
+ * @class: what was learnt per page class
+ * @recent: class of the previous page
+ * @result: what the previous call did, for statistics
+ * @sample: the page's sample, for its class and the incompressibility
+ *	test (here rather than on the caller's stack)
+ * @buf: three stage buffers of zbewalgo_stage_cap(@max_len) bytes each
+ * @step_scratch: scratch shared by the steps
+ * @state: each step's state (struct zbewalgo_step), by id; NULL for steps
+ *	without
+ *
+ * Everything a compression changes lives here, so contexts used by
+ * different threads never share mutable state.
+ */
+struct zbewalgo_ctx {
+	size_t max_len;
+	const struct zbewalgo_table *table;
+	struct zbewalgo_params params;
+	struct zbw_class_memory class[ZBW_NR_CLASSES];
+	unsigned int recent;
+	struct zbewalgo_result result;
+	struct zbw_sample sample;
+	u8 *buf[3];
+	void *step_scratch;
+	void *state[ZBEWALGO_NR_STEP_IDS];
+};
+
+size_t zbw_scratch_layout(size_t max_len, size_t *stage, size_t *steps);
+size_t zbw_state_size(unsigned int id, unsigned int max_len);
+
+#endif /* __ZBEWALGO_ENGINE_H */
