@@ -84,6 +84,7 @@ $(BUILD)/tools/zbewalgo/tune.o: \
 $(TOOL): $(TOOL_OBJS) $(LZORLE_OBJS) $(BUILD)/libzbewalgo.a
 	$(CC) $(LDFLAGS) -o $@ $^ -llz4 -lzstd -llzo2 -lz -lm
 
+$(BUILD)/tools/testing/zbewalgo/zbewalgo_test.o: tools/testing/zbewalgo/test_pages.h
 # --wrap: the test counts the allocations of the library
 $(TEST): $(BUILD)/tools/testing/zbewalgo/zbewalgo_test.o $(BUILD)/libzbewalgo.a
 	$(CC) $(LDFLAGS) -Wl,--wrap=malloc,--wrap=calloc -o $@ $^ -lzstd -lm

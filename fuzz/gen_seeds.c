@@ -15,7 +15,6 @@
  * raw pages (behind table/params bytes) seed `roundtrip` and
  * `dst-too-small`.  `table` gets command strings.  cmin.sh minimises.
  */
-#include <dirent.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -24,6 +23,7 @@
 #include <sys/stat.h>
 
 #include "../lib/zbewalgo/zbewalgo_internal.h"
+#include "../tools/testing/zbewalgo/test_pages.h"
 
 #define PAGE	4096
 
@@ -173,28 +173,6 @@ static void file_seeds(const char *path)
 	fclose(f);
 }
 
-static void dir_seeds(const char *dir)
-{
-	struct dirent **ents;
-	int i, n = scandir(dir, &ents, NULL, alphasort);
-
-	for (i = 0; i < n; i++) {
-		char path[4096];
-		struct stat st;
-
-		snprintf(path, sizeof(path), "%s/%s", dir, ents[i]->d_name);
-		if (ents[i]->d_name[0] != '.' && !stat(path, &st)) {
-			if (S_ISDIR(st.st_mode))
-				dir_seeds(path);
-			else if (S_ISREG(st.st_mode))
-				file_seeds(path);
-		}
-		free(ents[i]);
-	}
-	if (n >= 0)
-		free(ents);
-}
-
 static void generated_seeds(void)
 {
 	static const size_t sizes[] = { 0, 1, 7, 8, 9, 100, 511, 4095, 4096 };
@@ -287,7 +265,7 @@ int main(int argc, char **argv)
 	mkdir(outdir, 0755);
 	for (i = 2; i < argc; i++) {
 		before = nr_files;
-		dir_seeds(argv[i]);
+		test_walk_dir(argv[i], file_seeds);
 		if (nr_files == before) {
 			fprintf(stderr, "%s: no files under %s\n", argv[0], argv[i]);
 			return 1;

@@ -13,19 +13,18 @@
  * Buffers are allocated with their exact sizes so that ASan sees any
  * access outside them.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include <linux/zstd.h>
 
 #include "../../../lib/zbewalgo/zbewalgo_internal.h"
 #include "../../../lib/zbewalgo/huffman_tables.h"
+#include "test_pages.h"
 
 #define PAGE	4096
 
@@ -149,31 +148,6 @@ static void load_file(const char *path)
 		off += n;
 	}
 	fclose(f);
-}
-
-static void load_dir(const char *dir)
-{
-	struct dirent **ents;
-	int i, n = scandir(dir, &ents, NULL, alphasort);
-
-	for (i = 0; i < n; i++) {
-		char path[4096];
-		struct stat st;
-
-		if (ents[i]->d_name[0] != '.') {
-			snprintf(path, sizeof(path), "%s/%s", dir,
-				 ents[i]->d_name);
-			if (!stat(path, &st)) {
-				if (S_ISDIR(st.st_mode))
-					load_dir(path);
-				else if (S_ISREG(st.st_mode))
-					load_file(path);
-			}
-		}
-		free(ents[i]);
-	}
-	if (n >= 0)
-		free(ents);
 }
 
 static void gen_pages(void)
@@ -2198,7 +2172,7 @@ int main(int argc, char **argv)
 	for (i = 1; i < argc; i++) {
 		size_t before = nr_pages;
 
-		load_dir(argv[i]);
+		test_walk_dir(argv[i], load_file);
 		if (nr_pages == before) {
 			fprintf(stderr, "no data pages under %s\n", argv[i]);
 			return 2;
