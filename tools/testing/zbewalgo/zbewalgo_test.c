@@ -7,14 +7,14 @@
  *
  * Every 4096-byte page of every file below the DATA_DIRs (`make test-unit`
  * gives build/testdata, real files from Debian packages, and the optional
- * Calgary/Canterbury corpora when ZBW_EXTRA_CORPUS is set), plus generated
- * pages, goes through every step alone, every default combination and the
- * default table; compressed pages are then truncated and bit-flipped.
+ * Calgary/Canterbury corpora when ZBW_EXTRA_CORPUS is set), plus the
+ * generated pages of test_pages.h (the fuzz seeds' too), goes through
+ * every step alone, every default combination and the default table;
+ * compressed pages are then truncated and bit-flipped.
  * Buffers are allocated with their exact sizes so that ASan sees any
  * access outside them.
  */
 #include <errno.h>
-#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -150,45 +150,9 @@ static void load_file(const char *path)
 	fclose(f);
 }
 
-static void gen_pages(void)
+static void gen_page(const void *data, size_t len, const char *name)
 {
-	static const size_t sizes[] = { 0, 1, 7, 8, 9, 4095, 4096 };
-	unsigned char p[PAGE];
-	float f[PAGE / 4];
-	double d[PAGE / 8];
-	unsigned int i, s;
-
-	for (s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++) {
-		memset(p, 0, sizeof(p));
-		add_page(p, sizes[s], "zero/%zu", sizes[s]);
-		memset(p, 0xa5, sizeof(p));
-		add_page(p, sizes[s], "repeat/%zu", sizes[s]);
-		for (i = 0; i < PAGE; i++)
-			p[i] = rnd();
-		add_page(p, sizes[s], "random/%zu", sizes[s]);
-		for (i = 0; i < PAGE; i++)
-			p[i] = "zbewalgo page "[i % 14];
-		add_page(p, sizes[s], "text/%zu", sizes[s]);
-	}
-	for (i = 0; i < PAGE / 4; i++)
-		f[i] = sinf(i * 0.01f) * 100.0f;
-	add_page(f, sizeof(f), "float32/smooth");
-	for (i = 0; i < PAGE / 4; i++)
-		f[i] = (rnd() % 8) ? 0.0f : 1.0f + (rnd() % 1000) / 1000.0f;
-	add_page(f, sizeof(f), "float32/sparse");
-	for (i = 0; i < PAGE / 8; i++)
-		d[i] = 1.0 + i / 512.0 + 1e-7 * (rnd() % 100);
-	add_page(d, sizeof(d), "float64/jacobi");
-	for (i = 0; i < PAGE / 4; i++)
-		((unsigned int *)p)[i] = rnd() % 50;
-	add_page(p, PAGE, "u32/small");
-	for (i = 0; i < PAGE; i++)
-		p[i] = (rnd() % 4) ? rnd() % 16 : rnd() % 64;
-	add_page(p, PAGE, "bytes/mtf-like");
-	for (i = 0; i < PAGE / 8; i++)
-		((unsigned long long *)p)[i] = 0x0123456789abcdefull *
-					       (i / 7 + 1);
-	add_page(p, PAGE, "u64/runs");
+	add_page(data, len, "%s", name);
 }
 
 /* Every step alone: exact-size buffers both ways. */
@@ -2163,6 +2127,7 @@ static void test_removed_combination(void)
 
 int main(int argc, char **argv)
 {
+	size_t before;
 	int i;
 
 	if (argc < 2) {
@@ -2170,8 +2135,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	for (i = 1; i < argc; i++) {
-		size_t before = nr_pages;
-
+		before = nr_pages;
 		test_walk_dir(argv[i], load_file);
 		if (nr_pages == before) {
 			fprintf(stderr, "no data pages under %s\n", argv[i]);
@@ -2179,7 +2143,9 @@ int main(int argc, char **argv)
 		}
 		printf("# %zu pages from %s\n", nr_pages - before, argv[i]);
 	}
-	gen_pages();
+	before = nr_pages;
+	test_pages_generate(rnd, gen_page);
+	printf("# %zu generated pages\n", nr_pages - before);
 
 	test_steps();
 	test_bwt_reference();
