@@ -30,6 +30,8 @@ for h in "$@"; do
 	[ -x "$bin/$h" ] ||
 		{ echo "campaign.sh: no $bin/$h (make -C fuzz afl builds it)" >&2; exit 2; }
 done
+[ -f build/zbewalgo.dict ] ||
+	{ echo "campaign.sh: no build/zbewalgo.dict (make -C fuzz afl writes it)" >&2; exit 2; }
 mkdir -p build/out
 status=0
 
@@ -48,7 +50,7 @@ for h in "$@"; do
 			[ "$j" = 1 ] && role="-M main"
 			timeout -k 10 $((secs + 300)) nice -n 19 afl-fuzz \
 				-i "corpus/$h" -o "$out" $role -V "$secs" \
-				-t "$timeout" -x zbewalgo.dict \
+				-t "$timeout" -x build/zbewalgo.dict \
 				-- "$bin/$h" >>"$log.$j" 2>&1 &
 		done
 		wait

@@ -16,6 +16,14 @@
  * produced it, and the raw pages (behind table/params bytes) seed
  * `roundtrip` and `dst-too-small`.  `table` gets command strings.
  * cmin.sh minimises.
+ *
+ * usage: gen-seeds --dict
+ *
+ * The dictionary entries that come from the library itself, for the
+ * fuzzers (fuzz/Makefile appends them to zbewalgo.dict): every step's
+ * id and name, and every chain of the preset tables as a page header
+ * and as table text.  A new step or preset reaches the fuzzers without
+ * an edit here.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -220,13 +228,82 @@ static void table_seeds(void)
 	put("table", buf, n + 1, NULL, 0);
 }
 
+/* Prints @len bytes at @p as a dictionary value: "\x01\x0b" */
+static void dict_bytes(const char *key, const u8 *p, size_t len)
+{
+	size_t i;
+
+	printf("%s=\"", key);
+	for (i = 0; i < len; i++)
+		printf("\\x%02x", p[i]);
+	printf("\"\n");
+}
+
+/* Whether a preset below @level, or the first of @level, holds @c */
+static bool dict_seen(int level, const struct zbewalgo_combination *c)
+{
+	const struct zbewalgo_table *t;
+	unsigned int i;
+	int l;
+
+	for (l = 1; l <= level; l++) {
+		t = zbewalgo_preset_table(l);
+		for (i = 0; i < t->nr && &t->comb[i] != c; i++)
+			if (zbw_comb_equal(&t->comb[i], c))
+				return true;
+	}
+	return false;
+}
+
+static void dict_entries(void)
+{
+	const struct zbewalgo_table *t;
+	char key[64], text[256];
+	u8 hdr[1 + ZBEWALGO_MAX_STEPS];
+	unsigned int id, i;
+	int level;
+
+	printf("# From the library (gen-seeds --dict): step ids and names.\n");
+	for (id = 1; id < ZBEWALGO_NR_STEP_IDS; id++) {
+		u8 b = id;
+
+		snprintf(key, sizeof(key), "id_%s", zbewalgo_step_name(id));
+		dict_bytes(key, &b, 1);
+		printf("name_%s=\"%s\"\n", zbewalgo_step_name(id),
+		       zbewalgo_step_name(id));
+	}
+	printf("# The preset tables' chains: page header (byte 0, ids), text.\n");
+	for (level = 1; level <= ZBEWALGO_MAX_LEVEL; level++) {
+		t = zbewalgo_preset_table(level);
+		for (i = 0; i < t->nr; i++) {
+			const struct zbewalgo_combination *c = &t->comb[i];
+
+			if (dict_seen(level, c))
+				continue;
+			hdr[0] = zbw_page_byte0(c->nr_steps);
+			memcpy(hdr + 1, c->ids, c->nr_steps);
+			snprintf(key, sizeof(key), "chain_l%d_%u", level, i);
+			dict_bytes(key, hdr, 1 + c->nr_steps);
+			if (zbewalgo_combination_format(c, text,
+							sizeof(text)) > 0)
+				printf("text_l%d_%u=\"%s\"\n", level, i,
+				       text);
+		}
+	}
+}
+
 int main(int argc, char **argv)
 {
 	unsigned long before;
 	int i;
 
+	if (argc == 2 && !strcmp(argv[1], "--dict")) {
+		dict_entries();
+		return 0;
+	}
 	if (argc < 3) {
-		fprintf(stderr, "usage: %s OUTDIR DATA_DIR...\n", argv[0]);
+		fprintf(stderr, "usage: %s OUTDIR DATA_DIR... | --dict\n",
+			argv[0]);
 		return 2;
 	}
 	outdir = argv[1];
