@@ -1026,8 +1026,8 @@ static void bench_usage(FILE *f)
 }
 
 enum {
-	OPT_BACKING = 256, OPT_BACKING_READ, OPT_CSV, OPT_JSON, OPT_PLOT,
-	OPT_RECOMP, OPT_RECOMP_THR,
+	OPT_BACKING = 256, OPT_BACKING_READ, OPT_CSV, OPT_RECOMP,
+	OPT_RECOMP_THR,
 };
 
 static FILE *open_out(const char *path, FILE **mine)
@@ -1053,8 +1053,7 @@ int bench_main(int argc, char **argv)
 		{ "backing-read-mibps", required_argument, NULL,
 		  OPT_BACKING_READ },
 		{ "csv", optional_argument, NULL, OPT_CSV },
-		{ "json", optional_argument, NULL, OPT_JSON },
-		{ "plot", required_argument, NULL, OPT_PLOT },
+		TOOL_OUTPUT_LONGOPTS,
 		{ "recompress", optional_argument, NULL, OPT_RECOMP },
 		{ "recompress-threshold", required_argument, NULL,
 		  OPT_RECOMP_THR },
@@ -1149,13 +1148,6 @@ int bench_main(int argc, char **argv)
 			csv = true;	/* no FILE or '-': stdout */
 			csv_path = tool_out_path(optarg);
 			break;
-		case OPT_JSON:
-			o.json = true;
-			o.json_path = tool_out_path(optarg);
-			break;
-		case OPT_PLOT:
-			o.plot_path = optarg;
-			break;
 		case OPT_RECOMP:
 			recomp = optarg ? optarg : "lz4,zstd-3";
 			break;
@@ -1174,6 +1166,8 @@ int bench_main(int argc, char **argv)
 			bench_usage(stdout);
 			goto out;
 		default:
+			if (tool_output_opt(&o, c, optarg))
+				break;
 			bench_usage(stderr);
 			ret = 2;
 			goto out;

@@ -151,6 +151,24 @@ const char *tool_out_path(const char *arg)
 	return arg && strcmp(arg, "-") ? arg : NULL;
 }
 
+/*
+ * Option @c of TOOL_OUTPUT_LONGOPTS, with its argument @arg, into @o.
+ * Returns false when @c is another option.
+ */
+bool tool_output_opt(struct tool_output *o, int c, const char *arg)
+{
+	switch (c) {
+	case TOOL_OPT_JSON:
+		o->json = true;		/* no FILE or '-': stdout */
+		o->json_path = tool_out_path(arg);
+		return true;
+	case TOOL_OPT_PLOT:
+		o->plot_path = arg;
+		return true;
+	}
+	return false;
+}
+
 /* The plot scripts' interpreter: $ZBEWALGO_PYTHON, else Debian's python3. */
 static const char *plot_python(void)
 {

@@ -126,7 +126,7 @@ static void tune_usage(FILE *f)
 
 enum {
 	OPT_HOLDOUT = 256, OPT_SCREEN, OPT_MIN_SPEED, OPT_MAX_US,
-	OPT_MIN_DSPEED, OPT_JSON, OPT_PLOT,
+	OPT_MIN_DSPEED,
 };
 
 static int parse_int(const char *s, double lo, double hi, size_t *out)
@@ -244,8 +244,7 @@ int tune_main(int argc, char **argv)
 		{ "threshold", required_argument, NULL, 't' },
 		{ "page-size", required_argument, NULL, 'p' },
 		{ "reps", required_argument, NULL, 'r' },
-		{ "json", optional_argument, NULL, OPT_JSON },
-		{ "plot", required_argument, NULL, OPT_PLOT },
+		TOOL_OUTPUT_LONGOPTS,
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ }
@@ -311,13 +310,6 @@ int tune_main(int argc, char **argv)
 		case 'd':
 			sp.drop = true;
 			break;
-		case OPT_JSON:
-			o.json = true;
-			o.json_path = tool_out_path(optarg);
-			break;
-		case OPT_PLOT:
-			o.plot_path = optarg;
-			break;
 		case 'v':
 			t->verbose = true;
 			break;
@@ -326,6 +318,8 @@ int tune_main(int argc, char **argv)
 			ret = 0;
 			goto out;
 		default:
+			if (tool_output_opt(&o, c, optarg))
+				break;
 			k = set_num_opt(nums, c, optarg);
 			if (k < 0)
 				goto out;

@@ -44,6 +44,17 @@ struct tool_output {
 	const char *plot_path;		/* NULL: no plot */
 };
 
+/*
+ * The getopt_long() entries of --json[=FILE] and --plot=FILE, for the
+ * option tables of bench and tune; tool_output_opt() takes their values.
+ * The codes lie above the tools' own.
+ */
+enum { TOOL_OPT_JSON = 512, TOOL_OPT_PLOT };
+#define TOOL_OUTPUT_LONGOPTS						\
+	{ "json", optional_argument, NULL, TOOL_OPT_JSON },		\
+	{ "plot", required_argument, NULL, TOOL_OPT_PLOT }
+
+bool tool_output_opt(struct tool_output *o, int c, const char *arg);
 int tool_plot_ready(const struct tool_output *o);
 int tool_write_json(const struct tool_output *o,
 		    void (*write)(FILE *f, const void *arg), const void *arg);
