@@ -172,50 +172,95 @@ static void print_stats(const struct options *o, const struct stats *st)
 	}
 }
 
+/*
+ * What compress and page-compress share: a context with its output
+ * buffer of @cap bytes, the statistics, and the input read whole.
+ */
+struct comp_run {
+	struct zbewalgo_ctx *ctx;
+	unsigned char *dst, *data;
+	size_t cap, len;
+	struct stats *st;
+};
+
+static int comp_start(struct comp_run *r, const struct options *o, FILE *in)
+{
+	r->cap = ZBEWALGO_STORED_SIZE(o->page_size);
+	r->dst = malloc(r->cap);
+	r->ctx = make_ctx(o);
+	r->st = calloc(1, sizeof(*r->st));
+	r->data = NULL;
+	if (!r->dst || !r->ctx || !r->st ||
+	    tool_read_all(in, &r->data, &r->len))
+		return -1;
+	return 0;
+}
+
+/* Compresses @n input bytes from @off into r->dst, counted in r->st. */
+static int comp_page(struct comp_run *r, size_t off, size_t n, size_t *dlen)
+{
+	int err;
+
+	*dlen = r->cap;
+	err = zbewalgo_compress(r->ctx, r->data + off, n, r->dst, dlen);
+	if (!err)
+		count(r->st, r->ctx, n, *dlen);
+	return err;
+}
+
+/* The exit status after the output was written, or @write_failed. */
+static int comp_end(struct comp_run *r, const struct options *o,
+		    bool write_failed)
+{
+	if (write_failed) {
+		fprintf(stderr, "zbewalgo: write error\n");
+		return 1;
+	}
+	if (o->stats)
+		print_stats(o, r->st);
+	return 0;
+}
+
+static void comp_free(struct comp_run *r)
+{
+	free(r->data);
+	free(r->st);
+	free(r->dst);
+	zbewalgo_ctx_destroy(r->ctx);
+}
+
 static int cmd_compress(const struct options *o, FILE *in, FILE *out)
 {
-	size_t cap = ZBEWALGO_STORED_SIZE(o->page_size), len, off;
-	unsigned char hdr[ZBWF_HDR_SIZE], *data, *dst = malloc(cap);
-	struct zbewalgo_ctx *ctx = make_ctx(o);
-	struct stats *st = calloc(1, sizeof(*st));
-	int ret = 1;
+	unsigned char hdr[ZBWF_HDR_SIZE];
+	struct comp_run r;
+	size_t off, dlen;
+	int ret = 1, err;
 
-	if (!dst || !ctx || !st || tool_read_all(in, &data, &len))
+	if (comp_start(&r, o, in))
 		goto out;
 	memcpy(hdr, ZBWF_MAGIC, 4);
 	put_le(hdr + 4, ZBWF_VERSION, 4);
 	put_le(hdr + 8, o->page_size, 4);
-	put_le(hdr + 12, len, 8);
+	put_le(hdr + 12, r.len, 8);
 	fwrite(hdr, 1, sizeof(hdr), out);
-	for (off = 0; off < len; off += o->page_size) {
-		size_t n = len - off < o->page_size ? len - off : o->page_size;
-		size_t dlen = cap;
+	for (off = 0; off < r.len; off += o->page_size) {
+		size_t n = r.len - off < o->page_size ? r.len - off :
+			   o->page_size;
 		unsigned char sz[4];
-		int err = zbewalgo_compress(ctx, data + off, n, dst, &dlen);
 
+		err = comp_page(&r, off, n, &dlen);
 		if (err) {
 			fprintf(stderr, "zbewalgo: compress failed at offset %zu: %s\n",
 				off, strerror(-err));
-			goto out_data;
+			goto out;
 		}
-		count(st, ctx, n, dlen);
 		put_le(sz, dlen, 4);
 		fwrite(sz, 1, 4, out);
-		fwrite(dst, 1, dlen, out);
+		fwrite(r.dst, 1, dlen, out);
 	}
-	if (fflush(out) || ferror(out)) {
-		fprintf(stderr, "zbewalgo: write error\n");
-		goto out_data;
-	}
-	if (o->stats)
-		print_stats(o, st);
-	ret = 0;
-out_data:
-	free(data);
+	ret = comp_end(&r, o, fflush(out) || ferror(out));
 out:
-	free(st);
-	free(dst);
-	zbewalgo_ctx_destroy(ctx);
+	comp_free(&r);
 	return ret;
 }
 
@@ -284,39 +329,27 @@ out:
 
 static int cmd_page_compress(const struct options *o)
 {
-	size_t len, dlen = ZBEWALGO_STORED_SIZE(o->page_size);
-	unsigned char *data, *dst = malloc(dlen);
-	struct zbewalgo_ctx *ctx = make_ctx(o);
-	struct stats *st = calloc(1, sizeof(*st));
+	struct comp_run r;
+	size_t dlen;
 	int ret = 1, err;
 
-	if (!dst || !ctx || !st || tool_read_all(stdin, &data, &len))
+	if (comp_start(&r, o, stdin))
 		goto out;
-	if (len > o->page_size) {
+	if (r.len > o->page_size) {
 		fprintf(stderr, "zbewalgo: input is %zu bytes, more than one page (%zu)\n",
-			len, o->page_size);
-		goto out_data;
+			r.len, o->page_size);
+		goto out;
 	}
-	err = zbewalgo_compress(ctx, data, len, dst, &dlen);
+	err = comp_page(&r, 0, r.len, &dlen);
 	if (err) {
 		fprintf(stderr, "zbewalgo: compress failed: %s\n",
 			strerror(-err));
-		goto out_data;
+		goto out;
 	}
-	count(st, ctx, len, dlen);
-	if (fwrite(dst, 1, dlen, stdout) != dlen || fflush(stdout)) {
-		fprintf(stderr, "zbewalgo: write error\n");
-		goto out_data;
-	}
-	if (o->stats)
-		print_stats(o, st);
-	ret = 0;
-out_data:
-	free(data);
+	ret = comp_end(&r, o, fwrite(r.dst, 1, dlen, stdout) != dlen ||
+			      fflush(stdout));
 out:
-	free(st);
-	free(dst);
-	zbewalgo_ctx_destroy(ctx);
+	comp_free(&r);
 	return ret;
 }
 
