@@ -227,7 +227,67 @@ static int make_screen(struct tuner *t, size_t want)
 	return 0;
 }
 
-int tune_main(int argc, char **argv)
+/* The command line, but for the settings that go straight to the tuner. */
+struct tune_args {
+	size_t want_t, want_h, want_s;	/* pages: sample, hold-out, screen */
+	double min_speed, max_us, min_dspeed;	/* the budget; NAN: none */
+	const char **pids;		/* --pid, owned */
+	size_t npids, cappids;
+	char **paths;			/* the other inputs */
+	int npaths;
+	bool drop;
+	struct tool_output o;
+};
+
+static int add_pid(struct tune_args *a, const char *arg)
+{
+	const char **np;
+	char *end;
+
+	errno = 0;
+	if (strtol(arg, &end, 10) <= 0 || *end || errno) {
+		fprintf(stderr, "zbewalgo: bad pid '%s'\n", arg);
+		return -1;
+	}
+	np = tune_grow(a->pids, &a->cappids, a->npids + 1, sizeof(*np));
+	if (!np)
+		return -1;
+	a->pids = np;
+	a->pids[a->npids++] = arg;
+	return 0;
+}
+
+/* What no single option tells: an input, one budget, the threshold. */
+static int check_args(struct tune_args *a, struct tuner *t)
+{
+	if (!a->npaths && !a->npids) {
+		fprintf(stderr, "zbewalgo: tune: no input (files, devices or --pid)\n");
+		tune_usage(stderr);
+		return -1;
+	}
+	if (tool_plot_ready(&a->o))
+		return -1;
+	if (isfinite(a->min_speed) && isfinite(a->max_us)) {
+		fprintf(stderr, "zbewalgo: --min-speed and --max-us-per-page exclude each other\n");
+		return -1;
+	}
+	if (!t->threshold)
+		t->threshold = t->page - t->page * 13 / 64;
+	if (t->threshold > t->page) {
+		fprintf(stderr, "zbewalgo: the threshold must not exceed the page size\n");
+		return -1;
+	}
+	if (a->want_h == (size_t)-1)
+		a->want_h = a->want_t;
+	return 0;
+}
+
+/*
+ * The command line into @a and the tuner's settings: 0 to go on, 1 when
+ * -h printed the usage, -1 after a message about a bad option.
+ */
+static int tune_parse(int argc, char **argv, struct tune_args *a,
+		      struct tuner *t)
 {
 	static const struct option longopts[] = {
 		{ "pid", required_argument, NULL, 'P' },
@@ -249,33 +309,13 @@ int tune_main(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ }
 	};
-	struct tuner tt = {
-		.page = 4096, .max_table = 6, .max_steps = 4, .beam = 8,
-		.reps = 3, .huffman = -1, .rle = -1,
-	}, *t = &tt;
-	size_t want_t = 2048, want_h = (size_t)-1, want_s = 256, i;
-	double min_speed = NAN, max_us = NAN, min_dspeed = NAN;
-	const char **pids = NULL;
-	struct tool_output o = {
-		.name = "tune", .plot_env = "ZBEWALGO_TUNE_PLOT",
-		.plot_script = ZBEWALGO_TUNE_PLOT,
-	};
-	size_t npids = 0, cappids = 0, nsrc = 0;
-	struct source *src = NULL;
-	struct sampler sp = { 0 };
-	struct entry ent[8];
-	struct report rp = { 0 };
-	struct tsel best = { 0 }, start, res, sweep[NR_EAS * 3];
-	const struct zbewalgo_table *seeds[3];
-	int c, ret = 2, nent = 0, k, e, retry;
-	double t_search;
 	const struct num_opt nums[] = {
-		{ 'n', 1, 1 << 24, .size = &want_t },
-		{ OPT_HOLDOUT, 0, 1 << 24, .size = &want_h },
-		{ OPT_SCREEN, 1, 1 << 24, .size = &want_s },
-		{ OPT_MIN_SPEED, 0, 1e6, .real = &min_speed },
-		{ OPT_MAX_US, 1e-3, 1e12, .real = &max_us },
-		{ OPT_MIN_DSPEED, 0, 1e6, .real = &min_dspeed },
+		{ 'n', 1, 1 << 24, .size = &a->want_t },
+		{ OPT_HOLDOUT, 0, 1 << 24, .size = &a->want_h },
+		{ OPT_SCREEN, 1, 1 << 24, .size = &a->want_s },
+		{ OPT_MIN_SPEED, 0, 1e6, .real = &a->min_speed },
+		{ OPT_MAX_US, 1e-3, 1e12, .real = &a->max_us },
+		{ OPT_MIN_DSPEED, 0, 1e6, .real = &a->min_dspeed },
 		{ 'k', 1, MAX_TABLE, .num = &t->max_table },
 		{ 'L', 1, ZBEWALGO_MAX_STEPS, .num = &t->max_steps },
 		{ 'b', 1, 256, .num = &t->beam },
@@ -284,85 +324,86 @@ int tune_main(int argc, char **argv)
 		{ 'r', 1, 1001, .num = &t->reps },
 		{ }
 	};
+	int c, k;
 
-	memset(ent, 0, sizeof(ent));
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "P:n:dk:L:b:t:p:r:vh", longopts,
-				NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "P:n:dk:L:b:t:p:r:vh",
+				longopts, NULL)) != -1) {
 		switch (c) {
-		case 'P': {
-			const char **np;
-			char *end;
-
-			errno = 0;
-			if (strtol(optarg, &end, 10) <= 0 || *end || errno) {
-				fprintf(stderr, "zbewalgo: bad pid '%s'\n",
-					optarg);
-				goto out;
-			}
-			np = tune_grow(pids, &cappids, npids + 1, sizeof(*np));
-			if (!np)
-				goto out;
-			pids = np;
-			pids[npids++] = optarg;
+		case 'P':
+			if (add_pid(a, optarg))
+				return -1;
 			break;
-		}
 		case 'd':
-			sp.drop = true;
+			a->drop = true;
 			break;
 		case 'v':
 			t->verbose = true;
 			break;
 		case 'h':
 			tune_usage(stdout);
-			ret = 0;
-			goto out;
+			return 1;
 		default:
-			if (tool_output_opt(&o, c, optarg))
+			if (tool_output_opt(&a->o, c, optarg))
 				break;
 			k = set_num_opt(nums, c, optarg);
-			if (k < 0)
-				goto out;
-			if (k > 0) {
+			if (k > 0)
 				tune_usage(stderr);
-				goto out;
-			}
+			if (k)
+				return -1;
 			break;
 		}
 	}
-	if (optind >= argc && !npids) {
-		fprintf(stderr, "zbewalgo: tune: no input (files, devices or --pid)\n");
-		tune_usage(stderr);
+	a->paths = argv + optind;
+	a->npaths = argc - optind;
+	return check_args(a, t);
+}
+
+int tune_main(int argc, char **argv)
+{
+	struct tuner tt = {
+		.page = 4096, .max_table = 6, .max_steps = 4, .beam = 8,
+		.reps = 3, .huffman = -1, .rle = -1,
+	}, *t = &tt;
+	struct tune_args a = {
+		.want_t = 2048, .want_h = (size_t)-1, .want_s = 256,
+		.min_speed = NAN, .max_us = NAN, .min_dspeed = NAN,
+		.o = {
+			.name = "tune", .plot_env = "ZBEWALGO_TUNE_PLOT",
+			.plot_script = ZBEWALGO_TUNE_PLOT,
+		},
+	};
+	size_t nsrc = 0, i;
+	struct source *src = NULL;
+	struct sampler sp = { 0 };
+	struct entry ent[8];
+	struct report rp = { 0 };
+	struct tsel best = { 0 }, start, res, sweep[NR_EAS * 3];
+	const struct zbewalgo_table *seeds[3];
+	int ret = 2, nent = 0, k, e, retry;
+	double t_search;
+
+	memset(ent, 0, sizeof(ent));
+	k = tune_parse(argc, argv, &a, t);
+	if (k) {
+		ret = k > 0 ? 0 : 2;
 		goto out;
 	}
-	if (tool_plot_ready(&o))
-		goto out;
-	if (isfinite(min_speed) && isfinite(max_us)) {
-		fprintf(stderr, "zbewalgo: --min-speed and --max-us-per-page exclude each other\n");
-		goto out;
-	}
-	if (!t->threshold)
-		t->threshold = t->page - t->page * 13 / 64;
-	if (t->threshold > t->page) {
-		fprintf(stderr, "zbewalgo: the threshold must not exceed the page size\n");
-		goto out;
-	}
-	if (want_h == (size_t)-1)
-		want_h = want_t;
+	sp.drop = a.drop;
 	ret = 1;
 
 	/* inputs */
-	src = calloc(argc - optind + npids + 1, sizeof(*src));
-	sp.start = calloc(argc - optind + npids + 1, sizeof(*sp.start));
+	src = calloc(a.npaths + a.npids + 1, sizeof(*src));
+	sp.start = calloc(a.npaths + a.npids + 1, sizeof(*sp.start));
 	if (!src || !sp.start)
 		goto out;
-	for (k = optind; k < argc; k++) {
-		if (tune_open_path(&src[nsrc], argv[k], t->page))
+	for (k = 0; k < a.npaths; k++) {
+		if (tune_open_path(&src[nsrc], a.paths[k], t->page))
 			goto out;
 		nsrc++;
 	}
-	for (i = 0; i < npids; i++) {
-		if (tune_open_pid(&src[nsrc], pids[i], t->page))
+	for (i = 0; i < a.npids; i++) {
+		if (tune_open_pid(&src[nsrc], a.pids[i], t->page))
 			goto out;
 		nsrc++;
 	}
@@ -376,7 +417,7 @@ int tune_main(int argc, char **argv)
 	if (t->verbose)
 		fprintf(stderr, "tune: %zu pages in %zu inputs\n", sp.total,
 			nsrc);
-	if (tune_sample(&sp, want_t, want_h, &t->set[TRAIN], &t->hold)) {
+	if (tune_sample(&sp, a.want_t, a.want_h, &t->set[TRAIN], &t->hold)) {
 		fprintf(stderr, "zbewalgo: out of memory\n");
 		goto out;
 	}
@@ -385,7 +426,7 @@ int tune_main(int argc, char **argv)
 			sp.total, sp.same, sp.dups, sp.unreadable);
 		goto out;
 	}
-	if (make_screen(t, want_s))
+	if (make_screen(t, a.want_s))
 		goto out;
 
 	/* the engine's working memory */
@@ -431,9 +472,9 @@ int tune_main(int argc, char **argv)
 	seeds[2] = zbewalgo_preset_table(3);
 	t->budget = INFINITY;
 	t->dbudget = INFINITY;
-	if (isfinite(min_dspeed) && min_dspeed > 0)
+	if (isfinite(a.min_dspeed) && a.min_dspeed > 0)
 		t->dbudget = ent[rp.lz4].m[0].td / t->set[TRAIN].n /
-			     min_dspeed;
+			     a.min_dspeed;
 	t_search = tool_now();
 	/*
 	 * The default budget is the default table's own replayed time on
@@ -445,16 +486,16 @@ int tune_main(int argc, char **argv)
 		bool explicit;
 
 		zbewalgo_default_params(&dp, t->page);
-		if (isfinite(max_us)) {
+		if (isfinite(a.max_us)) {
 			rp.budget_kind = "compression time per page";
-			rp.budget_value = max_us;
-			t->budget = max_us * 1e-6;
-		} else if (isfinite(min_speed) && min_speed > 0) {
+			rp.budget_value = a.max_us;
+			t->budget = a.max_us * 1e-6;
+		} else if (isfinite(a.min_speed) && a.min_speed > 0) {
 			rp.budget_kind = "compression speed relative to lz4";
-			rp.budget_value = min_speed;
+			rp.budget_value = a.min_speed;
 			t->budget = ent[rp.lz4].m[0].tc / t->set[TRAIN].n /
-				    min_speed;
-		} else if (isfinite(min_speed)) {
+				    a.min_speed;
+		} else if (isfinite(a.min_speed)) {
 			rp.budget_kind = "none";
 			rp.budget_value = 0;
 			t->budget = INFINITY;
@@ -674,9 +715,9 @@ int tune_main(int argc, char **argv)
 	rp.sweep = sweep;
 
 	ret = 0;
-	if (!o.json || o.json_path)
+	if (!a.o.json || a.o.json_path)
 		tune_write_text(stdout, t, &rp);
-	if (tool_write_json(&o, tune_write_json, &rp))
+	if (tool_write_json(&a.o, tune_write_json, &rp))
 		ret = 1;
 	if (fflush(stdout) || ferror(stdout))
 		ret = 1;
@@ -716,6 +757,6 @@ out:
 	free(src);
 	free(sp.start);
 	free(sp.slot);
-	free(pids);
+	free(a.pids);
 	return ret;
 }
