@@ -32,6 +32,9 @@
 
 #include "tune.h"
 
+/* The tables the search starts from: the default, presets 1 and 3. */
+#define NR_SEEDS	3
+
 #ifndef ZBEWALGO_TUNE_PLOT
 #define ZBEWALGO_TUNE_PLOT "tools/zbewalgo/tune-plot.py"
 #endif
@@ -175,10 +178,10 @@ static int set_num_opt(const struct num_opt *o, int c, const char *arg)
 	return 0;
 }
 
-static struct entry *add_entry(struct entry *ent, int *n, const char *name,
+static struct entry *add_entry(struct report *rp, const char *name,
 			       enum kind kind)
 {
-	struct entry *e = &ent[(*n)++];
+	struct entry *e = &rp->ent[rp->nent++];
 
 	memset(e, 0, sizeof(*e));
 	e->name = name;
@@ -234,7 +237,7 @@ struct tune_args {
 	const char **pids;		/* --pid, owned */
 	size_t npids, cappids;
 	char **paths;			/* the other inputs */
-	int npaths;
+	size_t npaths;
 	bool drop;
 	struct tool_output o;
 };
@@ -359,77 +362,61 @@ static int tune_parse(int argc, char **argv, struct tune_args *a,
 	return check_args(a, t);
 }
 
-int tune_main(int argc, char **argv)
+/* Opens the inputs for the sampler, the paths before the processes. */
+static int open_inputs(const struct tune_args *a, size_t page,
+		       struct sampler *sp)
 {
-	struct tuner tt = {
-		.page = 4096, .max_table = 6, .max_steps = 4, .beam = 8,
-		.reps = 3, .huffman = -1, .rle = -1,
-	}, *t = &tt;
-	struct tune_args a = {
-		.want_t = 2048, .want_h = (size_t)-1, .want_s = 256,
-		.min_speed = NAN, .max_us = NAN, .min_dspeed = NAN,
-		.o = {
-			.name = "tune", .plot_env = "ZBEWALGO_TUNE_PLOT",
-			.plot_script = ZBEWALGO_TUNE_PLOT,
-		},
-	};
-	size_t nsrc = 0, i;
-	struct source *src = NULL;
-	struct sampler sp = { 0 };
-	struct entry ent[8];
-	struct report rp = { 0 };
-	struct tsel best = { 0 }, start, res, sweep[NR_EAS * 3];
-	const struct zbewalgo_table *seeds[3];
-	int ret = 2, nent = 0, k, e, retry;
-	double t_search;
+	size_t n = a->npaths + a->npids + 1, i;
 
-	memset(ent, 0, sizeof(ent));
-	k = tune_parse(argc, argv, &a, t);
-	if (k) {
-		ret = k > 0 ? 0 : 2;
-		goto out;
+	sp->src = calloc(n, sizeof(*sp->src));
+	sp->start = calloc(n, sizeof(*sp->start));
+	if (!sp->src || !sp->start)
+		return -1;
+	for (i = 0; i < a->npaths; i++) {
+		if (tune_open_path(&sp->src[sp->nsrc], a->paths[i], page))
+			return -1;
+		sp->nsrc++;
 	}
-	sp.drop = a.drop;
-	ret = 1;
+	for (i = 0; i < a->npids; i++) {
+		if (tune_open_pid(&sp->src[sp->nsrc], a->pids[i], page))
+			return -1;
+		sp->nsrc++;
+	}
+	for (i = 0; i < sp->nsrc; i++) {
+		sp->start[i] = sp->total;
+		sp->total += sp->src[i].npages;
+	}
+	sp->page = page;
+	sp->drop = a->drop;
+	return 0;
+}
 
-	/* inputs */
-	src = calloc(a.npaths + a.npids + 1, sizeof(*src));
-	sp.start = calloc(a.npaths + a.npids + 1, sizeof(*sp.start));
-	if (!src || !sp.start)
-		goto out;
-	for (k = 0; k < a.npaths; k++) {
-		if (tune_open_path(&src[nsrc], a.paths[k], t->page))
-			goto out;
-		nsrc++;
-	}
-	for (i = 0; i < a.npids; i++) {
-		if (tune_open_pid(&src[nsrc], a.pids[i], t->page))
-			goto out;
-		nsrc++;
-	}
-	for (i = 0; i < nsrc; i++) {
-		sp.start[i] = sp.total;
-		sp.total += src[i].npages;
-	}
-	sp.src = src;
-	sp.nsrc = nsrc;
-	sp.page = t->page;
+/* The sample, the hold-out pages and the screening set. */
+static int take_sample(struct tuner *t, const struct tune_args *a,
+		       struct sampler *sp)
+{
 	if (t->verbose)
-		fprintf(stderr, "tune: %zu pages in %zu inputs\n", sp.total,
-			nsrc);
-	if (tune_sample(&sp, a.want_t, a.want_h, &t->set[TRAIN], &t->hold)) {
+		fprintf(stderr, "tune: %zu pages in %zu inputs\n", sp->total,
+			sp->nsrc);
+	if (tune_sample(sp, a->want_t, a->want_h, &t->set[TRAIN], &t->hold)) {
 		fprintf(stderr, "zbewalgo: out of memory\n");
-		goto out;
+		return -1;
 	}
 	if (!t->set[TRAIN].n) {
 		fprintf(stderr, "zbewalgo: no pages to tune on (%zu pages, %zu same-filled and %zu duplicates dropped, %zu unreadable)\n",
-			sp.total, sp.same, sp.dups, sp.unreadable);
-		goto out;
+			sp->total, sp->same, sp->dups, sp->unreadable);
+		return -1;
 	}
-	if (make_screen(t, a.want_s))
-		goto out;
+	return make_screen(t, a->want_s);
+}
 
-	/* the engine's working memory */
+/* The engine's working memory, the steps, and what the clock costs. */
+static int setup_engine(struct tuner *t)
+{
+	struct zbewalgo_params dp;
+	size_t n = t->set[TRAIN].n, i;
+	double t0;
+
 	t->stored_size = 1 + (t->page < 128 ? 1 : t->page < 16384 ? 2 : 3) +
 			 t->page;
 	t->ctx = zbewalgo_ctx_create(t->page);
@@ -438,292 +425,392 @@ int tune_main(int argc, char **argv)
 	t->out = malloc(t->page);
 	t->dctx = zbewalgo_ctx_create(t->page);
 	if (!t->ctx || !t->one || !t->dst || !t->out || !t->dctx)
-		goto out;
+		return -1;
 	find_steps(t);
-	{
-		struct zbewalgo_params dp;
+	zbewalgo_default_params(&dp, t->page);
+	t->tol = dp.tolerance_shift;
+	t->tick = cpu_now_cost();
+	t0 = tune_cpu_now();
+	for (i = 0; i < n; i++)
+		memcpy(t->out, t->set[TRAIN].data + i * t->page, t->page);
+	t->tcopy = (tune_cpu_now() - t0) / n;
+	return 0;
+}
 
-		zbewalgo_default_params(&dp, t->page);
-		t->tol = dp.tolerance_shift;
-	}
-	{
-		double t0;
-		size_t n = t->set[TRAIN].n;
+/* lz4, which sets the scale of every speed; the budgets start unlimited. */
+static int measure_lz4(struct tuner *t, const struct tune_args *a,
+		       struct report *rp)
+{
+	struct entry *e = add_entry(rp, "lz4", K_LZ4);
 
-		t->tick = cpu_now_cost();
-		t0 = tune_cpu_now();
-
-		for (i = 0; i < n; i++)
-			memcpy(t->out, t->set[TRAIN].data + i * t->page,
-			       t->page);
-		t->tcopy = (tune_cpu_now() - t0) / n;
-	}
-
-	/* references: lz4 sets the scale of every speed */
-	{
-		struct entry *e1 = add_entry(ent, &nent, "lz4", K_LZ4);
-
-		rp.lz4 = nent - 1;
-		if (tune_measure(t, &t->set[TRAIN], e1, &e1->m[0]))
-			goto out;
-	}
-	seeds[0] = zbewalgo_table_default();
-	seeds[1] = zbewalgo_preset_table(1);
-	seeds[2] = zbewalgo_preset_table(3);
+	rp->lz4 = rp->nent - 1;
+	if (tune_measure(t, &t->set[TRAIN], e, &e->m[0]))
+		return -1;
 	t->budget = INFINITY;
 	t->dbudget = INFINITY;
-	if (isfinite(a.min_dspeed) && a.min_dspeed > 0)
-		t->dbudget = ent[rp.lz4].m[0].td / t->set[TRAIN].n /
-			     a.min_dspeed;
-	t_search = tool_now();
-	/*
-	 * The default budget is the default table's own replayed time on
-	 * the sample, so the comparison with it is model against model.
-	 */
-	for (retry = 0; retry < 3; retry++) {
-		struct zbewalgo_params dp;
-		double want_tc, cap;
-		bool explicit;
+	if (isfinite(a->min_dspeed) && a->min_dspeed > 0)
+		t->dbudget = e->m[0].td / t->set[TRAIN].n / a->min_dspeed;
+	return 0;
+}
 
-		zbewalgo_default_params(&dp, t->page);
-		if (isfinite(a.max_us)) {
-			rp.budget_kind = "compression time per page";
-			rp.budget_value = a.max_us;
-			t->budget = a.max_us * 1e-6;
-		} else if (isfinite(a.min_speed) && a.min_speed > 0) {
-			rp.budget_kind = "compression speed relative to lz4";
-			rp.budget_value = a.min_speed;
-			t->budget = ent[rp.lz4].m[0].tc / t->set[TRAIN].n /
-				    a.min_speed;
-		} else if (isfinite(a.min_speed)) {
-			rp.budget_kind = "none";
-			rp.budget_value = 0;
-			t->budget = INFINITY;
-		} else {
-			struct tsel d;
+/*
+ * The compression budget, in the tuner and described in @rp.  The default
+ * budget is the default table @def's own replayed time on the sample, so
+ * the comparison with it is model against model.
+ */
+static int set_budget(struct tuner *t, const struct tune_args *a,
+		      struct report *rp, const struct zbewalgo_table *def)
+{
+	size_t n = t->set[TRAIN].n;
+	struct tsel d;
 
-			if (tune_replay_seed(t, seeds[0], &d))
-				goto out;
-			rp.budget_kind = "as fast as the default table";
-			rp.budget_value = 1;
-			t->budget = d.r.tc / t->set[TRAIN].n;
+	if (isfinite(a->max_us)) {
+		rp->budget_kind = "compression time per page";
+		rp->budget_value = a->max_us;
+		t->budget = a->max_us * 1e-6;
+	} else if (isfinite(a->min_speed) && a->min_speed > 0) {
+		rp->budget_kind = "compression speed relative to lz4";
+		rp->budget_value = a->min_speed;
+		t->budget = rp->ent[rp->lz4].m[0].tc / n / a->min_speed;
+	} else if (isfinite(a->min_speed)) {
+		rp->budget_kind = "none";
+		rp->budget_value = 0;
+		t->budget = INFINITY;
+	} else {
+		if (tune_replay_seed(t, def, &d))
+			return -1;
+		rp->budget_kind = "as fast as the default table";
+		rp->budget_value = 1;
+		t->budget = d.r.tc / n;
+	}
+	return 0;
+}
+
+/* The seeds' chains on the screening set, then the search for others. */
+static int search_chains(struct tuner *t, const struct zbewalgo_table **seeds)
+{
+	struct tsel d;
+	int k;
+
+	for (k = 0; k < NR_SEEDS; k++)
+		if (tune_tsel_of(t, seeds[k], SCREEN, &d))
+			return -1;
+	if (tune_beam_search(t) || tune_pick_pool(t, seeds, NR_SEEDS))
+		return -1;
+	return 0;
+}
+
+/*
+ * The best table of at most @cap bytes that the greedy search builds at
+ * each early_abort_size from no chain, the default table and preset 1.
+ */
+static int greedy_best(struct tuner *t, const struct zbewalgo_table **seeds,
+		       double cap, struct tsel *best)
+{
+	struct tsel start, res;
+	int e, k;
+
+	for (e = 0; e < NR_EAS; e++) {
+		for (k = 0; k < 3; k++) {
+			if (tune_tsel_of(t, k == 2 ? seeds[1] : seeds[0],
+				    TRAIN, &start))
+				return -1;
+			if (k == 0)
+				start.n = 0;
+			if (start.n > t->max_table)
+				continue;
+			start.ea = t->eas[e];
+			start.maxout = t->threshold;
+			if (start.n) {
+				tune_run_sim(t, &start);
+				if (!start.ok)
+					continue;
+			}
+			tune_greedy(t, &start, cap, &res);
+			if (res.n && res.ok && res.r.zb <= cap &&
+			    tune_better(&res, best))
+				*best = res;
 		}
-		/*
-		 * An explicit budget is checked against the measurement
-		 * below; when the model was too optimistic, its times are
-		 * scaled by what the measurement showed and tables chosen
-		 * again.
-		 */
-		explicit = isfinite(t->budget) && rp.budget_value > 0 &&
-			   strcmp(rp.budget_kind, "as fast as the default table");
+	}
+	return 0;
+}
+
+/* When nothing fits the budget: the fastest single chain of the pool. */
+static void fastest_chain(const struct tuner *t, struct tsel *best)
+{
+	size_t i;
+
+	for (i = 0; i < t->ncands; i++) {
+		struct tsel s = { .n = 1, .idx = { i }, .ea = t->eas[0],
+				  .maxout = t->threshold };
+
+		if (!t->cands[i].pool)
+			continue;
+		tune_run_sim(t, &s);
+		if (!best->n || s.r.tc < best->r.tc)
+			*best = s;
+	}
+}
+
+/*
+ * The chosen table at each early_abort_size and threshold, kept in @rp
+ * for the report; a better one of at most @cap bytes replaces it.
+ */
+static void sweep_thresholds(const struct tuner *t, struct report *rp,
+			     double cap, struct tsel *best)
+{
+	uint32_t mo[3] = { t->threshold, t->page * 5 / 8, t->page / 2 };
+	int e, m;
+
+	rp->nsweep = 0;
+	for (e = 0; e < NR_EAS; e++) {
+		for (m = 0; m < 3; m++) {
+			struct tsel s = *best;
+
+			if (m && mo[m] >= t->threshold)
+				continue;
+			s.ea = t->eas[e];
+			s.maxout = mo[m];
+			tune_run_sim(t, &s);
+			rp->sweep[rp->nsweep++] = s;
+			if (s.ok && s.r.zb <= cap && tune_better(&s, best))
+				*best = s;
+		}
+	}
+}
+
+/*
+ * Keeps the default table @def unless the search gained something: 0.1%
+ * of the bytes or a tenth of the time.
+ */
+static int keep_default(struct tuner *t, const struct zbewalgo_table *def,
+			struct tsel *best)
+{
+	struct tsel d;
+
+	if (tune_replay_seed(t, def, &d))
+		return -1;
+	if (d.ok && d.n <= t->max_table &&
+	    best->r.zb > d.r.zb * (1 - MIN_GAIN) &&
+	    best->r.tc > d.r.tc * 0.9)
+		*best = d;
+	return 0;
+}
+
+/*
+ * The table for the budget, in @best: what the greedy search builds, at
+ * its best thresholds, unless the default table is as good.
+ */
+static int choose_table(struct tuner *t, struct report *rp,
+			const struct zbewalgo_table **seeds, struct tsel *best)
+{
+	struct zbewalgo_params dp;
+	struct tsel d;
+	double cap;
+
+	zbewalgo_default_params(&dp, t->page);
+	t->nhist = 0;
+	/* the default first: it wins ties */
+	t->eas[0] = dp.early_abort_size;
+	t->eas[1] = 0;
+	t->eas[2] = t->page / 16;
+	t->eas[3] = t->page * 3 / 16;
+	t->eas[4] = t->page / 4;
+	t->eas[5] = t->page * 3 / 8;
+	memset(best, 0, sizeof(*best));
+	/*
+	 * Never worse than the default table on the sample when that is
+	 * within the budget: greedy from the default start only adds bytes
+	 * by pruning, which respects the cap.
+	 */
+	if (tune_replay_seed(t, seeds[0], &d))
+		return -1;
+	cap = d.ok && d.n <= t->max_table ? d.r.zb : INFINITY;
+	if (greedy_best(t, seeds, cap, best))
+		return -1;
+	rp->budget_met = best->n;
+	if (!best->n)
+		fastest_chain(t, best);
+	sweep_thresholds(t, rp, cap, best);
+	return keep_default(t, seeds[0], best);
+}
+
+/* The recommendation @best as the engine takes it, with its model. */
+static int add_recommended(const struct tuner *t, struct report *rp,
+			   const struct tsel *best)
+{
+	struct entry *r = add_entry(rp, "recommended", K_ZBW);
+
+	rp->rec = rp->nent - 1;
+	r->table = calloc(1, sizeof(*r->table));
+	if (!r->table)
+		return -1;
+	tune_table_of(t, best, r->table);
+	zbewalgo_default_params(&r->params, t->page);
+	r->params.early_abort_size = best->ea;
+	r->params.max_output_size = best->maxout;
+	r->model = *best;
+	r->have_model = true;
+	return 0;
+}
+
+/* The default table and the presets, each with its replayed model. */
+static int add_seeds(struct tuner *t, struct report *rp,
+		     const struct zbewalgo_table **seeds)
+{
+	static const char *const names[NR_SEEDS] = {
+		"default", "level=1", "level=3"
+	};
+	int k;
+
+	for (k = 0; k < NR_SEEDS; k++) {
+		struct entry *d = add_entry(rp, names[k], K_ZBW);
+
+		d->table = malloc(sizeof(*d->table));
+		if (!d->table)
+			return -1;
+		*d->table = *seeds[k];
+		d->level = k == 0 ? 2 : k == 1 ? 1 : 3;
+		zbewalgo_default_params(&d->params, t->page);
+		d->params.max_output_size = t->threshold;
+		d->have_model = !tune_replay_seed(t, seeds[k], &d->model);
+	}
+	return 0;
+}
+
+/*
+ * The real measurements on the sample, lz4's kept: the recommendation
+ * @best, the default table, the presets and zstd-3.
+ */
+static int measure_entries(struct tuner *t, struct report *rp,
+			   const struct zbewalgo_table **seeds,
+			   const struct tsel *best)
+{
+	struct entry *r;
+	int k;
+
+	for (k = 1; k < rp->nent; k++)
+		free(rp->ent[k].table);
+	rp->nent = 1;
+	if (add_recommended(t, rp, best) || add_seeds(t, rp, seeds))
+		return -1;
+	add_entry(rp, "zstd-3", K_ZSTD);
+	for (k = 1; k < rp->nent; k++) {
+		if (t->verbose)
+			fprintf(stderr, "tune: measuring %s\n",
+				rp->ent[k].name);
+		if (tune_measure(t, &t->set[TRAIN], &rp->ent[k],
+				 &rp->ent[k].m[0]))
+			return -1;
+	}
+	/* compare the replay with the engine: sizes must agree */
+	r = &rp->ent[rp->rec];
+	if (fabs(r->m[0].zram - best->r.zb) > 0.5)
+		fprintf(stderr, "zbewalgo: warning: the replay predicted %.0f bytes, the engine gave %.0f\n",
+			best->r.zb, r->m[0].zram);
+	rp->model_vs_real = best->r.tc / r->m[0].tc;
+	return 0;
+}
+
+/*
+ * Chooses the table for the budget and measures it with the others.  An
+ * explicit budget is checked against the measurement: when the model was
+ * too optimistic, its times are scaled by what the measurement showed
+ * and the table chosen again, three rounds at most.
+ */
+static int choose_and_measure(struct tuner *t, const struct tune_args *a,
+			      struct report *rp,
+			      const struct zbewalgo_table **seeds,
+			      struct tsel *best)
+{
+	double t_search = tool_now(), want_tc;
+	bool explicit;
+	int retry;
+
+	for (retry = 0; retry < 3; retry++) {
+		if (set_budget(t, a, rp, seeds[0]))
+			return -1;
+		explicit = isfinite(t->budget) && rp->budget_value > 0 &&
+			   strcmp(rp->budget_kind,
+				  "as fast as the default table");
 		want_tc = t->budget;
 		if (retry)
-			t->budget *= rp.model_vs_real;
-		if (!retry) {
-			/* seeds on the screening set, then the search */
-			for (k = 0; k < 3; k++) {
-				struct tsel d;
-
-				if (tune_tsel_of(t, seeds[k], SCREEN, &d))
-					goto out;
-			}
-			if (tune_beam_search(t) || tune_pick_pool(t, seeds, 3))
-				goto out;
-		}
-		t->nhist = 0;
-		/* the default first: it wins ties */
-		t->eas[0] = dp.early_abort_size;
-		t->eas[1] = 0;
-		t->eas[2] = t->page / 16;
-		t->eas[3] = t->page * 3 / 16;
-		t->eas[4] = t->page / 4;
-		t->eas[5] = t->page * 3 / 8;
-		memset(&best, 0, sizeof(best));
-		/*
-		 * Never worse than the default table on the sample when that
-		 * is within the budget: greedy from the default start only
-		 * adds bytes by pruning, which respects the cap.
-		 */
-		{
-			struct tsel d;
-
-			if (tune_replay_seed(t, seeds[0], &d))
-				goto out;
-			cap = d.ok && d.n <= t->max_table ? d.r.zb : INFINITY;
-		}
-		for (e = 0; e < NR_EAS; e++) {
-			for (k = 0; k < 3; k++) {
-				if (tune_tsel_of(t, k == 2 ? seeds[1] : seeds[0],
-					    TRAIN, &start))
-					goto out;
-				if (k == 0)
-					start.n = 0;
-				if (start.n > t->max_table)
-					continue;
-				start.ea = t->eas[e];
-				start.maxout = t->threshold;
-				if (start.n) {
-					tune_run_sim(t, &start);
-					if (!start.ok)
-						continue;
-				}
-				tune_greedy(t, &start, cap, &res);
-				if (res.n && res.ok && res.r.zb <= cap &&
-				    tune_better(&res, &best))
-					best = res;
-			}
-		}
-		rp.budget_met = best.n;
-		if (!best.n) {
-			/* nothing fits: the fastest single chain */
-			for (i = 0; i < t->ncands; i++) {
-				struct tsel s = { .n = 1, .idx = { i },
-						  .ea = t->eas[0],
-						  .maxout = t->threshold };
-
-				if (!t->cands[i].pool)
-					continue;
-				tune_run_sim(t, &s);
-				if (!best.n || s.r.tc < best.r.tc)
-					best = s;
-			}
-		}
-		/* thresholds of the chosen table */
-		rp.nsweep = 0;
-		for (e = 0; e < NR_EAS; e++) {
-			uint32_t mo[3] = { t->threshold, t->page * 5 / 8,
-					   t->page / 2 };
-			int m;
-
-			for (m = 0; m < 3; m++) {
-				struct tsel s = best;
-
-				if (m && mo[m] >= t->threshold)
-					continue;
-				s.ea = t->eas[e];
-				s.maxout = mo[m];
-				tune_run_sim(t, &s);
-				sweep[rp.nsweep++] = s;
-				if (s.ok && s.r.zb <= cap && tune_better(&s, &best))
-					best = s;
-			}
-		}
-		/*
-		 * Keep the defaults unless the search gained something: 0.1%
-		 * of the bytes or a tenth of the time.
-		 */
-		{
-			struct tsel d;
-
-			if (tune_replay_seed(t, seeds[0], &d))
-				goto out;
-			if (d.ok && d.n <= t->max_table &&
-			    best.r.zb > d.r.zb * (1 - MIN_GAIN) &&
-			    best.r.tc > d.r.tc * 0.9)
-				best = d;
-		}
-		rp.search_s = tool_now() - t_search;
-
-		/* real measurements */
-		for (k = 1; k < nent; k++)
-			free(ent[k].table);
-		nent = 1;
-		{
-			struct entry *r = add_entry(ent, &nent, "recommended",
-						    K_ZBW);
-
-			rp.rec = nent - 1;
-			r->table = calloc(1, sizeof(*r->table));
-			if (!r->table)
-				goto out;
-			tune_table_of(t, &best, r->table);
-			zbewalgo_default_params(&r->params, t->page);
-			r->params.early_abort_size = best.ea;
-			r->params.max_output_size = best.maxout;
-			r->model = best;
-			r->have_model = true;
-		}
-		for (k = 0; k < 3; k++) {
-			static const char *const names[] = {
-				"default", "level=1", "level=3"
-			};
-			struct entry *d = add_entry(ent, &nent, names[k],
-						    K_ZBW);
-
-			d->table = malloc(sizeof(*d->table));
-			if (!d->table)
-				goto out;
-			*d->table = *seeds[k];
-			d->level = k == 0 ? 2 : k == 1 ? 1 : 3;
-			zbewalgo_default_params(&d->params, t->page);
-			d->params.max_output_size = t->threshold;
-			d->have_model = !tune_replay_seed(t, seeds[k], &d->model);
-		}
-		add_entry(ent, &nent, "zstd-3", K_ZSTD);
-		for (k = 1; k < nent; k++) {
-			if (t->verbose)
-				fprintf(stderr, "tune: measuring %s\n",
-					ent[k].name);
-			if (tune_measure(t, &t->set[TRAIN], &ent[k], &ent[k].m[0]))
-				goto out;
-		}
-		/* compare the replay with the engine: sizes must agree */
-		{
-			struct entry *r = &ent[rp.rec];
-
-			if (fabs(r->m[0].zram - best.r.zb) > 0.5)
-				fprintf(stderr, "zbewalgo: warning: the replay predicted %.0f bytes, the engine gave %.0f\n",
-					best.r.zb, r->m[0].zram);
-			rp.model_vs_real = best.r.tc / r->m[0].tc;
-		}
-		if (!explicit || ent[rp.rec].m[0].tc / t->set[TRAIN].n <=
+			t->budget *= rp->model_vs_real;
+		else if (search_chains(t, seeds))
+			return -1;
+		if (choose_table(t, rp, seeds, best))
+			return -1;
+		rp->search_s = tool_now() - t_search;
+		if (measure_entries(t, rp, seeds, best))
+			return -1;
+		if (!explicit || rp->ent[rp->rec].m[0].tc / t->set[TRAIN].n <=
 				 want_tc * 1.03)
 			break;
 		/* the model was too optimistic: scale it and choose again */
-		rp.retries++;
+		rp->retries++;
 		if (t->verbose)
 			fprintf(stderr, "tune: measured speed below the budget; model/real %.2f, retrying\n",
-				rp.model_vs_real);
+				rp->model_vs_real);
 	}
 	if (retry == 3)
-		rp.budget_met = false;
-	if (!ent[rp.rec].m[0].ok) {
+		rp->budget_met = false;
+	if (!rp->ent[rp->rec].m[0].ok) {
 		fprintf(stderr, "zbewalgo: the recommended table failed its round trip\n");
-		goto out;
+		return -1;
 	}
-	/* hold-out check */
-	for (k = 0; k < nent && t->hold.n; k++)
-		if (tune_measure(t, &t->hold, &ent[k], &ent[k].m[1]))
-			goto out;
-	/* a preset that is as good (within the slack, and the budget) */
-	for (k = 0; k < nent; k++) {
-		const struct entry *d = &ent[k];
+	return 0;
+}
+
+/* The hold-out pages through every entry. */
+static int measure_holdout(struct tuner *t, struct report *rp)
+{
+	int k;
+
+	for (k = 0; k < rp->nent && t->hold.n; k++)
+		if (tune_measure(t, &t->hold, &rp->ent[k], &rp->ent[k].m[1]))
+			return -1;
+	return 0;
+}
+
+/* A preset that is as good as @best (within the slack, and the budget). */
+static void match_preset(struct report *rp, const struct tsel *best)
+{
+	int k;
+
+	for (k = 0; k < rp->nent; k++) {
+		const struct entry *d = &rp->ent[k];
 
 		if (!d->level || !d->have_model || !d->model.ok)
 			continue;
-		if (d->model.r.zb <= best.r.zb * (1 + PRESET_SLACK) &&
-		    (!rp.preset_match || d->level == 2))
-			rp.preset_match = d->level;
+		if (d->model.r.zb <= best->r.zb * (1 + PRESET_SLACK) &&
+		    (!rp->preset_match || d->level == 2))
+			rp->preset_match = d->level;
 	}
-	rp.t = t;
-	rp.src = src;
-	rp.nsrc = nsrc;
-	rp.total = sp.total;
-	rp.sp = &sp;
-	rp.ent = ent;
-	rp.nent = nent;
-	rp.sweep = sweep;
+}
 
-	ret = 0;
-	if (!a.o.json || a.o.json_path)
-		tune_write_text(stdout, t, &rp);
-	if (tool_write_json(&a.o, tune_write_json, &rp))
+/* The text unless the JSON goes to stdout, the JSON, the plot. */
+static int tune_report(const struct tuner *t, const struct tune_args *a,
+		       struct report *rp)
+{
+	int ret = 0;
+
+	rp->src = rp->sp->src;
+	rp->nsrc = rp->sp->nsrc;
+	rp->total = rp->sp->total;
+	if (!a->o.json || a->o.json_path)
+		tune_write_text(stdout, t, rp);
+	if (tool_write_json(&a->o, tune_write_json, rp))
 		ret = 1;
 	if (fflush(stdout) || ferror(stdout))
 		ret = 1;
-out:
-	for (k = 0; k < nent; k++)
-		free(ent[k].table);
+	return ret;
+}
+
+static void free_tuner(struct tuner *t)
+{
+	size_t i;
+	int k;
+
 	for (i = 0; i < t->ncands; i++)
 		for (k = 0; k < 2; k++) {
 			free(t->cands[i].r[k].size);
@@ -748,15 +835,67 @@ out:
 	free(t->dst);
 	free(t->out);
 	zbewalgo_ctx_destroy(t->dctx);
-	for (i = 0; i < nsrc; i++) {
-		if (src[i].fd >= 0)
-			close(src[i].fd);
-		free(src[i].data);
-		free(src[i].ext);
+}
+
+static void free_inputs(struct sampler *sp)
+{
+	size_t i;
+
+	for (i = 0; i < sp->nsrc; i++) {
+		if (sp->src[i].fd >= 0)
+			close(sp->src[i].fd);
+		free(sp->src[i].data);
+		free(sp->src[i].ext);
 	}
-	free(src);
-	free(sp.start);
-	free(sp.slot);
+	free(sp->src);
+	free(sp->start);
+	free(sp->slot);
+}
+
+int tune_main(int argc, char **argv)
+{
+	struct tuner tt = {
+		.page = 4096, .max_table = 6, .max_steps = 4, .beam = 8,
+		.reps = 3, .huffman = -1, .rle = -1,
+	}, *t = &tt;
+	struct tune_args a = {
+		.want_t = 2048, .want_h = (size_t)-1, .want_s = 256,
+		.min_speed = NAN, .max_us = NAN, .min_dspeed = NAN,
+		.o = {
+			.name = "tune", .plot_env = "ZBEWALGO_TUNE_PLOT",
+			.plot_script = ZBEWALGO_TUNE_PLOT,
+		},
+	};
+	struct sampler sp = { 0 };
+	struct entry ent[8];
+	struct tsel best = { 0 }, sweep[NR_EAS * 3];
+	struct report rp = { .t = t, .sp = &sp, .ent = ent, .sweep = sweep };
+	const struct zbewalgo_table *seeds[NR_SEEDS] = {
+		zbewalgo_table_default(), zbewalgo_preset_table(1),
+		zbewalgo_preset_table(3),
+	};
+	int ret, k;
+
+	memset(ent, 0, sizeof(ent));
+	ret = tune_parse(argc, argv, &a, t);
+	if (ret) {
+		ret = ret > 0 ? 0 : 2;	/* after -h, or a bad option */
+		goto out;
+	}
+	ret = 1;
+	if (open_inputs(&a, t->page, &sp) || take_sample(t, &a, &sp) ||
+	    setup_engine(t) || measure_lz4(t, &a, &rp))
+		goto out;
+	if (choose_and_measure(t, &a, &rp, seeds, &best) ||
+	    measure_holdout(t, &rp))
+		goto out;
+	match_preset(&rp, &best);
+	ret = tune_report(t, &a, &rp);
+out:
+	for (k = 0; k < rp.nent; k++)
+		free(ent[k].table);
+	free_tuner(t);
+	free_inputs(&sp);
 	free(a.pids);
 	return ret;
 }
