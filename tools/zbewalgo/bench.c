@@ -1189,11 +1189,7 @@ int bench_main(int argc, char **argv)
 	}
 	if ((csv && !csv_path) || (o.json && !o.json_path))
 		table_out = NULL;
-	/* zsmalloc's huge-class size, 3264 for 4 KiB pages */
-	if (!threshold)
-		threshold = page - page * 13 / 64;
-	if (threshold > page) {
-		fprintf(stderr, "zbewalgo: the threshold must not exceed the page size\n");
+	if (tool_threshold(&threshold, page)) {
 		ret = 2;
 		goto out;
 	}

@@ -169,6 +169,21 @@ bool tool_output_opt(struct tool_output *o, int c, const char *arg)
 	return false;
 }
 
+/*
+ * zram's huge-class threshold -t for pages of @page bytes: by default
+ * zsmalloc's huge-class size, 3264 for 4 KiB pages, and at most a page.
+ */
+int tool_threshold(size_t *threshold, size_t page)
+{
+	if (!*threshold)
+		*threshold = page - page * 13 / 64;
+	if (*threshold > page) {
+		fprintf(stderr, "zbewalgo: the threshold must not exceed the page size\n");
+		return -1;
+	}
+	return 0;
+}
+
 /* The plot scripts' interpreter: $ZBEWALGO_PYTHON, else Debian's python3. */
 static const char *plot_python(void)
 {

@@ -274,12 +274,8 @@ static int check_args(struct tune_args *a, struct tuner *t)
 		fprintf(stderr, "zbewalgo: --min-speed and --max-us-per-page exclude each other\n");
 		return -1;
 	}
-	if (!t->threshold)
-		t->threshold = t->page - t->page * 13 / 64;
-	if (t->threshold > t->page) {
-		fprintf(stderr, "zbewalgo: the threshold must not exceed the page size\n");
+	if (tool_threshold(&t->threshold, t->page))
 		return -1;
-	}
 	if (a->want_h == (size_t)-1)
 		a->want_h = a->want_t;
 	return 0;

@@ -33,6 +33,7 @@ double tool_mibps(double bytes, double s);
 void tool_put_num(FILE *f, double v, const char *fmt, const char *none);
 void tool_json_string(FILE *f, const char *s);
 const char *tool_out_path(const char *arg);
+int tool_threshold(size_t *threshold, size_t page);
 
 /* --json[=FILE] and --plot=FILE of bench and tune */
 struct tool_output {
