@@ -1039,7 +1039,96 @@ static FILE *open_out(const char *path, FILE **mine)
 	return *mine;
 }
 
-int bench_main(int argc, char **argv)
+/* The command line. */
+struct bench_args {
+	const char *alist;		/* -a, NULL: the default set */
+	struct zbewalgo_table *table;	/* -c, owned */
+	long early_abort;		/* -e, -1: the default */
+	bool drop, verbose;
+	int reps;
+	size_t page, threshold;
+	double wmibps, rmibps;		/* the backing device */
+	bool csv;
+	const char *csv_path;		/* NULL: stdout */
+	const char *recomp;		/* --recompress's primaries, or NULL */
+	size_t rthr;
+	struct tool_output o;
+	char **files;
+	size_t nfiles;
+};
+
+/*
+ * The options that take a number: 0 done, -1 a bad value (reported), 1
+ * not such an option.
+ */
+static int bench_num_opt(struct bench_args *a, int c, const char *arg)
+{
+	double v;
+
+	switch (c) {
+	case 'e':
+		if (tool_parse_num(arg, 0,
+				   ZBEWALGO_STORED_SIZE(ZBEWALGO_MAX_INPUT),
+				   &v) || v != (long)v)
+			return -1;
+		a->early_abort = v;
+		return 0;
+	case 'r':
+		if (tool_parse_num(arg, 1, 1001, &v) || v != (int)v) {
+			fprintf(stderr, "zbewalgo: reps must be 1..1001\n");
+			return -1;
+		}
+		a->reps = v;
+		return 0;
+	case 't':
+		if (tool_parse_num(arg, 1, 1 << 20, &v))
+			return -1;
+		a->threshold = v;
+		return 0;
+	case 'p':
+		if (tool_parse_num(arg, 1, ZBEWALGO_MAX_INPUT, &v) ||
+		    v != (size_t)v) {
+			fprintf(stderr, "zbewalgo: bad page size\n");
+			return -1;
+		}
+		a->page = v;
+		return 0;
+	case OPT_BACKING:
+	case OPT_BACKING_READ:
+		if (tool_parse_num(arg, 1e-6, 1e12, &v))
+			return -1;
+		*(c == OPT_BACKING ? &a->wmibps : &a->rmibps) = v;
+		return 0;
+	case OPT_RECOMP_THR:
+		if (tool_parse_num(arg, 1, 1 << 20, &v) || v != (size_t)v)
+			return -1;
+		a->rthr = v;
+		return 0;
+	}
+	return 1;
+}
+
+/* What no single option tells: files, one stdout, the threshold. */
+static int check_args(struct bench_args *a)
+{
+	if (!a->nfiles) {
+		bench_usage(stderr);
+		return -1;
+	}
+	if (tool_plot_ready(&a->o))
+		return -1;
+	if ((a->csv && !a->csv_path) + (a->o.json && !a->o.json_path) > 1) {
+		fprintf(stderr, "zbewalgo: only one of --csv and --json can use stdout\n");
+		return -1;
+	}
+	return tool_threshold(&a->threshold, a->page);
+}
+
+/*
+ * The command line into @a: 0 to go on, 1 when -h printed the usage, -1
+ * after a message about a bad option.
+ */
+static int bench_parse(int argc, char **argv, struct bench_args *a)
 {
 	static const struct option longopts[] = {
 		{ "algorithms", required_argument, NULL, 'a' },
@@ -1061,150 +1150,96 @@ int bench_main(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ }
 	};
-	struct algo algos[NR_TEMPLATES];
-	struct result *res = NULL;
-	int *lz4_of = NULL;
-	size_t nalgos = 0, nres = 0, page = 4096, threshold = 0, i;
-	size_t nfiles = 0;
-	struct zbewalgo_table *table = NULL;
-	const char *alist = NULL, *csv_path = NULL;
-	struct tool_output o = {
-		.name = "bench", .plot_env = "ZBEWALGO_BENCH_PLOT",
-		.plot_script = ZBEWALGO_BENCH_PLOT,
-	};
-	bool drop = false, csv = false, verbose = false;
-	double wmibps = 134.7, rmibps = 156.62, v;
-	FILE *table_out = stdout, *fout, *mine;
-	int reps = 5, c, ret = 0, f, lz4_idx = -1;
-	long early_abort = -1;
-	const char *recomp = NULL;
-	size_t rthr = 0;
-	struct algo prims[NR_TEMPLATES];
-	size_t nprims = 0;
+	int c, k;
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "a:c:e:dr:t:p:vh", longopts,
 				NULL)) != -1) {
 		switch (c) {
 		case 'a':
-			alist = optarg;
+			a->alist = optarg;
 			break;
 		case 'c':
-			free(table);
-			table = calloc(1, sizeof(*table));
-			if (!table || zbewalgo_table_parse(table, optarg)) {
+			free(a->table);
+			a->table = calloc(1, sizeof(*a->table));
+			if (!a->table ||
+			    zbewalgo_table_parse(a->table, optarg)) {
 				fprintf(stderr, "zbewalgo: bad combination table '%s'\n",
 					optarg);
-				ret = 2;
-				goto out;
+				return -1;
 			}
-			break;
-		case 'e':
-			if (tool_parse_num(optarg, 0,
-					ZBEWALGO_STORED_SIZE(ZBEWALGO_MAX_INPUT),
-					&v) || v != (long)v) {
-				ret = 2;
-				goto out;
-			}
-			early_abort = v;
 			break;
 		case 'd':
-			drop = true;
-			break;
-		case 'r':
-			if (tool_parse_num(optarg, 1, 1001, &v) ||
-			    v != (int)v) {
-				fprintf(stderr, "zbewalgo: reps must be 1..1001\n");
-				ret = 2;
-				goto out;
-			}
-			reps = v;
-			break;
-		case 't':
-			if (tool_parse_num(optarg, 1, 1 << 20, &v)) {
-				ret = 2;
-				goto out;
-			}
-			threshold = v;
-			break;
-		case 'p':
-			if (tool_parse_num(optarg, 1, ZBEWALGO_MAX_INPUT, &v) ||
-			    v != (size_t)v) {
-				fprintf(stderr, "zbewalgo: bad page size\n");
-				ret = 2;
-				goto out;
-			}
-			page = v;
-			break;
-		case OPT_BACKING:
-		case OPT_BACKING_READ:
-			if (tool_parse_num(optarg, 1e-6, 1e12, &v)) {
-				ret = 2;
-				goto out;
-			}
-			*(c == OPT_BACKING ? &wmibps : &rmibps) = v;
+			a->drop = true;
 			break;
 		case OPT_CSV:
-			csv = true;	/* no FILE or '-': stdout */
-			csv_path = tool_out_path(optarg);
+			a->csv = true;	/* no FILE or '-': stdout */
+			a->csv_path = tool_out_path(optarg);
 			break;
 		case OPT_RECOMP:
-			recomp = optarg ? optarg : "lz4,zstd-3";
-			break;
-		case OPT_RECOMP_THR:
-			if (tool_parse_num(optarg, 1, 1 << 20, &v) ||
-			    v != (size_t)v) {
-				ret = 2;
-				goto out;
-			}
-			rthr = v;
+			a->recomp = optarg ? optarg : "lz4,zstd-3";
 			break;
 		case 'v':
-			verbose = true;
+			a->verbose = true;
 			break;
 		case 'h':
 			bench_usage(stdout);
-			goto out;
+			return 1;
 		default:
-			if (tool_output_opt(&o, c, optarg))
-				break;
-			bench_usage(stderr);
-			ret = 2;
-			goto out;
+			k = bench_num_opt(a, c, optarg);
+			if (k < 0)
+				return -1;
+			if (k > 0 && !tool_output_opt(&a->o, c, optarg)) {
+				bench_usage(stderr);
+				return -1;
+			}
+			break;
 		}
 	}
-	if (optind >= argc) {
-		bench_usage(stderr);
-		ret = 2;
+	a->files = argv + optind;
+	a->nfiles = argc - optind;
+	return check_args(a);
+}
+
+int bench_main(int argc, char **argv)
+{
+	struct bench_args a = {
+		.early_abort = -1, .reps = 5, .page = 4096,
+		.wmibps = 134.7, .rmibps = 156.62,
+		.o = {
+			.name = "bench", .plot_env = "ZBEWALGO_BENCH_PLOT",
+			.plot_script = ZBEWALGO_BENCH_PLOT,
+		},
+	};
+	struct algo algos[NR_TEMPLATES];
+	struct result *res = NULL;
+	int *lz4_of = NULL;
+	size_t nalgos = 0, nres = 0, i;
+	size_t nfiles = 0, f;
+	FILE *table_out = stdout, *fout, *mine;
+	int ret, lz4_idx = -1;
+	struct algo prims[NR_TEMPLATES];
+	size_t nprims = 0;
+
+	ret = bench_parse(argc, argv, &a);
+	if (ret) {
+		ret = ret > 0 ? 0 : 2;	/* after -h, or a bad option */
 		goto out;
 	}
-	if (tool_plot_ready(&o)) {
-		ret = 2;
-		goto out;
-	}
-	if ((csv && !csv_path) + (o.json && !o.json_path) > 1) {
-		fprintf(stderr, "zbewalgo: only one of --csv and --json can use stdout\n");
-		ret = 2;
-		goto out;
-	}
-	if ((csv && !csv_path) || (o.json && !o.json_path))
+	if ((a.csv && !a.csv_path) || (a.o.json && !a.o.json_path))
 		table_out = NULL;
-	if (tool_threshold(&threshold, page)) {
-		ret = 2;
-		goto out;
-	}
 
-	if (recomp) {
-		const char *p = recomp;
+	if (a.recomp) {
+		const char *p = a.recomp;
 
-		if (csv || o.json || o.plot_path) {
+		if (a.csv || a.o.json || a.o.plot_path) {
 			fprintf(stderr, "zbewalgo: --recompress prints a table only (no --csv, --json, --plot)\n");
 			ret = 2;
 			goto out;
 		}
-		if (rthr >= threshold) {
+		if (a.rthr >= a.threshold) {
 			fprintf(stderr, "zbewalgo: --recompress-threshold must be below the threshold (%zu)\n",
-				threshold);
+				a.threshold);
 			ret = 2;
 			goto out;
 		}
@@ -1219,7 +1254,7 @@ int bench_main(int argc, char **argv)
 				goto out;
 			}
 			prims[nprims] = *t;
-			prims[nprims].threshold = threshold;
+			prims[nprims].threshold = a.threshold;
 			prims[nprims].early_abort = -1;
 			if (t->init == zbw_init)
 				prims[nprims].table = t->level > 0 ?
@@ -1234,8 +1269,8 @@ int bench_main(int argc, char **argv)
 			nprims++;
 			p += len + !!p[len];
 		}
-		if (!alist)
-			alist = "zbewalgo,zbewalgo-1,zbewalgo-3";
+		if (!a.alist)
+			a.alist = "zbewalgo,zbewalgo-1,zbewalgo-3";
 	}
 
 	/* The algorithms of this run, in table order. */
@@ -1243,8 +1278,8 @@ int bench_main(int argc, char **argv)
 		const struct algo *t = &algo_templates[i];
 		bool want;
 
-		if (alist) {
-			const char *p = alist;
+		if (a.alist) {
+			const char *p = a.alist;
 
 			want = false;
 			while (*p) {
@@ -1256,7 +1291,7 @@ int bench_main(int argc, char **argv)
 				p += len + !!p[len];
 			}
 		} else if (t->init == zbw_init && t->level == -1) {
-			want = table;
+			want = a.table;
 		} else if (t->init == zbw_init && t->level == 2) {
 			want = memcmp(zbewalgo_preset_table(2),
 				      zbewalgo_table_default(),
@@ -1267,13 +1302,13 @@ int bench_main(int argc, char **argv)
 		if (!want)
 			continue;
 		algos[nalgos] = *t;
-		algos[nalgos].threshold = threshold;
+		algos[nalgos].threshold = a.threshold;
 		algos[nalgos].early_abort = t->init == zbw_init &&
-			t->level == -1 ? early_abort : -1;
+			t->level == -1 ? a.early_abort : -1;
 		if (t->init == zbw_init) {
 			algos[nalgos].table = t->level > 0 ?
 				zbewalgo_preset_table(t->level) :
-				t->level ? table : zbewalgo_table_default();
+				t->level ? a.table : zbewalgo_table_default();
 			if (!algos[nalgos].table) {
 				fprintf(stderr, "zbewalgo: zbewalgo-custom needs -c TABLE\n");
 				ret = 2;
@@ -1285,8 +1320,8 @@ int bench_main(int argc, char **argv)
 			lz4_idx = nalgos;
 		nalgos++;
 	}
-	if (alist) {		/* every listed name must exist */
-		const char *p = alist;
+	if (a.alist) {		/* every listed name must exist */
+		const char *p = a.alist;
 
 		while (*p) {
 			size_t len = strcspn(p, ",");
@@ -1306,7 +1341,7 @@ int bench_main(int argc, char **argv)
 		goto out;
 	}
 
-	if (recomp) {
+	if (a.recomp) {
 		for (i = 0; i < nalgos; i++) {
 			if (algos[i].init != zbw_init) {
 				fprintf(stderr, "zbewalgo: --recompress: the secondary %s is not zbewalgo\n",
@@ -1321,22 +1356,22 @@ int bench_main(int argc, char **argv)
 			"#   into a smaller zsmalloc size class (16-byte classes, not merged)%s; huge: tried pages\n"
 			"#   left whole; *_KiB: memory as zsmalloc size classes; file_KiB, ratio: the whole file\n"
 			"#   with the primary and the recompression; comp: over the pages tried, dec: recompressed\n",
-			page, threshold, reps,
-			drop ? "same-filled and duplicate pages dropped" : "all pages",
-			rthr ? " (and 'type=idle threshold=N' on idle pages)" : "",
-			rthr ? " and below N" : "");
-		for (f = optind; f < argc; f++) {
-			const char *name = strcmp(argv[f], "-") ? argv[f] : "stdin";
+			a.page, a.threshold, a.reps,
+			a.drop ? "same-filled and duplicate pages dropped" : "all pages",
+			a.rthr ? " (and 'type=idle threshold=N' on idle pages)" : "",
+			a.rthr ? " and below N" : "");
+		for (f = 0; f < a.nfiles; f++) {
+			const char *name = strcmp(a.files[f], "-") ? a.files[f] : "stdin";
 			struct pageset ps;
 
-			if (load_pages(argv[f], page, drop, &ps)) {
+			if (load_pages(a.files[f], a.page, a.drop, &ps)) {
 				ret = 1;
 				continue;
 			}
 			for (i = 0; i < nprims && ps.npages; i++) {
 				if (recompress_view(stdout, name, &ps, &prims[i],
-						    algos, nalgos, page,
-						    threshold, rthr, reps)) {
+						    algos, nalgos, a.page,
+						    a.threshold, a.rthr, a.reps)) {
 					fprintf(stderr, "zbewalgo: %s: %s: recompress view failed (set-up or ROUND TRIP)\n",
 						name, prims[i].name);
 					ret = 1;
@@ -1349,8 +1384,8 @@ int bench_main(int argc, char **argv)
 		goto out;
 	}
 
-	res = calloc((argc - optind) * nalgos, sizeof(*res));
-	lz4_of = calloc((argc - optind) * nalgos, sizeof(*lz4_of));
+	res = calloc(a.nfiles * nalgos, sizeof(*res));
+	lz4_of = calloc(a.nfiles * nalgos, sizeof(*lz4_of));
 	if (!res || !lz4_of) {
 		ret = 1;
 		goto out;
@@ -1362,17 +1397,17 @@ int bench_main(int argc, char **argv)
 			"# c/lz4, d/lz4: speed relative to lz4 in this run; eff_*: the seed's effective speed (its ⊙ columns)\n"
 			"#   with a backing device of %.2f MiB/s write, %.2f MiB/s read, mem_limit fitting the best ratio\n"
 			"# zbewalgo memory: %zu bytes per context (stream), all allocated when it is created\n",
-			page, threshold, reps,
-			drop ? "same-filled and duplicate pages dropped" :
-			       "all pages", wmibps, rmibps,
-			zbewalgo_ctx_size(page));
+			a.page, a.threshold, a.reps,
+			a.drop ? "same-filled and duplicate pages dropped" :
+			       "all pages", a.wmibps, a.rmibps,
+			zbewalgo_ctx_size(a.page));
 	}
-	for (f = optind; f < argc; f++) {
-		const char *name = strcmp(argv[f], "-") ? argv[f] : "stdin";
+	for (f = 0; f < a.nfiles; f++) {
+		const char *name = strcmp(a.files[f], "-") ? a.files[f] : "stdin";
 		struct result *fr = &res[nres];
 		struct pageset ps;
 
-		if (load_pages(argv[f], page, drop, &ps)) {
+		if (load_pages(a.files[f], a.page, a.drop, &ps)) {
 			ret = 1;
 			continue;
 		}
@@ -1382,7 +1417,7 @@ int bench_main(int argc, char **argv)
 			free(ps.data);
 			continue;
 		}
-		if (verbose)
+		if (a.verbose)
 			fprintf(stderr, "bench: %s: %zu pages\n", name,
 				ps.npages);
 		for (i = 0; i < nalgos; i++) {
@@ -1393,11 +1428,11 @@ int bench_main(int argc, char **argv)
 			x->pages = ps.npages;
 			x->same = ps.same;
 			x->dups = ps.dups;
-			x->page = page;
-			x->threshold = threshold;
+			x->page = a.page;
+			x->threshold = a.threshold;
 			lz4_of[nres + i] = lz4_idx >= 0 ? (int)nres + lz4_idx :
 				-1;
-			if (measure(&algos[i], &ps, page, reps, x)) {
+			if (measure(&algos[i], &ps, a.page, a.reps, x)) {
 				fprintf(stderr, "zbewalgo: %s: cannot set up %s\n",
 					name, algos[i].name);
 				free(ps.data);
@@ -1411,11 +1446,11 @@ int bench_main(int argc, char **argv)
 			}
 		}
 		free(ps.data);
-		effective_speeds(fr, nalgos, wmibps, rmibps);
+		effective_speeds(fr, nalgos, a.wmibps, a.rmibps);
 		if (table_out) {
 			fprintf(table_out, "\n== %s: %zu pages", name,
 				ps.npages);
-			if (drop)
+			if (a.drop)
 				fprintf(table_out, " (dropped: %zu same-filled, %zu duplicate)",
 					ps.same, ps.dups);
 			fprintf(table_out, " ==\n");
@@ -1431,8 +1466,8 @@ int bench_main(int argc, char **argv)
 	if (table_out && nfiles > 1)
 		table_summary(table_out, res, nres, algos, nalgos, lz4_idx,
 			      nfiles);
-	if (csv) {
-		if (!(fout = open_out(csv_path, &mine))) {
+	if (a.csv) {
+		if (!(fout = open_out(a.csv_path, &mine))) {
 			ret = 1;
 		} else {
 			write_csv(fout, res, nres, lz4_of);
@@ -1440,15 +1475,15 @@ int bench_main(int argc, char **argv)
 				ret = 1;
 		}
 	}
-	if (o.plot_path && !nres) {
+	if (a.o.plot_path && !nres) {
 		fprintf(stderr, "zbewalgo: --plot: nothing measured\n");
-		o.plot_path = NULL;
+		a.o.plot_path = NULL;
 		ret = 1;
 	}
 	{
 		struct records rs = { res, nres, lz4_of };
 
-		if (tool_write_json(&o, write_json, &rs))
+		if (tool_write_json(&a.o, write_json, &rs))
 			ret = 1;
 	}
 	if (fflush(stdout) || ferror(stdout))
@@ -1456,6 +1491,6 @@ int bench_main(int argc, char **argv)
 out:
 	free(lz4_of);
 	free(res);
-	free(table);
+	free(a.table);
 	return ret;
 }
