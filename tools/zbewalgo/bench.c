@@ -1201,6 +1201,375 @@ static int bench_parse(int argc, char **argv, struct bench_args *a)
 	return check_args(a);
 }
 
+/* The algorithms of a run, in table order, and --recompress's primaries. */
+struct bench_algos {
+	struct algo algos[NR_TEMPLATES];
+	size_t nalgos;
+	int lz4_idx;			/* lz4's index, or -1 */
+	struct algo prims[NR_TEMPLATES];
+	size_t nprims;
+};
+
+/*
+ * --recompress: its checks, and its primaries in @al; the secondaries
+ * are zbewalgo and presets 1 and 3 unless -a names others.
+ */
+static int recompress_setup(struct bench_args *a, struct bench_algos *al)
+{
+	const char *p = a->recomp;
+
+	if (a->csv || a->o.json || a->o.plot_path) {
+		fprintf(stderr, "zbewalgo: --recompress prints a table only (no --csv, --json, --plot)\n");
+		return -1;
+	}
+	if (a->rthr >= a->threshold) {
+		fprintf(stderr, "zbewalgo: --recompress-threshold must be below the threshold (%zu)\n",
+			a->threshold);
+		return -1;
+	}
+	while (*p) {
+		size_t len = strcspn(p, ",");
+		const struct algo *t = find_template(p, len);
+		struct algo *x = &al->prims[al->nprims];
+
+		if (!t || t->raw_only) {
+			fprintf(stderr, "zbewalgo: --recompress: unknown primary '%.*s'\n",
+				(int)len, p);
+			return -1;
+		}
+		*x = *t;
+		x->threshold = a->threshold;
+		x->early_abort = -1;
+		if (t->init == zbw_init)
+			x->table = t->level > 0 ?
+				   zbewalgo_preset_table(t->level) :
+				   zbewalgo_table_default();
+		if (t->init == zbw_init && t->level < 0) {
+			fprintf(stderr, "zbewalgo: --recompress: %s cannot be a primary\n",
+				t->name);
+			return -1;
+		}
+		al->nprims++;
+		p += len + !!p[len];
+	}
+	if (!a->alist)
+		a->alist = "zbewalgo,zbewalgo-1,zbewalgo-3";
+	return 0;
+}
+
+/* Whether template @t is in this run: in -a's list, or by default. */
+static bool wanted(const struct bench_args *a, const struct algo *t)
+{
+	const char *p = a->alist;
+	bool want = false;
+
+	if (!p) {
+		if (t->init == zbw_init && t->level == -1)
+			return a->table;
+		if (t->init == zbw_init && t->level == 2)
+			return memcmp(zbewalgo_preset_table(2),
+				      zbewalgo_table_default(),
+				      sizeof(struct zbewalgo_table));
+		return true;
+	}
+	while (*p) {
+		size_t len = strcspn(p, ",");
+
+		if (len == strlen(t->name) && !strncmp(p, t->name, len))
+			want = true;
+		p += len + !!p[len];
+	}
+	return want;
+}
+
+/* Every name in -a's list @p must be an algorithm's. */
+static int check_alist(const char *p)
+{
+	while (*p) {
+		size_t len = strcspn(p, ",");
+
+		if (!find_template(p, len)) {
+			fprintf(stderr, "zbewalgo: unknown algorithm '%.*s'\n",
+				(int)len, p);
+			return -1;
+		}
+		p += len + !!p[len];
+	}
+	return 0;
+}
+
+/* The algorithms of this run, in table order, set up for its pages. */
+static int select_algos(const struct bench_args *a, struct bench_algos *al)
+{
+	size_t i;
+
+	for (i = 0; i < NR_TEMPLATES; i++) {
+		const struct algo *t = &algo_templates[i];
+		struct algo *x = &al->algos[al->nalgos];
+
+		if (!wanted(a, t))
+			continue;
+		*x = *t;
+		x->threshold = a->threshold;
+		x->early_abort = t->init == zbw_init && t->level == -1 ?
+				 a->early_abort : -1;
+		if (t->init == zbw_init) {
+			x->table = t->level > 0 ?
+				   zbewalgo_preset_table(t->level) :
+				   t->level ? a->table :
+				   zbewalgo_table_default();
+			if (!x->table) {
+				fprintf(stderr, "zbewalgo: zbewalgo-custom needs -c TABLE\n");
+				return -1;
+			}
+		}
+		describe(x);
+		if (!strcmp(t->name, "lz4"))
+			al->lz4_idx = al->nalgos;
+		al->nalgos++;
+	}
+	if (a->alist && check_alist(a->alist))
+		return -1;
+	if (!al->nalgos) {
+		fprintf(stderr, "zbewalgo: no algorithm selected\n");
+		return -1;
+	}
+	return 0;
+}
+
+/* Input @path's name in messages and records. */
+static const char *file_name(const char *path)
+{
+	return strcmp(path, "-") ? path : "stdin";
+}
+
+/*
+ * --recompress: the view of every file with every primary, each
+ * secondary zbewalgo.  Returns the exit status.
+ */
+static int recompress_files(const struct bench_args *a,
+			    struct bench_algos *al)
+{
+	size_t i, f;
+	int ret = 0;
+
+	for (i = 0; i < al->nalgos; i++) {
+		if (al->algos[i].init != zbw_init) {
+			fprintf(stderr, "zbewalgo: --recompress: the secondary %s is not zbewalgo\n",
+				al->algos[i].name);
+			return 2;
+		}
+	}
+	fprintf(stdout,
+		"# zbewalgo bench --recompress: %zu-byte pages, zram threshold %zu, %d reps (median), %s\n"
+		"# tried: pages zram's 'recompress type=huge'%s would try; recomp: those the secondary puts\n"
+		"#   into a smaller zsmalloc size class (16-byte classes, not merged)%s; huge: tried pages\n"
+		"#   left whole; *_KiB: memory as zsmalloc size classes; file_KiB, ratio: the whole file\n"
+		"#   with the primary and the recompression; comp: over the pages tried, dec: recompressed\n",
+		a->page, a->threshold, a->reps,
+		a->drop ? "same-filled and duplicate pages dropped" :
+			  "all pages",
+		a->rthr ? " (and 'type=idle threshold=N' on idle pages)" : "",
+		a->rthr ? " and below N" : "");
+	for (f = 0; f < a->nfiles; f++) {
+		const char *name = file_name(a->files[f]);
+		struct pageset ps;
+
+		if (load_pages(a->files[f], a->page, a->drop, &ps)) {
+			ret = 1;
+			continue;
+		}
+		for (i = 0; i < al->nprims && ps.npages; i++) {
+			if (recompress_view(stdout, name, &ps, &al->prims[i],
+					    al->algos, al->nalgos, a->page,
+					    a->threshold, a->rthr, a->reps)) {
+				fprintf(stderr, "zbewalgo: %s: %s: recompress view failed (set-up or ROUND TRIP)\n",
+					name, al->prims[i].name);
+				ret = 1;
+			}
+		}
+		free(ps.data);
+	}
+	if (fflush(stdout) || ferror(stdout))
+		ret = 1;
+	return ret;
+}
+
+/* A run over the files: the records so far and where the tables go. */
+struct bench_run {
+	struct result *res;
+	int *lz4_of;		/* each record's file's lz4 record, or -1 */
+	size_t nres, nfiles;	/* records, files measured */
+	FILE *table_out;	/* NULL: no tables */
+	int ret;		/* the exit status so far */
+};
+
+static void table_intro(FILE *f, const struct bench_args *a)
+{
+	fprintf(f,
+		"# zbewalgo bench: %zu-byte pages, zram threshold %zu, %d reps (median), %s\n"
+		"# ratio: zram's rule (results >= threshold count as a page), plain: sizes as produced\n"
+		"# c/lz4, d/lz4: speed relative to lz4 in this run; eff_*: the seed's effective speed (its ⊙ columns)\n"
+		"#   with a backing device of %.2f MiB/s write, %.2f MiB/s read, mem_limit fitting the best ratio\n"
+		"# zbewalgo memory: %zu bytes per context (stream), all allocated when it is created\n",
+		a->page, a->threshold, a->reps,
+		a->drop ? "same-filled and duplicate pages dropped" :
+			  "all pages", a->wmibps, a->rmibps,
+		zbewalgo_ctx_size(a->page));
+}
+
+/* The table of the results @fr of file @name. */
+static void file_table(FILE *f, const struct bench_args *a,
+		       const struct bench_algos *al, const char *name,
+		       const struct pageset *ps, const struct result *fr)
+{
+	size_t i;
+
+	fprintf(f, "\n== %s: %zu pages", name, ps->npages);
+	if (a->drop)
+		fprintf(f, " (dropped: %zu same-filled, %zu duplicate)",
+			ps->same, ps->dups);
+	fprintf(f, " ==\n");
+	table_header(f);
+	for (i = 0; i < al->nalgos; i++)
+		table_row(f, &fr[i],
+			  al->lz4_idx >= 0 ? &fr[al->lz4_idx] : NULL);
+	fflush(f);
+}
+
+/*
+ * Every algorithm on the pages @ps of file @name, into the records @fr.
+ * Returns -1 when an algorithm cannot be set up.
+ */
+static int measure_algos(const struct bench_args *a, struct bench_algos *al,
+			 struct bench_run *run, const char *name,
+			 const struct pageset *ps, struct result *fr)
+{
+	size_t i;
+
+	for (i = 0; i < al->nalgos; i++) {
+		struct result *x = &fr[i];
+
+		x->file = name;
+		x->algo = &al->algos[i];
+		x->pages = ps->npages;
+		x->same = ps->same;
+		x->dups = ps->dups;
+		x->page = a->page;
+		x->threshold = a->threshold;
+		run->lz4_of[run->nres + i] = al->lz4_idx >= 0 ?
+			(int)run->nres + al->lz4_idx : -1;
+		if (measure(&al->algos[i], ps, a->page, a->reps, x)) {
+			fprintf(stderr, "zbewalgo: %s: cannot set up %s\n",
+				name, al->algos[i].name);
+			return -1;
+		}
+		if (!x->roundtrip_ok) {
+			fprintf(stderr, "zbewalgo: %s: %s: ROUND TRIP FAILED\n",
+				name, al->algos[i].name);
+			run->ret = 1;
+		}
+	}
+	return 0;
+}
+
+/*
+ * One file: its records and its table.  A file that cannot be read, or
+ * has no pages, adds none.  Returns -1 when the run must end.
+ */
+static int bench_file(const struct bench_args *a, struct bench_algos *al,
+		      struct bench_run *run, const char *path)
+{
+	const char *name = file_name(path);
+	struct result *fr = &run->res[run->nres];
+	struct pageset ps;
+
+	if (load_pages(path, a->page, a->drop, &ps)) {
+		run->ret = 1;
+		return 0;
+	}
+	if (!ps.npages) {
+		fprintf(stderr, "zbewalgo: %s: no pages to measure (%zu same-filled, %zu duplicates dropped)\n",
+			name, ps.same, ps.dups);
+		free(ps.data);
+		return 0;
+	}
+	if (a->verbose)
+		fprintf(stderr, "bench: %s: %zu pages\n", name, ps.npages);
+	if (measure_algos(a, al, run, name, &ps, fr)) {
+		free(ps.data);
+		return -1;
+	}
+	free(ps.data);
+	effective_speeds(fr, al->nalgos, a->wmibps, a->rmibps);
+	if (run->table_out)
+		file_table(run->table_out, a, al, name, &ps, fr);
+	run->nres += al->nalgos;
+	run->nfiles++;
+	return 0;
+}
+
+/* The records as CSV and JSON, and their plot. */
+static void bench_output(struct bench_args *a, struct bench_run *run)
+{
+	struct records rs = { run->res, run->nres, run->lz4_of };
+	FILE *fout, *mine;
+
+	if (a->csv) {
+		if (!(fout = open_out(a->csv_path, &mine))) {
+			run->ret = 1;
+		} else {
+			write_csv(fout, run->res, run->nres, run->lz4_of);
+			if (mine && fclose(mine))
+				run->ret = 1;
+		}
+	}
+	if (a->o.plot_path && !run->nres) {
+		fprintf(stderr, "zbewalgo: --plot: nothing measured\n");
+		a->o.plot_path = NULL;
+		run->ret = 1;
+	}
+	if (tool_write_json(&a->o, write_json, &rs))
+		run->ret = 1;
+	if (fflush(stdout) || ferror(stdout))
+		run->ret = 1;
+}
+
+/*
+ * Every algorithm on every file, with a table per file and their sum,
+ * then the CSV, JSON and plot.  Returns the exit status.
+ */
+static int bench_files(struct bench_args *a, struct bench_algos *al)
+{
+	struct bench_run run = { .table_out = stdout };
+	size_t n = a->nfiles * al->nalgos, f;
+
+	if ((a->csv && !a->csv_path) || (a->o.json && !a->o.json_path))
+		run.table_out = NULL;
+	run.res = calloc(n, sizeof(*run.res));
+	run.lz4_of = calloc(n, sizeof(*run.lz4_of));
+	if (!run.res || !run.lz4_of) {
+		run.ret = 1;
+		goto out;
+	}
+	if (run.table_out)
+		table_intro(run.table_out, a);
+	for (f = 0; f < a->nfiles; f++) {
+		if (bench_file(a, al, &run, a->files[f])) {
+			run.ret = 1;
+			goto out;
+		}
+	}
+	if (run.table_out && run.nfiles > 1)
+		table_summary(run.table_out, run.res, run.nres, al->algos,
+			      al->nalgos, al->lz4_idx, run.nfiles);
+	bench_output(a, &run);
+out:
+	free(run.lz4_of);
+	free(run.res);
+	return run.ret;
+}
+
 int bench_main(int argc, char **argv)
 {
 	struct bench_args a = {
@@ -1211,286 +1580,22 @@ int bench_main(int argc, char **argv)
 			.plot_script = ZBEWALGO_BENCH_PLOT,
 		},
 	};
-	struct algo algos[NR_TEMPLATES];
-	struct result *res = NULL;
-	int *lz4_of = NULL;
-	size_t nalgos = 0, nres = 0, i;
-	size_t nfiles = 0, f;
-	FILE *table_out = stdout, *fout, *mine;
-	int ret, lz4_idx = -1;
-	struct algo prims[NR_TEMPLATES];
-	size_t nprims = 0;
+	struct bench_algos al = { .lz4_idx = -1 };
+	int ret;
 
 	ret = bench_parse(argc, argv, &a);
 	if (ret) {
 		ret = ret > 0 ? 0 : 2;	/* after -h, or a bad option */
 		goto out;
 	}
-	if ((a.csv && !a.csv_path) || (a.o.json && !a.o.json_path))
-		table_out = NULL;
-
-	if (a.recomp) {
-		const char *p = a.recomp;
-
-		if (a.csv || a.o.json || a.o.plot_path) {
-			fprintf(stderr, "zbewalgo: --recompress prints a table only (no --csv, --json, --plot)\n");
-			ret = 2;
-			goto out;
-		}
-		if (a.rthr >= a.threshold) {
-			fprintf(stderr, "zbewalgo: --recompress-threshold must be below the threshold (%zu)\n",
-				a.threshold);
-			ret = 2;
-			goto out;
-		}
-		while (*p) {
-			size_t len = strcspn(p, ",");
-			const struct algo *t = find_template(p, len);
-
-			if (!t || t->raw_only) {
-				fprintf(stderr, "zbewalgo: --recompress: unknown primary '%.*s'\n",
-					(int)len, p);
-				ret = 2;
-				goto out;
-			}
-			prims[nprims] = *t;
-			prims[nprims].threshold = a.threshold;
-			prims[nprims].early_abort = -1;
-			if (t->init == zbw_init)
-				prims[nprims].table = t->level > 0 ?
-					zbewalgo_preset_table(t->level) :
-					zbewalgo_table_default();
-			if (t->init == zbw_init && t->level < 0) {
-				fprintf(stderr, "zbewalgo: --recompress: %s cannot be a primary\n",
-					t->name);
-				ret = 2;
-				goto out;
-			}
-			nprims++;
-			p += len + !!p[len];
-		}
-		if (!a.alist)
-			a.alist = "zbewalgo,zbewalgo-1,zbewalgo-3";
-	}
-
-	/* The algorithms of this run, in table order. */
-	for (i = 0; i < NR_TEMPLATES; i++) {
-		const struct algo *t = &algo_templates[i];
-		bool want;
-
-		if (a.alist) {
-			const char *p = a.alist;
-
-			want = false;
-			while (*p) {
-				size_t len = strcspn(p, ",");
-
-				if (len == strlen(t->name) &&
-				    !strncmp(p, t->name, len))
-					want = true;
-				p += len + !!p[len];
-			}
-		} else if (t->init == zbw_init && t->level == -1) {
-			want = a.table;
-		} else if (t->init == zbw_init && t->level == 2) {
-			want = memcmp(zbewalgo_preset_table(2),
-				      zbewalgo_table_default(),
-				      sizeof(struct zbewalgo_table));
-		} else {
-			want = true;
-		}
-		if (!want)
-			continue;
-		algos[nalgos] = *t;
-		algos[nalgos].threshold = a.threshold;
-		algos[nalgos].early_abort = t->init == zbw_init &&
-			t->level == -1 ? a.early_abort : -1;
-		if (t->init == zbw_init) {
-			algos[nalgos].table = t->level > 0 ?
-				zbewalgo_preset_table(t->level) :
-				t->level ? a.table : zbewalgo_table_default();
-			if (!algos[nalgos].table) {
-				fprintf(stderr, "zbewalgo: zbewalgo-custom needs -c TABLE\n");
-				ret = 2;
-				goto out;
-			}
-		}
-		describe(&algos[nalgos]);
-		if (!strcmp(t->name, "lz4"))
-			lz4_idx = nalgos;
-		nalgos++;
-	}
-	if (a.alist) {		/* every listed name must exist */
-		const char *p = a.alist;
-
-		while (*p) {
-			size_t len = strcspn(p, ",");
-
-			if (!find_template(p, len)) {
-				fprintf(stderr, "zbewalgo: unknown algorithm '%.*s'\n",
-					(int)len, p);
-				ret = 2;
-				goto out;
-			}
-			p += len + !!p[len];
-		}
-	}
-	if (!nalgos) {
-		fprintf(stderr, "zbewalgo: no algorithm selected\n");
-		ret = 2;
+	ret = 2;	/* for settings that do not fit together */
+	if ((a.recomp && recompress_setup(&a, &al)) || select_algos(&a, &al))
 		goto out;
-	}
-
-	if (a.recomp) {
-		for (i = 0; i < nalgos; i++) {
-			if (algos[i].init != zbw_init) {
-				fprintf(stderr, "zbewalgo: --recompress: the secondary %s is not zbewalgo\n",
-					algos[i].name);
-				ret = 2;
-				goto out;
-			}
-		}
-		fprintf(stdout,
-			"# zbewalgo bench --recompress: %zu-byte pages, zram threshold %zu, %d reps (median), %s\n"
-			"# tried: pages zram's 'recompress type=huge'%s would try; recomp: those the secondary puts\n"
-			"#   into a smaller zsmalloc size class (16-byte classes, not merged)%s; huge: tried pages\n"
-			"#   left whole; *_KiB: memory as zsmalloc size classes; file_KiB, ratio: the whole file\n"
-			"#   with the primary and the recompression; comp: over the pages tried, dec: recompressed\n",
-			a.page, a.threshold, a.reps,
-			a.drop ? "same-filled and duplicate pages dropped" : "all pages",
-			a.rthr ? " (and 'type=idle threshold=N' on idle pages)" : "",
-			a.rthr ? " and below N" : "");
-		for (f = 0; f < a.nfiles; f++) {
-			const char *name = strcmp(a.files[f], "-") ? a.files[f] : "stdin";
-			struct pageset ps;
-
-			if (load_pages(a.files[f], a.page, a.drop, &ps)) {
-				ret = 1;
-				continue;
-			}
-			for (i = 0; i < nprims && ps.npages; i++) {
-				if (recompress_view(stdout, name, &ps, &prims[i],
-						    algos, nalgos, a.page,
-						    a.threshold, a.rthr, a.reps)) {
-					fprintf(stderr, "zbewalgo: %s: %s: recompress view failed (set-up or ROUND TRIP)\n",
-						name, prims[i].name);
-					ret = 1;
-				}
-			}
-			free(ps.data);
-		}
-		if (fflush(stdout) || ferror(stdout))
-			ret = 1;
-		goto out;
-	}
-
-	res = calloc(a.nfiles * nalgos, sizeof(*res));
-	lz4_of = calloc(a.nfiles * nalgos, sizeof(*lz4_of));
-	if (!res || !lz4_of) {
-		ret = 1;
-		goto out;
-	}
-	if (table_out) {
-		fprintf(table_out,
-			"# zbewalgo bench: %zu-byte pages, zram threshold %zu, %d reps (median), %s\n"
-			"# ratio: zram's rule (results >= threshold count as a page), plain: sizes as produced\n"
-			"# c/lz4, d/lz4: speed relative to lz4 in this run; eff_*: the seed's effective speed (its ⊙ columns)\n"
-			"#   with a backing device of %.2f MiB/s write, %.2f MiB/s read, mem_limit fitting the best ratio\n"
-			"# zbewalgo memory: %zu bytes per context (stream), all allocated when it is created\n",
-			a.page, a.threshold, a.reps,
-			a.drop ? "same-filled and duplicate pages dropped" :
-			       "all pages", a.wmibps, a.rmibps,
-			zbewalgo_ctx_size(a.page));
-	}
-	for (f = 0; f < a.nfiles; f++) {
-		const char *name = strcmp(a.files[f], "-") ? a.files[f] : "stdin";
-		struct result *fr = &res[nres];
-		struct pageset ps;
-
-		if (load_pages(a.files[f], a.page, a.drop, &ps)) {
-			ret = 1;
-			continue;
-		}
-		if (!ps.npages) {
-			fprintf(stderr, "zbewalgo: %s: no pages to measure (%zu same-filled, %zu duplicates dropped)\n",
-				name, ps.same, ps.dups);
-			free(ps.data);
-			continue;
-		}
-		if (a.verbose)
-			fprintf(stderr, "bench: %s: %zu pages\n", name,
-				ps.npages);
-		for (i = 0; i < nalgos; i++) {
-			struct result *x = &fr[i];
-
-			x->file = name;
-			x->algo = &algos[i];
-			x->pages = ps.npages;
-			x->same = ps.same;
-			x->dups = ps.dups;
-			x->page = a.page;
-			x->threshold = a.threshold;
-			lz4_of[nres + i] = lz4_idx >= 0 ? (int)nres + lz4_idx :
-				-1;
-			if (measure(&algos[i], &ps, a.page, a.reps, x)) {
-				fprintf(stderr, "zbewalgo: %s: cannot set up %s\n",
-					name, algos[i].name);
-				free(ps.data);
-				ret = 1;
-				goto out;
-			}
-			if (!x->roundtrip_ok) {
-				fprintf(stderr, "zbewalgo: %s: %s: ROUND TRIP FAILED\n",
-					name, algos[i].name);
-				ret = 1;
-			}
-		}
-		free(ps.data);
-		effective_speeds(fr, nalgos, a.wmibps, a.rmibps);
-		if (table_out) {
-			fprintf(table_out, "\n== %s: %zu pages", name,
-				ps.npages);
-			if (a.drop)
-				fprintf(table_out, " (dropped: %zu same-filled, %zu duplicate)",
-					ps.same, ps.dups);
-			fprintf(table_out, " ==\n");
-			table_header(table_out);
-			for (i = 0; i < nalgos; i++)
-				table_row(table_out, &fr[i], lz4_idx >= 0 ?
-					  &fr[lz4_idx] : NULL);
-			fflush(table_out);
-		}
-		nres += nalgos;
-		nfiles++;
-	}
-	if (table_out && nfiles > 1)
-		table_summary(table_out, res, nres, algos, nalgos, lz4_idx,
-			      nfiles);
-	if (a.csv) {
-		if (!(fout = open_out(a.csv_path, &mine))) {
-			ret = 1;
-		} else {
-			write_csv(fout, res, nres, lz4_of);
-			if (mine && fclose(mine))
-				ret = 1;
-		}
-	}
-	if (a.o.plot_path && !nres) {
-		fprintf(stderr, "zbewalgo: --plot: nothing measured\n");
-		a.o.plot_path = NULL;
-		ret = 1;
-	}
-	{
-		struct records rs = { res, nres, lz4_of };
-
-		if (tool_write_json(&a.o, write_json, &rs))
-			ret = 1;
-	}
-	if (fflush(stdout) || ferror(stdout))
-		ret = 1;
+	if (a.recomp)
+		ret = recompress_files(&a, &al);
+	else
+		ret = bench_files(&a, &al);
 out:
-	free(lz4_of);
-	free(res);
 	free(a.table);
 	return ret;
 }
