@@ -846,6 +846,143 @@ static double zs_bytes(size_t len, size_t page, size_t threshold)
 	       (double)page : 32.0 + c * (page >> 8);
 }
 
+/* One file and one primary in the recompress view. */
+struct recomp_view {
+	const struct pageset *ps;
+	size_t page, threshold, rthr, cap;
+	int reps;
+	size_t *plen;		/* the primary's result, 0: stored whole */
+	size_t *try, ntry;	/* the pages tried */
+	size_t *slen;		/* a secondary's result for each page tried */
+	unsigned char *sbuf, *out;
+	double *tc, *td;	/* seconds of each repetition */
+	size_t same, huge;
+	double mem_prim, mem_try;	/* bytes: all pages, those tried */
+};
+
+/*
+ * The primary's pass over the pages: what it stores, and which pages
+ * zram would try to recompress.
+ */
+static int recomp_primary(struct recomp_view *v, struct algo *prim)
+{
+	size_t page = v->page, i;
+
+	if (prim->init && prim->init(prim, page)) {
+		if (prim->fini)
+			prim->fini(prim);
+		return -1;
+	}
+	for (i = 0; i < v->ps->npages; i++) {
+		const unsigned char *src = v->ps->data + i * page;
+		size_t c;
+
+		/* zram keeps same-filled pages in the slot, without a compressor */
+		if (tool_same_filled(src, page)) {
+			v->same++;
+			continue;
+		}
+		c = prim->comp(prim, src, page, v->sbuf, v->cap);
+		v->plen[i] = c && c < v->threshold ? c : 0;
+		v->mem_prim += zs_bytes(v->plen[i], page, v->threshold);
+		v->huge += !v->plen[i];
+		if (!v->plen[i] || (v->rthr && v->plen[i] >= v->rthr)) {
+			v->try[v->ntry++] = i;
+			v->mem_try += zs_bytes(v->plen[i], page, v->threshold);
+		}
+	}
+	if (prim->fini)
+		prim->fini(prim);
+	return 0;
+}
+
+static void recomp_heading(FILE *f, const char *name,
+			   const struct recomp_view *v,
+			   const struct algo *prim)
+{
+	size_t n = v->ps->npages;
+
+	fprintf(f, "\n== %s: %zu pages, %zu same-filled; %s stores %zu whole (huge)",
+		name, n, v->same, prim->name, v->huge);
+	if (v->rthr)
+		fprintf(f, " and %zu more in %zu bytes or more",
+			v->ntry - v->huge, v->rthr);
+	fprintf(f, " ==\n%s: memory %.0f KiB (ratio %.3f), the pages tried %.0f KiB\n",
+		prim->name, v->mem_prim / 1024,
+		(double)n * v->page / v->mem_prim, v->mem_try / 1024);
+	fprintf(f, "%-12s %6s %6s %6s %10s %10s %9s %7s %10s %10s %s\n",
+		"secondary", "tried", "recomp", "huge", "tried_KiB",
+		"after_KiB", "file_KiB", "ratio", "comp_MiB/s", "dec_MiB/s",
+		"roundtrip");
+}
+
+/*
+ * Secondary @a on the pages tried: what it recompresses into a smaller
+ * size class, how fast, checked by a round trip; its row of the view.
+ * Returns -1 when it cannot be set up or fails a round trip.
+ */
+static int recomp_secondary(FILE *f, struct recomp_view *v, struct algo *a)
+{
+	size_t page = v->page, thr = v->threshold, cap = v->cap, k;
+	size_t nrec = 0, left = 0;
+	const unsigned char *data = v->ps->data;
+	double after = 0, rbytes = 0, t0, mem;
+	bool ok = true;
+	int r;
+
+	if (a->init && a->init(a, page))
+		return -1;
+	for (r = 0; r < v->reps; r++) {
+		t0 = tool_now();
+		for (k = 0; k < v->ntry; k++)
+			v->slen[k] = a->comp(a, data + v->try[k] * page, page,
+					     v->sbuf + k * cap, cap);
+		v->tc[r] = tool_now() - t0;
+	}
+	for (k = 0; k < v->ntry; k++) {
+		size_t p = v->plen[v->try[k]], s = v->slen[k];
+		bool rec = s && s < thr &&
+			   zs_class(s, page, thr) < zs_class(p, page, thr) &&
+			   (!v->rthr || s < v->rthr);
+
+		if (!rec) {
+			v->slen[k] = 0;
+			after += zs_bytes(p, page, thr);
+			left += !p;
+			continue;
+		}
+		nrec++;
+		rbytes += page;
+		after += zs_bytes(s, page, thr);
+	}
+	for (r = 0; r < v->reps; r++) {
+		t0 = tool_now();
+		for (k = 0; k < v->ntry; k++) {
+			if (!v->slen[k])
+				continue;
+			memset(v->out, r & 1 ? 0x00 : 0xff, page);
+			if (a->decomp(a, v->sbuf + k * cap, v->slen[k],
+				      v->out, page) != page ||
+			    memcmp(v->out, data + v->try[k] * page, page))
+				ok = false;
+		}
+		v->td[r] = tool_now() - t0;
+	}
+	if (a->fini)
+		a->fini(a);
+	mem = v->mem_prim - v->mem_try + after;
+	fprintf(f, "%-12s %6zu %6zu %6zu %10.0f %10.0f %9.0f %7.3f ",
+		a->name, v->ntry, nrec, left, v->mem_try / 1024, after / 1024,
+		mem / 1024, (double)v->ps->npages * page / mem);
+	tool_put_num(f, v->ntry ? tool_mibps((double)v->ntry * page,
+					     tool_median(v->tc, v->reps)) :
+		     NAN, "%10.1f ", "         - ");
+	tool_put_num(f, nrec ? tool_mibps(rbytes, tool_median(v->td, v->reps)) :
+		     NAN, "%10.1f ", "         - ");
+	fprintf(f, "%s\n", ok ? "ok" : "FAILED");
+	return ok ? 0 : -1;
+}
+
 /*
  * For one file and one primary: which pages zram's "recompress type=huge"
  * (or with @rthr, "type=idle threshold=RTHR" on pages all idle) would try,
@@ -861,123 +998,36 @@ static int recompress_view(FILE *f, const char *name, const struct pageset *ps,
 			   size_t page, size_t threshold, size_t rthr,
 			   int reps)
 {
-	size_t n = ps->npages, cap = 2 * page + 64, i, j, k, ntry = 0, huge = 0;
-	size_t same = 0;
-	size_t *plen = calloc(n + 1, sizeof(*plen));
-	size_t *try = calloc(n + 1, sizeof(*try));
-	size_t *slen = calloc(n + 1, sizeof(*slen));
-	unsigned char *sbuf = malloc(n * cap + 1), *out = malloc(page);
-	double *tc = calloc(2 * reps, sizeof(double)), *td = tc + reps;
-	double mem_prim = 0, mem_try = 0, t0;
-	int r, ret = -1;
+	struct recomp_view v = {
+		.ps = ps, .page = page, .threshold = threshold, .rthr = rthr,
+		.cap = 2 * page + 64, .reps = reps,
+	};
+	size_t n = ps->npages, j;
+	int ret = -1;
 
-	if (!plen || !try || !slen || !sbuf || !out || !tc)
+	v.plen = calloc(n + 1, sizeof(*v.plen));
+	v.try = calloc(n + 1, sizeof(*v.try));
+	v.slen = calloc(n + 1, sizeof(*v.slen));
+	v.sbuf = malloc(n * v.cap + 1);
+	v.out = malloc(page);
+	v.tc = calloc(2 * reps, sizeof(double));
+	if (!v.plen || !v.try || !v.slen || !v.sbuf || !v.out || !v.tc)
 		goto out;
-	if (prim->init && prim->init(prim, page))
-		goto out_prim;
-	for (i = 0; i < n; i++) {
-		size_t c;
-
-		/* zram keeps same-filled pages in the slot, without a compressor */
-		if (tool_same_filled(ps->data + i * page, page)) {
-			same++;
-			continue;
-		}
-		c = prim->comp(prim, ps->data + i * page, page, sbuf, cap);
-		plen[i] = c && c < threshold ? c : 0;
-		mem_prim += zs_bytes(plen[i], page, threshold);
-		huge += !plen[i];
-		if (!plen[i] || (rthr && plen[i] >= rthr)) {
-			try[ntry++] = i;
-			mem_try += zs_bytes(plen[i], page, threshold);
-		}
-	}
-	if (prim->fini)
-		prim->fini(prim);
-	fprintf(f, "\n== %s: %zu pages, %zu same-filled; %s stores %zu whole (huge)",
-		name, n, same, prim->name, huge);
-	if (rthr)
-		fprintf(f, " and %zu more in %zu bytes or more", ntry - huge,
-			rthr);
-	fprintf(f, " ==\n%s: memory %.0f KiB (ratio %.3f), the pages tried %.0f KiB\n",
-		prim->name, mem_prim / 1024, (double)n * page / mem_prim,
-		mem_try / 1024);
-	fprintf(f, "%-12s %6s %6s %6s %10s %10s %9s %7s %10s %10s %s\n",
-		"secondary", "tried", "recomp", "huge", "tried_KiB",
-		"after_KiB", "file_KiB", "ratio", "comp_MiB/s", "dec_MiB/s",
-		"roundtrip");
-	for (j = 0; j < nsec; j++) {
-		struct algo *a = &sec[j];
-		size_t nrec = 0, left = 0;
-		double after = 0, rbytes = 0;
-		bool ok = true;
-
-		if (a->init && a->init(a, page))
+	v.td = v.tc + reps;
+	if (recomp_primary(&v, prim))
+		goto out;
+	recomp_heading(f, name, &v, prim);
+	for (j = 0; j < nsec; j++)
+		if (recomp_secondary(f, &v, &sec[j]))
 			goto out;
-		for (r = 0; r < reps; r++) {
-			t0 = tool_now();
-			for (k = 0; k < ntry; k++)
-				slen[k] = a->comp(a, ps->data + try[k] * page,
-						  page, sbuf + k * cap, cap);
-			tc[r] = tool_now() - t0;
-		}
-		for (k = 0; k < ntry; k++) {
-			size_t p = plen[try[k]];
-			bool rec = slen[k] && slen[k] < threshold &&
-				   zs_class(slen[k], page, threshold) <
-				   zs_class(p, page, threshold) &&
-				   (!rthr || slen[k] < rthr);
-
-			if (!rec) {
-				slen[k] = 0;
-				after += zs_bytes(p, page, threshold);
-				left += !p;
-				continue;
-			}
-			nrec++;
-			rbytes += page;
-			after += zs_bytes(slen[k], page, threshold);
-		}
-		for (r = 0; r < reps; r++) {
-			t0 = tool_now();
-			for (k = 0; k < ntry; k++) {
-				if (!slen[k])
-					continue;
-				memset(out, r & 1 ? 0x00 : 0xff, page);
-				if (a->decomp(a, sbuf + k * cap, slen[k], out,
-					      page) != page ||
-				    memcmp(out, ps->data + try[k] * page, page))
-					ok = false;
-			}
-			td[r] = tool_now() - t0;
-		}
-		if (a->fini)
-			a->fini(a);
-		fprintf(f, "%-12s %6zu %6zu %6zu %10.0f %10.0f %9.0f %7.3f ",
-			a->name, ntry, nrec, left, mem_try / 1024, after / 1024,
-			(mem_prim - mem_try + after) / 1024,
-			(double)n * page / (mem_prim - mem_try + after));
-		tool_put_num(f, ntry ? tool_mibps((double)ntry * page,
-						  tool_median(tc, reps)) : NAN,
-			     "%10.1f ", "         - ");
-		tool_put_num(f, nrec ? tool_mibps(rbytes, tool_median(td, reps)) :
-			     NAN, "%10.1f ", "         - ");
-		fprintf(f, "%s\n", ok ? "ok" : "FAILED");
-		if (!ok)
-			goto out;
-	}
 	ret = 0;
-	goto out;
-out_prim:
-	if (prim->fini)
-		prim->fini(prim);
 out:
-	free(tc);
-	free(out);
-	free(sbuf);
-	free(slen);
-	free(try);
-	free(plen);
+	free(v.tc);
+	free(v.out);
+	free(v.sbuf);
+	free(v.slen);
+	free(v.try);
+	free(v.plen);
 	return ret;
 }
 
