@@ -3,7 +3,8 @@
  * The list of zbewalgo steps, the one place a step is named.  Everything
  * that enumerates steps is made from it: the ids and the declarations
  * (zbewalgo_internal.h), the registry (steps.c), the table aliases
- * (table.c) and the fuzz harnesses (fuzz/Makefile); make docs checks the
+ * (table.c), the fuzz harnesses (fuzz/Makefile) and, through the
+ * registry, the fuzz dictionary's ids and names; make docs checks the
  * format document's step table against it.
  *
  * It has no include guard: define ZBW_STEP(NAME, name, id), include this
