@@ -17,26 +17,6 @@ static unsigned int zbw_len_bytes(u32 val)
 	return val < (1u << 7) ? 1 : val < (1u << 14) ? 2 : 3;
 }
 
-/* Scratch layout: stage A, stage B, step scratch (all decoding needs), best. */
-size_t zbw_scratch_layout(size_t max_len, size_t *stage, size_t *steps)
-{
-	unsigned int cap = zbewalgo_stage_cap(max_len);
-
-	*stage = zbw_align8(cap);
-	/* the engine's incompressibility test shares the step scratch */
-	*steps = zbw_align8(max_t(size_t, zbewalgo_steps_scratch_size(cap),
-				  ZBW_CHECK_SCRATCH));
-	return 2 * *stage + *steps;
-}
-
-/* Bytes of a step's state for pages of up to @max_len bytes, 0 for none. */
-size_t zbw_state_size(unsigned int id, unsigned int max_len)
-{
-	const struct zbewalgo_step *step = zbewalgo_step_get(id);
-
-	return step->state_size ? zbw_align8(step->state_size(max_len)) : 0;
-}
-
 /**
  * zbewalgo_default_params() - default thresholds for a page size
  * @params: filled in

@@ -45,7 +45,30 @@ struct zbewalgo_ctx {
 	void *state[ZBEWALGO_NR_STEP_IDS];
 };
 
-size_t zbw_scratch_layout(size_t max_len, size_t *stage, size_t *steps);
-size_t zbw_state_size(unsigned int id, unsigned int max_len);
+/*
+ * Scratch layout: stage A, stage B, step scratch (all decoding needs), best.
+ * Inline, as the static it was in one file: out of line, the decoder's
+ * frame holds the sizes it passes by address, and its deepest chain grows
+ * past make check-stack's bound on arm64.
+ */
+static inline size_t zbw_scratch_layout(size_t max_len, size_t *stage,
+					size_t *steps)
+{
+	unsigned int cap = zbewalgo_stage_cap(max_len);
+
+	*stage = zbw_align8(cap);
+	/* the engine's incompressibility test shares the step scratch */
+	*steps = zbw_align8(max_t(size_t, zbewalgo_steps_scratch_size(cap),
+				  ZBW_CHECK_SCRATCH));
+	return 2 * *stage + *steps;
+}
+
+/* Bytes of a step's state for pages of up to @max_len bytes, 0 for none. */
+static inline size_t zbw_state_size(unsigned int id, unsigned int max_len)
+{
+	const struct zbewalgo_step *step = zbewalgo_step_get(id);
+
+	return step->state_size ? zbw_align8(step->state_size(max_len)) : 0;
+}
 
 #endif /* __ZBEWALGO_ENGINE_H */
