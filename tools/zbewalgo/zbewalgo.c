@@ -264,7 +264,7 @@ out:
 	return ret;
 }
 
-static int cmd_decompress(FILE *in, FILE *out)
+static int cmd_decompress(const struct options *o, FILE *in, FILE *out)
 {
 	unsigned char *data, *page = NULL;
 	struct zbewalgo_ctx *ctx = NULL;
@@ -327,7 +327,7 @@ out:
 	return ret;
 }
 
-static int cmd_page_compress(const struct options *o)
+static int cmd_page_compress(const struct options *o, char **args)
 {
 	struct comp_run r;
 	size_t dlen;
@@ -353,7 +353,7 @@ out:
 	return ret;
 }
 
-static int cmd_page_decompress(const struct options *o)
+static int cmd_page_decompress(const struct options *o, char **args)
 {
 	size_t len, dlen = o->page_size;
 	unsigned char *data, *page = malloc(dlen);
@@ -394,7 +394,66 @@ static int parse_size(const char *s, size_t max, bool zero_ok,
 	return 0;
 }
 
-int main(int argc, char **argv)
+/* The table of -c and -l, allocated on first use. */
+static struct zbewalgo_table *own_table(struct options *o)
+{
+	if (!o->table)
+		o->table = calloc(1, sizeof(*o->table));
+	return o->table;
+}
+
+static int opt_combinations(struct options *o, const char *arg)
+{
+	int err;
+
+	if (!own_table(o))
+		return -1;
+	err = zbewalgo_table_parse(o->table, arg);
+	if (err) {
+		fprintf(stderr, "zbewalgo: bad combination table '%s': %s\n",
+			arg, strerror(-err));
+		return -1;
+	}
+	return 0;
+}
+
+static int opt_level(struct options *o, const char *arg)
+{
+	const struct zbewalgo_table *preset;
+
+	preset = strlen(arg) == 1 ? zbewalgo_preset_table(arg[0] - '0') :
+		 NULL;
+	if (!preset) {
+		fprintf(stderr, "zbewalgo: no level '%s' (1, 2 or 3)\n", arg);
+		return -1;
+	}
+	if (!own_table(o))
+		return -1;
+	*o->table = *preset;
+	o->level = arg[0] - '0';
+	return 0;
+}
+
+/* -e and -m: the engine's thresholds, in place of the page's defaults. */
+static int opt_threshold(struct options *o, int c, const char *arg)
+{
+	size_t v;
+
+	if (parse_size(arg, 1u << 20, true, &v))
+		return -1;
+	if (c == 'e')
+		o->params.early_abort_size = v;
+	else
+		o->params.max_output_size = v;
+	o->params_set[c == 'm'] = true;
+	return 0;
+}
+
+/*
+ * The options before the command into @o: 0 to go on, 1 when -h printed
+ * the usage, -1 after a message about a bad option.
+ */
+static int parse_options(int argc, char **argv, struct options *o)
 {
 	static const struct option longopts[] = {
 		{ "combinations", required_argument, NULL, 'c' },
@@ -406,12 +465,130 @@ int main(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ }
 	};
+	int c, err;
+
+	while ((c = getopt_long(argc, argv, "c:l:e:m:p:sh", longopts,
+				NULL)) != -1) {
+		switch (c) {
+		case 'c':
+			err = opt_combinations(o, optarg);
+			break;
+		case 'l':
+			err = opt_level(o, optarg);
+			break;
+		case 'e':
+		case 'm':
+			err = opt_threshold(o, c, optarg);
+			break;
+		case 'p':
+			err = parse_size(optarg, ZBEWALGO_MAX_INPUT, false,
+					 &o->page_size);
+			break;
+		case 's':
+			o->stats = true;
+			err = 0;
+			break;
+		case 'h':
+			usage(stdout);
+			return 1;
+		default:
+			usage(stderr);
+			return -1;
+		}
+		if (err)
+			return -1;
+	}
+	return 0;
+}
+
+/* compress and decompress: IN and OUT opened for @run, OUT closed. */
+static int with_files(const struct options *o, char **args,
+		      int (*run)(const struct options *o, FILE *in,
+				 FILE *out))
+{
+	FILE *in = tool_open(args[0], "rb");
+	FILE *out = in ? tool_open(args[1], "wb") : NULL;
+	int ret = 2;
+
+	if (in && out)
+		ret = run(o, in, out);
+	if (out && out != stdout && fclose(out))
+		ret = 1;
+	return ret;
+}
+
+static int cmd_compress_files(const struct options *o, char **args)
+{
+	return with_files(o, args, cmd_compress);
+}
+
+static int cmd_decompress_files(const struct options *o, char **args)
+{
+	return with_files(o, args, cmd_decompress);
+}
+
+static int cmd_table(const struct options *o, char **args)
+{
+	char buf[32768];
+
+	zbewalgo_table_format(o->table ? o->table : zbewalgo_table_default(),
+			      buf, sizeof(buf));
+	fputs(buf, stdout);
+	return 0;
+}
+
+static int cmd_steps(const struct options *o, char **args)
+{
+	unsigned int id;
+
+	for (id = 1; id < 256; id++)
+		if (zbewalgo_step_name(id))
+			printf("%u %s\n", id, zbewalgo_step_name(id));
+	return 0;
+}
+
+static const struct command {
+	const char *name;
+	int nargs;		/* the operands it takes; -1: any, unread */
+	int (*run)(const struct options *o, char **args);
+} commands[] = {
+	{ "compress", 2, cmd_compress_files },
+	{ "decompress", 2, cmd_decompress_files },
+	{ "page-compress", -1, cmd_page_compress },
+	{ "page-decompress", -1, cmd_page_decompress },
+	{ "table", -1, cmd_table },
+	{ "steps", -1, cmd_steps },
+	{ }
+};
+
+/* The command @argv[0] with its @argc - 1 operands; its exit status. */
+static int run_command(const struct options *o, int argc, char **argv)
+{
+	const struct command *cmd;
+
+	if (argc < 1) {
+		usage(stderr);
+		return 2;
+	}
+	for (cmd = commands; cmd->name; cmd++)
+		if (!strcmp(cmd->name, argv[0]))
+			break;
+	if (!cmd->name) {
+		fprintf(stderr, "zbewalgo: unknown command '%s'\n", argv[0]);
+		usage(stderr);
+		return 2;
+	}
+	if (cmd->nargs >= 0 && argc - 1 != cmd->nargs) {
+		usage(stderr);
+		return 2;
+	}
+	return cmd->run(o, argv + 1);
+}
+
+int main(int argc, char **argv)
+{
 	struct options o = { .page_size = 4096 };
-	const struct zbewalgo_table *preset;
-	const char *cmd;
-	size_t v;
-	int c, err, ret = 2;
-	FILE *in, *out;
+	int ret;
 
 	/* Subcommands with options of their own come first. */
 	if (argc > 1 && !strcmp(argv[1], "bench"))
@@ -419,103 +596,11 @@ int main(int argc, char **argv)
 	if (argc > 1 && !strcmp(argv[1], "tune"))
 		return tune_main(argc - 1, argv + 1);
 
-	while ((c = getopt_long(argc, argv, "c:l:e:m:p:sh", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'c':
-			if (!o.table)
-				o.table = calloc(1, sizeof(*o.table));
-			if (!o.table)
-				goto out;
-			err = zbewalgo_table_parse(o.table, optarg);
-			if (err) {
-				fprintf(stderr, "zbewalgo: bad combination table '%s': %s\n",
-					optarg, strerror(-err));
-				goto out;
-			}
-			break;
-		case 'l':
-			preset = strlen(optarg) == 1 ?
-				 zbewalgo_preset_table(optarg[0] - '0') : NULL;
-			if (!preset) {
-				fprintf(stderr, "zbewalgo: no level '%s' (1, 2 or 3)\n",
-					optarg);
-				goto out;
-			}
-			if (!o.table)
-				o.table = calloc(1, sizeof(*o.table));
-			if (!o.table)
-				goto out;
-			*o.table = *preset;
-			o.level = optarg[0] - '0';
-			break;
-		case 'e':
-		case 'm':
-			if (parse_size(optarg, 1u << 20, true, &v))
-				goto out;
-			if (c == 'e')
-				o.params.early_abort_size = v;
-			else
-				o.params.max_output_size = v;
-			o.params_set[c == 'm'] = true;
-			break;
-		case 'p':
-			if (parse_size(optarg, ZBEWALGO_MAX_INPUT, false, &v))
-				goto out;
-			o.page_size = v;
-			break;
-		case 's':
-			o.stats = true;
-			break;
-		case 'h':
-			usage(stdout);
-			ret = 0;
-			goto out;
-		default:
-			usage(stderr);
-			goto out;
-		}
-	}
-	if (optind >= argc) {
-		usage(stderr);
-		goto out;
-	}
-	cmd = argv[optind++];
-	if (!strcmp(cmd, "compress") || !strcmp(cmd, "decompress")) {
-		if (argc - optind != 2) {
-			usage(stderr);
-			goto out;
-		}
-		in = tool_open(argv[optind], "rb");
-		out = in ? tool_open(argv[optind + 1], "wb") : NULL;
-		if (in && out)
-			ret = cmd[0] == 'c' ? cmd_compress(&o, in, out) :
-					      cmd_decompress(in, out);
-		if (out && out != stdout && fclose(out))
-			ret = 1;
-	} else if (!strcmp(cmd, "page-compress")) {
-		ret = cmd_page_compress(&o);
-	} else if (!strcmp(cmd, "page-decompress")) {
-		ret = cmd_page_decompress(&o);
-	} else if (!strcmp(cmd, "table")) {
-		char buf[32768];
-
-		zbewalgo_table_format(o.table ? o.table :
-				      zbewalgo_table_default(),
-				      buf, sizeof(buf));
-		fputs(buf, stdout);
-		ret = 0;
-	} else if (!strcmp(cmd, "steps")) {
-		unsigned int id;
-
-		for (id = 1; id < 256; id++)
-			if (zbewalgo_step_name(id))
-				printf("%u %s\n", id, zbewalgo_step_name(id));
-		ret = 0;
-	} else {
-		fprintf(stderr, "zbewalgo: unknown command '%s'\n", cmd);
-		usage(stderr);
-	}
-out:
+	ret = parse_options(argc, argv, &o);
+	if (!ret)
+		ret = run_command(&o, argc - optind, argv + optind);
+	else
+		ret = ret > 0 ? 0 : 2;
 	free(o.table);
 	return ret;
 }
