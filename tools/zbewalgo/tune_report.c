@@ -200,18 +200,13 @@ static void write_commands(FILE *f, const struct report *rp, bool json)
 	}
 }
 
-void tune_write_json(FILE *f, const void *arg)
+/* The inputs, the page sizes and how many pages went where. */
+static void json_inputs(FILE *f, const struct report *rp)
 {
-	const struct report *rp = arg;
 	const struct tuner *t = rp->t;
-	const struct meas *lz4 = &rp->ent[rp->lz4].m[0];
-	const struct meas *lz4h = &rp->ent[rp->lz4].m[1];
-	const struct entry *rec = &rp->ent[rp->rec];
-	char line[32768];
 	size_t i;
-	int k;
 
-	fputs("{\n  \"inputs\": [", f);
+	fputs("  \"inputs\": [", f);
 	for (i = 0; i < rp->nsrc; i++) {
 		fputs(i ? ", " : "", f);
 		tool_json_string(f, rp->src[i].name);
@@ -222,6 +217,13 @@ void tune_write_json(FILE *f, const void *arg)
 		t->set[TRAIN].n, t->hold.n, t->set[SCREEN].n);
 	fprintf(f, "  \"same_filled_dropped\": %zu, \"duplicates_dropped\": %zu, \"same_filled_kept\": %zu, \"unreadable\": %zu,\n",
 		rp->sp->same, rp->sp->dups, rp->sp->same_kept, rp->sp->unreadable);
+}
+
+/* The budget, whether the recommendation met it, and the search. */
+static void json_budget(FILE *f, const struct report *rp)
+{
+	const struct tuner *t = rp->t;
+
 	fputs("  \"budget\": {\"kind\": ", f);
 	tool_json_string(f, rp->budget_kind);
 	fputs(", ", f);
@@ -232,35 +234,60 @@ void tune_write_json(FILE *f, const void *arg)
 		rp->budget_met ? "true" : "false", rp->retries);
 	fprintf(f, "  \"chains_screened\": %zu, \"search_s\": %.3f,\n",
 		t->screened, rp->search_s);
+}
+
+/* One table or algorithm measured, its members without the braces. */
+static void json_entry(FILE *f, const struct tuner *t, const struct entry *e,
+		       const struct meas *lz4, const struct meas *lz4h)
+{
+	char line[32768];
+
+	fputs("\"name\": ", f);
+	tool_json_string(f, e->name);
+	fputs(", ", f);
+	if (e->kind == K_ZBW) {
+		table_line(e->table, line, sizeof(line));
+		fputs("\"table\": ", f);
+		tool_json_string(f, line);
+		fprintf(f, ", \"chains\": %u, \"early_abort_size\": %u, \"max_output_size\": %u, ",
+			e->table->nr, e->params.early_abort_size,
+			e->params.max_output_size);
+		if (e->level)
+			fprintf(f, "\"level\": %d, ", e->level);
+	}
+	if (e->have_model) {
+		fputs("\"model\": ", f);
+		json_model(f, t, &e->model, lz4);
+		fputs(", ", f);
+	}
+	json_meas(f, "sample", &e->m[0], lz4, true);
+	json_meas(f, "holdout", &e->m[1], lz4h, false);
+}
+
+static void json_results(FILE *f, const struct report *rp)
+{
+	const struct meas *lz4 = rp->ent[rp->lz4].m;
+	int k;
+
 	fputs("  \"results\": [", f);
 	for (k = 0; k < rp->nent; k++) {
-		const struct entry *e = &rp->ent[k];
-
 		fputs(k ? ",\n    {" : "\n    {", f);
-		fputs("\"name\": ", f);
-		tool_json_string(f, e->name);
-		fputs(", ", f);
-		if (e->kind == K_ZBW) {
-			table_line(e->table, line, sizeof(line));
-			fputs("\"table\": ", f);
-			tool_json_string(f, line);
-			fprintf(f, ", \"chains\": %u, \"early_abort_size\": %u, \"max_output_size\": %u, ",
-				e->table->nr, e->params.early_abort_size,
-				e->params.max_output_size);
-			if (e->level)
-				fprintf(f, "\"level\": %d, ", e->level);
-		}
-		if (e->have_model) {
-			fputs("\"model\": ", f);
-			json_model(f, t, &e->model, lz4);
-			fputs(", ", f);
-		}
-		json_meas(f, "sample", &e->m[0], lz4, true);
-		json_meas(f, "holdout", &e->m[1], lz4h, false);
+		json_entry(f, rp->t, &rp->ent[k], &lz4[0], &lz4[1]);
 		fputs("}", f);
 	}
-	fputs("\n  ],\n  \"candidates\": [", f);
-	for (i = 0, k = 0; i < t->ncands; i++) {
+	fputs("\n  ],\n", f);
+}
+
+/* Every chain measured, on the sample or else on the screening set. */
+static void json_candidates(FILE *f, const struct tuner *t,
+			    const struct meas *lz4)
+{
+	char line[32768];
+	size_t i;
+	int k = 0;
+
+	fputs("  \"candidates\": [", f);
+	for (i = 0; i < t->ncands; i++) {
 		const struct cand *c = &t->cands[i];
 		int set = c->r[TRAIN].size ? TRAIN : SCREEN;
 		const struct chainres *r = tune_res_of(t, i, set);
@@ -281,7 +308,17 @@ void tune_write_json(FILE *f, const void *arg)
 			 lz4->td / t->set[TRAIN].n * n / r->td, true);
 		fprintf(f, "\"pool\": %s}", c->pool ? "true" : "false");
 	}
-	fputs("\n  ],\n  \"tables\": [", f);
+	fputs("\n  ],\n", f);
+}
+
+/* The tables the greedy search went through, in order. */
+static void json_tables(FILE *f, const struct tuner *t,
+			const struct meas *lz4)
+{
+	char line[32768];
+	size_t i;
+
+	fputs("  \"tables\": [", f);
 	for (i = 0; i < t->nhist; i++) {
 		struct zbewalgo_table tab;
 
@@ -294,13 +331,29 @@ void tune_write_json(FILE *f, const void *arg)
 		json_model(f, t, &t->hist[i], lz4);
 		fputs("}", f);
 	}
-	fputs("\n  ],\n  \"thresholds\": [", f);
+	fputs("\n  ],\n", f);
+}
+
+static void json_thresholds(FILE *f, const struct report *rp,
+			    const struct meas *lz4)
+{
+	int k;
+
+	fputs("  \"thresholds\": [", f);
 	for (k = 0; k < rp->nsweep; k++) {
 		fputs(k ? ",\n    " : "\n    ", f);
-		json_model(f, t, &rp->sweep[k], lz4);
+		json_model(f, rp->t, &rp->sweep[k], lz4);
 	}
+	fputs("\n  ],\n", f);
+}
+
+static void json_recommendation(FILE *f, const struct report *rp)
+{
+	const struct entry *rec = &rp->ent[rp->rec];
+	char line[32768];
+
 	table_line(rec->table, line, sizeof(line));
-	fputs("\n  ],\n  \"recommendation\": {\"table\": ", f);
+	fputs("  \"recommendation\": {\"table\": ", f);
 	tool_json_string(f, line);
 	fprintf(f, ", \"early_abort_size\": %u, \"max_output_size\": %u, ",
 		rec->params.early_abort_size, rec->params.max_output_size);
@@ -310,7 +363,23 @@ void tune_write_json(FILE *f, const void *arg)
 		fputs("\"preset_level\": null, ", f);
 	fputs("\"commands\": [", f);
 	write_commands(f, rp, true);
-	fputs("]}\n}\n", f);
+	fputs("]}\n", f);
+}
+
+void tune_write_json(FILE *f, const void *arg)
+{
+	const struct report *rp = arg;
+	const struct meas *lz4 = &rp->ent[rp->lz4].m[0];
+
+	fputs("{\n", f);
+	json_inputs(f, rp);
+	json_budget(f, rp);
+	json_results(f, rp);
+	json_candidates(f, rp->t, lz4);
+	json_tables(f, rp->t, lz4);
+	json_thresholds(f, rp, lz4);
+	json_recommendation(f, rp);
+	fputs("}\n", f);
 }
 
 static void text_row(FILE *f, const struct entry *e, const struct entry *lz4)
@@ -336,23 +405,15 @@ static void text_row(FILE *f, const struct entry *e, const struct entry *lz4)
 	fprintf(f, "%s\n", m->ok && (!h->orig || h->ok) ? "ok" : "FAILED");
 }
 
-void tune_write_text(FILE *f, const struct tuner *t, const struct report *rp)
+/* The inputs, the sampling and the pages left out. */
+static void text_inputs(FILE *f, const struct tuner *t,
+			const struct report *rp)
 {
-	const struct entry *rec = &rp->ent[rp->rec], *lz4 = &rp->ent[rp->lz4];
-	const struct entry *def = NULL;
-	double hold_rel, samp_rel;
-	char line[32768];
-	size_t n = t->set[TRAIN].n;
-	int k;
-
-	for (k = 0; k < rp->nent; k++)
-		if (!strcmp(rp->ent[k].name, "default"))
-			def = &rp->ent[k];
 	fprintf(f, "# zbewalgo tune: %zu input%s, %zu pages of %zu bytes, zram threshold %zu\n",
 		rp->nsrc, rp->nsrc == 1 ? "" : "s", rp->total, t->page,
 		t->threshold);
 	fprintf(f, "# sample %zu pages in runs of %d, hold-out %zu other pages, screening %zu",
-		n, RUN_PAGES, t->hold.n, t->set[SCREEN].n);
+		t->set[TRAIN].n, RUN_PAGES, t->hold.n, t->set[SCREEN].n);
 	if (rp->sp->unreadable)
 		fprintf(f, "; %zu unreadable skipped", rp->sp->unreadable);
 	fputc('\n', f);
@@ -362,6 +423,12 @@ void tune_write_text(FILE *f, const struct tuner *t, const struct report *rp)
 	else if (rp->sp->same_kept)
 		fprintf(f, "# %zu sampled pages are same-filled: zram stores those as one word without\n#   compressing them; -d leaves them out\n",
 			rp->sp->same_kept);
+}
+
+/* The budget, whether the recommendation met it, and the search. */
+static void text_budget(FILE *f, const struct tuner *t,
+			const struct report *rp)
+{
 	fprintf(f, "# budget: %s", rp->budget_kind);
 	if (rp->budget_value > 0 &&
 	    strcmp(rp->budget_kind, "as fast as the default table"))
@@ -374,24 +441,28 @@ void tune_write_text(FILE *f, const struct tuner *t, const struct report *rp)
 	fprintf(f, "%s\n", rp->budget_met ? "" : " -- NOT MET, see below");
 	fprintf(f, "# search: %zu chains screened (up to %d steps, beam %d), %.1f s\n",
 		t->screened, t->max_steps, t->beam, rp->search_s);
+}
+
+/* A row per table or algorithm, on the sample and the hold-out. */
+static void text_results(FILE *f, const struct report *rp)
+{
+	int k;
+
 	fprintf(f, "\n%-13s %6s %7s %9s %6s %9s %6s %7s %6s %6s\n", "",
 		"", "", "-- sample", "", "", "", "-- hold-out", "", "");
 	fprintf(f, "%-13s %6s %7s %9s %6s %9s %6s %7s %6s %6s %s\n", "name",
 		"chains", "ratio", "comp_MiB/s", "c/lz4", "dec_MiB/s",
 		"d/lz4", "ratio", "c/lz4", "d/lz4", "roundtrip");
 	for (k = 0; k < rp->nent; k++)
-		text_row(f, &rp->ent[k], lz4);
+		text_row(f, &rp->ent[k], &rp->ent[rp->lz4]);
+}
 
-	fprintf(f, "\nRecommended table (early_abort_size %u, max_output_size %u",
-		rec->params.early_abort_size, rec->params.max_output_size);
-	fprintf(f, "; model: %.2f tries/page, %.1f us/page):\n",
-		rec->model.r.tried / n, rec->model.r.tc / n * 1e6);
-	zbewalgo_table_format(rec->table, line, sizeof(line));
-	for (k = 0; line[k]; k++) {
-		if (!k || line[k - 1] == '\n')
-			fputs("  ", f);
-		fputc(line[k], f);
-	}
+/* The recommendation against the default table, @def, when measured. */
+static void text_vs_default(FILE *f, const struct entry *rec,
+			    const struct entry *def)
+{
+	double hold_rel, samp_rel;
+
 	if (def)
 		fprintf(f, "vs the default table on the sample: ratio %+.1f%%, compression speed x%.2f\n",
 			100.0 * (ratio(&rec->m[0]) / ratio(&def->m[0]) - 1),
@@ -407,6 +478,39 @@ void tune_write_text(FILE *f, const struct tuner *t, const struct report *rp)
 		fprintf(f, "WARNING: on the hold-out pages it falls behind the default table (ratio %.3f vs %.3f)\n"
 			"more than on the sample: the sample may not represent the input; try a larger --sample.\n",
 			ratio(&rec->m[1]), ratio(&def->m[1]));
+}
+
+static void text_recommendation(FILE *f, const struct tuner *t,
+				const struct report *rp)
+{
+	const struct entry *rec = &rp->ent[rp->rec], *def = NULL;
+	size_t n = t->set[TRAIN].n;
+	char line[32768];
+	int k;
+
+	for (k = 0; k < rp->nent; k++)
+		if (!strcmp(rp->ent[k].name, "default"))
+			def = &rp->ent[k];
+	fprintf(f, "\nRecommended table (early_abort_size %u, max_output_size %u",
+		rec->params.early_abort_size, rec->params.max_output_size);
+	fprintf(f, "; model: %.2f tries/page, %.1f us/page):\n",
+		rec->model.r.tried / n, rec->model.r.tc / n * 1e6);
+	zbewalgo_table_format(rec->table, line, sizeof(line));
+	for (k = 0; line[k]; k++) {
+		if (!k || line[k - 1] == '\n')
+			fputs("  ", f);
+		fputc(line[k], f);
+	}
+	text_vs_default(f, rec, def);
+}
+
+/* The model of the recommended table for each pair of thresholds. */
+static void text_thresholds(FILE *f, const struct tuner *t,
+			    const struct report *rp)
+{
+	size_t n = t->set[TRAIN].n;
+	int k;
+
 	fputs("\nThresholds for this table (model on the sample; * over budget):\n", f);
 	fprintf(f, "  %-17s", "early_abort_size");
 	for (k = 0; k < rp->nsweep && rp->sweep[k].ea == rp->sweep[0].ea; k++)
@@ -421,6 +525,15 @@ void tune_write_text(FILE *f, const struct tuner *t, const struct report *rp)
 			s->r.tc / n * 1e6, s->ok ? " " : "*");
 	}
 	fputc('\n', f);
+}
+
+/* The commands to apply it, a preset as good, and how to check it. */
+static void text_apply(FILE *f, const struct tuner *t,
+		       const struct report *rp)
+{
+	const struct entry *rec = &rp->ent[rp->rec];
+	char line[32768];
+
 	fputs("\nApply it (as root; global: every zbewalgo stream not created with an\n"
 	      "algorithm_params level uses it from its next page):\n", f);
 	write_commands(f, rp, false);
@@ -439,4 +552,14 @@ void tune_write_text(FILE *f, const struct tuner *t, const struct report *rp)
 	if (rec->params.early_abort_size != t->page / 8)
 		fprintf(f, " -e %u", rec->params.early_abort_size);
 	fputs(" FILE...\n", f);
+}
+
+void tune_write_text(FILE *f, const struct tuner *t, const struct report *rp)
+{
+	text_inputs(f, t, rp);
+	text_budget(f, t, rp);
+	text_results(f, rp);
+	text_recommendation(f, t, rp);
+	text_thresholds(f, t, rp);
+	text_apply(f, t, rp);
 }
