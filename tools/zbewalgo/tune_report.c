@@ -7,107 +7,189 @@
 
 /* ---- real measurements ------------------------------------------------------ */
 
+/* zram's pool of the pages of one measurement, and its timings. */
+struct meas_pool {
+	size_t n, page;
+	unsigned char *store, *out;	/* the pool; its pages decompressed */
+	size_t *clen, *off;		/* of each page; clen 0: the page */
+	double *times;			/* seconds of each repetition, */
+					/* compression then decompression */
+};
+
+/* The compressors of one measurement and their output buffer. */
+struct meas_comp {
+	unsigned char *tmp;
+	size_t cap;
+	void *lz4;
+	ZSTD_CCtx *zc;
+	struct zbewalgo_ctx *ctx;
+};
+
+/* A fresh context for @e: every repetition searches alike. */
+static int meas_fresh_ctx(struct meas_comp *c, const struct entry *e,
+			  size_t page)
+{
+	zbewalgo_ctx_destroy(c->ctx);
+	c->ctx = zbewalgo_ctx_create(page);
+	if (!c->ctx)
+		return -1;
+	zbewalgo_ctx_set_table(c->ctx, e->table);
+	zbewalgo_ctx_set_params(c->ctx, &e->params);
+	return 0;
+}
+
+/* @src compressed by @e into c->tmp: its length, 0 for none. */
+static size_t meas_compress_page(struct meas_comp *c, const struct entry *e,
+				 const unsigned char *src, size_t page)
+{
+	size_t len = c->cap;
+
+	if (e->kind == K_ZBW) {
+		if (zbewalgo_compress(c->ctx, src, page, c->tmp, &len))
+			len = 0;
+	} else if (e->kind == K_LZ4) {
+		len = tool_lz4_compress(c->lz4, src, page, c->tmp, c->cap, 1);
+	} else {
+		len = tool_zstd_compress(c->zc, src, page, c->tmp, c->cap, 3);
+	}
+	return len;
+}
+
+/* Every page into zram's pool, t->reps times, each pass timed. */
+static int meas_compress(const struct tuner *t, const struct pageset *ps,
+			 const struct entry *e, struct meas_pool *p)
+{
+	struct meas_comp c = { .cap = 2 * p->page + 64 };
+	size_t i, pos;
+	int k, ret = -1;
+	double t0;
+
+	c.tmp = malloc(c.cap);
+	c.lz4 = malloc(LZ4_sizeofState());
+	c.zc = ZSTD_createCCtx();
+	if (!c.tmp || !c.lz4 || !c.zc)
+		goto out;
+	for (k = 0; k < t->reps; k++) {
+		if (e->kind == K_ZBW && meas_fresh_ctx(&c, e, p->page))
+			goto out;
+		t0 = tune_cpu_now();
+		for (i = 0, pos = 0; i < p->n; i++) {
+			const unsigned char *src = ps->data + i * p->page;
+			size_t len = meas_compress_page(&c, e, src, p->page);
+
+			p->off[i] = pos;
+			p->clen[i] = tool_zram_store(p->store, &pos, src,
+						     c.tmp, len, p->page,
+						     t->threshold);
+		}
+		p->times[k] = tune_cpu_now() - t0;
+	}
+	ret = 0;
+out:
+	zbewalgo_ctx_destroy(c.ctx);
+	ZSTD_freeCCtx(c.zc);
+	free(c.lz4);
+	free(c.tmp);
+	return ret;
+}
+
+/* Page @i of the pool decompressed by @e into @d: its length. */
+static size_t meas_decompress_page(struct tuner *t, ZSTD_DCtx *zd,
+				   const struct meas_pool *p,
+				   const struct entry *e, size_t i,
+				   unsigned char *d)
+{
+	const unsigned char *src = p->store + p->off[i];
+	size_t got = p->page;
+
+	if (e->kind == K_ZBW) {
+		if (zbewalgo_ctx_decompress(t->dctx, src, p->clen[i], d,
+					    &got))
+			got = 0;
+	} else if (e->kind == K_LZ4) {
+		got = tool_lz4_decompress(src, p->clen[i], d, p->page);
+	} else {
+		got = tool_zstd_decompress(zd, src, p->clen[i], d, p->page);
+	}
+	return got;
+}
+
+/*
+ * Every page back out of the pool, t->reps times, each pass timed;
+ * m->ok is cleared when a page does not come back whole.
+ */
+static int meas_decompress(struct tuner *t, const struct pageset *ps,
+			   const struct entry *e, struct meas_pool *p,
+			   struct meas *m)
+{
+	ZSTD_DCtx *zd = ZSTD_createDCtx();
+	size_t i, page = p->page;
+	double t0;
+	int k;
+
+	if (!zd)
+		return -1;
+	for (k = 0; k < t->reps; k++) {
+		memset(p->out, k & 1 ? 0x00 : 0xff, p->n * page);
+		t0 = tune_cpu_now();
+		for (i = 0; i < p->n; i++) {
+			unsigned char *d = p->out + i * page;
+
+			if (!p->clen[i]) {
+				memcpy(d, p->store + p->off[i], page);
+				continue;
+			}
+			if (meas_decompress_page(t, zd, p, e, i, d) != page)
+				m->ok = false;
+		}
+		p->times[t->reps + k] = tune_cpu_now() - t0;
+		if (memcmp(p->out, ps->data, p->n * page))
+			m->ok = false;
+	}
+	ZSTD_freeDCtx(zd);
+	return 0;
+}
+
+/* The sizes in zram and the median times into @m. */
+static void meas_sum(const struct tuner *t, const struct meas_pool *p,
+		     struct meas *m)
+{
+	size_t i;
+
+	m->orig = (double)p->n * p->page;
+	for (i = 0; i < p->n; i++) {
+		m->zram += p->clen[i] ? p->clen[i] : p->page;
+		m->stored += !p->clen[i];
+	}
+	m->tc = tool_median(p->times, t->reps);
+	m->td = tool_median(p->times + t->reps, t->reps);
+}
+
 int tune_measure(struct tuner *t, const struct pageset *ps, struct entry *e,
 		 struct meas *m)
 {
-	size_t n = ps->n, page = t->page, cap = 2 * page + 64, i, pos;
-	unsigned char *store = malloc(n * page + 1), *out = malloc(n * page + 1);
-	unsigned char *tmp = malloc(cap);
-	size_t *clen = calloc(n + 1, sizeof(*clen));
-	size_t *off = calloc(n + 1, sizeof(*off));
-	double *tc = calloc(2 * t->reps, sizeof(double)), *td = tc + t->reps;
-	void *lz4 = malloc(LZ4_sizeofState());
-	ZSTD_CCtx *zc = ZSTD_createCCtx();
-	ZSTD_DCtx *zd = ZSTD_createDCtx();
-	struct zbewalgo_ctx *ctx = NULL;
-	int r, ret = -1;
-	double t0;
+	size_t n = ps->n, page = t->page;
+	struct meas_pool p = {
+		.n = n, .page = page,
+		.store = malloc(n * page + 1), .out = malloc(n * page + 1),
+		.clen = calloc(n + 1, sizeof(*p.clen)),
+		.off = calloc(n + 1, sizeof(*p.off)),
+		.times = calloc(2 * t->reps, sizeof(double)),
+	};
+	int ret = -1;
 
 	memset(m, 0, sizeof(*m));
 	m->ok = true;
-	if (!store || !out || !tmp || !clen || !off || !tc || !lz4 || !zc ||
-	    !zd)
-		goto out;
-	for (r = 0; r < t->reps; r++) {
-		if (e->kind == K_ZBW) {
-			/* a fresh context: every repetition searches alike */
-			zbewalgo_ctx_destroy(ctx);
-			ctx = zbewalgo_ctx_create(page);
-			if (!ctx)
-				goto out;
-			zbewalgo_ctx_set_table(ctx, e->table);
-			zbewalgo_ctx_set_params(ctx, &e->params);
-		}
-		t0 = tune_cpu_now();
-		for (i = 0, pos = 0; i < n; i++) {
-			const unsigned char *src = ps->data + i * page;
-			size_t c = cap;
-
-			if (e->kind == K_ZBW) {
-				if (zbewalgo_compress(ctx, src, page, tmp, &c))
-					c = 0;
-			} else if (e->kind == K_LZ4) {
-				c = tool_lz4_compress(lz4, src, page, tmp,
-						      cap, 1);
-			} else {
-				c = tool_zstd_compress(zc, src, page, tmp,
-						       cap, 3);
-			}
-			off[i] = pos;
-			clen[i] = tool_zram_store(store, &pos, src, tmp, c,
-						  page, t->threshold);
-		}
-		tc[r] = tune_cpu_now() - t0;
+	if (p.store && p.out && p.clen && p.off && p.times &&
+	    !meas_compress(t, ps, e, &p) && !meas_decompress(t, ps, e, &p, m)) {
+		meas_sum(t, &p, m);
+		ret = 0;
 	}
-	for (r = 0; r < t->reps; r++) {
-		memset(out, r & 1 ? 0x00 : 0xff, n * page);
-		t0 = tune_cpu_now();
-		for (i = 0; i < n; i++) {
-			unsigned char *d = out + i * page;
-			size_t got = page;
-
-			if (!clen[i]) {
-				memcpy(d, store + off[i], page);
-				continue;
-			}
-			if (e->kind == K_ZBW) {
-				if (zbewalgo_ctx_decompress(t->dctx,
-							    store + off[i],
-							    clen[i], d, &got))
-					got = 0;
-			} else if (e->kind == K_LZ4) {
-				got = tool_lz4_decompress(store + off[i],
-							  clen[i], d, page);
-			} else {
-				got = tool_zstd_decompress(zd, store + off[i],
-							   clen[i], d, page);
-			}
-			if (got != page)
-				m->ok = false;
-		}
-		td[r] = tune_cpu_now() - t0;
-		if (memcmp(out, ps->data, n * page))
-			m->ok = false;
-	}
-	m->orig = (double)n * page;
-	for (i = 0; i < n; i++) {
-		m->zram += clen[i] ? clen[i] : page;
-		m->stored += !clen[i];
-	}
-	m->tc = tool_median(tc, t->reps);
-	m->td = tool_median(td, t->reps);
-	ret = 0;
-out:
-	zbewalgo_ctx_destroy(ctx);
-	ZSTD_freeCCtx(zc);
-	ZSTD_freeDCtx(zd);
-	free(lz4);
-	free(tc);
-	free(off);
-	free(clen);
-	free(tmp);
-	free(out);
-	free(store);
+	free(p.times);
+	free(p.off);
+	free(p.clen);
+	free(p.out);
+	free(p.store);
 	return ret;
 }
 
