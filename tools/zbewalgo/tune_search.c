@@ -426,13 +426,109 @@ static bool slow(const struct tuner *t, int ci, int set)
 	       SLOW_FACTOR * t->budget;
 }
 
+/*
+ * The chains of the next level into @level, @nl of them: each step after
+ * each of the @nb chains of @beam, or alone while the beam is empty.
+ */
+static int beam_level(struct tuner *t, const int *beam, int nb, int *level,
+		      size_t *nl)
+{
+	int i, s;
+
+	*nl = 0;
+	for (i = 0; i < (nb ? nb : 1); i++) {
+		for (s = 0; s < t->nsteps; s++) {
+			struct zbewalgo_combination c = { 0 };
+			int ci, id = t->steps[s];
+
+			if (nb) {
+				const struct zbewalgo_combination *b =
+					&t->cands[beam[i]].comb;
+
+				/* no repeats; nothing after huffman */
+				if (b->ids[b->nr_steps - 1] == id ||
+				    b->ids[b->nr_steps - 1] == t->huffman)
+					continue;
+				c = *b;
+			}
+			c = extend(&c, id);
+			ci = get_cand(t, &c, SCREEN);
+			if (ci < 0)
+				return -1;
+			level[(*nl)++] = ci;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Promise: the chain or its completion with huffman or rle, page by page
+ * into the rows of @pot.  @skip marks the chains not to extend: too slow,
+ * or ending in huffman.
+ */
+static int beam_promise(struct tuner *t, const int *level, size_t nl,
+			uint32_t *pot, bool *skip)
+{
+	size_t np = t->set[SCREEN].n, i, p;
+
+	for (i = 0; i < nl; i++) {
+		/* a copy: get_cand() may move t->cands */
+		const struct zbewalgo_combination cc = t->cands[level[i]].comb;
+		int fin[2] = { t->huffman, t->rle }, f;
+		int tail = cc.ids[cc.nr_steps - 1];
+		const struct chainres *r = tune_res_of(t, level[i], SCREEN);
+		uint32_t *row = pot + i * np;
+
+		for (p = 0; p < np; p++)
+			row[p] = r->size[p];
+		skip[i] = slow(t, level[i], SCREEN);
+		for (f = 0; f < 2 && !skip[i]; f++) {
+			struct zbewalgo_combination e;
+			int ei;
+
+			if (fin[f] < 0 || tail == fin[f] || tail == t->huffman)
+				continue;
+			e = extend(&cc, fin[f]);
+			ei = get_cand(t, &e, SCREEN);
+			if (ei < 0)
+				return -1;
+			r = tune_res_of(t, ei, SCREEN);
+			for (p = 0; p < np; p++)
+				if (r->size[p] < row[p])
+					row[p] = r->size[p];
+		}
+		/* huffman ends a chain: nothing to extend */
+		if (tail == t->huffman)
+			skip[i] = true;
+	}
+	return 0;
+}
+
+static void print_beam(const struct tuner *t, const int *beam, int nb)
+{
+	char name[128];
+	int i;
+
+	fprintf(stderr, "tune: beam:");
+	for (i = 0; i < nb; i++) {
+		zbewalgo_combination_format(&t->cands[beam[i]].comb, name,
+					    sizeof(name));
+		fprintf(stderr, " %s", name);
+	}
+	fputc('\n', stderr);
+}
+
+/*
+ * Stage 1, level by level: the level's chains, their promise, and the
+ * beam that covers the pages best, to grow the next level from.
+ */
 int tune_beam_search(struct tuner *t)
 {
-	size_t np = t->set[SCREEN].n, nl = 0, i, p;
+	size_t np = t->set[SCREEN].n, nl = 0;
 	int *level = NULL, *beam = malloc(t->beam * sizeof(int)), level_no;
 	uint32_t *pot = NULL;
 	bool *skip = NULL;
-	int ret = -1, nb = 0, s;
+	int ret = -1, nb = 0;
 
 	if (!beam)
 		return -1;
@@ -443,85 +539,22 @@ int tune_beam_search(struct tuner *t)
 		if (!nlv)
 			goto out;
 		level = nlv;
-		nl = 0;
-		for (i = 0; i < (level_no == 1 ? 1 : (size_t)nb); i++) {
-			for (s = 0; s < t->nsteps; s++) {
-				struct zbewalgo_combination c = { 0 };
-				int ci, id = t->steps[s];
-
-				if (level_no > 1) {
-					const struct zbewalgo_combination *b =
-						&t->cands[beam[i]].comb;
-
-					/* no repeats; nothing after huffman */
-					if (b->ids[b->nr_steps - 1] == id ||
-					    b->ids[b->nr_steps - 1] ==
-						t->huffman)
-						continue;
-					c = *b;
-				}
-				c = extend(&c, id);
-				ci = get_cand(t, &c, SCREEN);
-				if (ci < 0)
-					goto out;
-				level[nl++] = ci;
-			}
-		}
+		if (beam_level(t, beam, nb, level, &nl))
+			goto out;
 		if (t->verbose)
 			fprintf(stderr, "tune: %d-step chains: %zu (%zu screened so far)\n",
 				level_no, nl, t->screened);
 		if (level_no == t->max_steps)
 			break;
-		/* Promise: the chain or its completion with huffman or rle. */
 		free(pot);
 		free(skip);
 		pot = malloc((nl * np + 1) * sizeof(*pot));
 		skip = calloc(nl + 1, 1);
-		if (!pot || !skip)
+		if (!pot || !skip || beam_promise(t, level, nl, pot, skip))
 			goto out;
-		for (i = 0; i < nl; i++) {
-			/* a copy: get_cand() may move t->cands */
-			const struct zbewalgo_combination cc =
-				t->cands[level[i]].comb;
-			int fin[2] = { t->huffman, t->rle }, f;
-			int tail = cc.ids[cc.nr_steps - 1];
-			const struct chainres *r = tune_res_of(t, level[i], SCREEN);
-
-			for (p = 0; p < np; p++)
-				pot[i * np + p] = r->size[p];
-			skip[i] = slow(t, level[i], SCREEN);
-			for (f = 0; f < 2 && !skip[i]; f++) {
-				struct zbewalgo_combination e;
-				int ei;
-
-				if (fin[f] < 0 || tail == fin[f] ||
-				    tail == t->huffman)
-					continue;
-				e = extend(&cc, fin[f]);
-				ei = get_cand(t, &e, SCREEN);
-				if (ei < 0)
-					goto out;
-				r = tune_res_of(t, ei, SCREEN);
-				for (p = 0; p < np; p++)
-					if (r->size[p] < pot[i * np + p])
-						pot[i * np + p] = r->size[p];
-			}
-			/* huffman ends a chain: nothing to extend */
-			if (tail == t->huffman)
-				skip[i] = true;
-		}
 		nb = cover_select(t, level, nl, pot, np, skip, t->beam, beam);
-		if (t->verbose) {
-			fprintf(stderr, "tune: beam:");
-			for (i = 0; i < (size_t)nb; i++) {
-				char name[128];
-
-				zbewalgo_combination_format(&t->cands[beam[i]].comb,
-							    name, sizeof(name));
-				fprintf(stderr, " %s", name);
-			}
-			fputc('\n', stderr);
-		}
+		if (t->verbose)
+			print_beam(t, beam, nb);
 		if (!nb)
 			break;
 	}
