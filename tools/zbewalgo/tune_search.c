@@ -13,19 +13,15 @@ static double zsize(const struct tuner *t, uint32_t s)
 	return s < t->threshold ? s : t->page;
 }
 
-static int eval_chain(struct tuner *t, int ci, int set)
+/*
+ * What a page set keeps for every chain, allocated with the first chain
+ * measured on it: which pages the engine stores without a try, at what
+ * cost, and each page's class (zbw_page_class()).
+ */
+static int pageset_prepare(struct pageset *ps, size_t page)
 {
-	struct pageset *ps = &t->set[set];
-	struct cand *c = &t->cands[ci];
-	struct chainres *r = &c->r[set];
-	struct zbewalgo_params p;
-	size_t i, n = ps->n, page = t->page;
+	size_t i, n = ps->n;
 
-	r->size = malloc((n + 1) * sizeof(*r->size));
-	r->ct = malloc((n + 1) * sizeof(*r->ct));
-	r->dt = malloc((n + 1) * sizeof(*r->dt));
-	if (!r->size || !r->ct || !r->dt)
-		return -1;
 	if (!ps->prestored) {
 		ps->prestored = calloc(n + 1, sizeof(*ps->prestored));
 		ps->precost = calloc(n + 1, sizeof(*ps->precost));
@@ -45,7 +41,16 @@ static int eval_chain(struct tuner *t, int ci, int set)
 			ps->cls[i] = zbw_page_class(ps->data + i * page, page,
 						    scratch, &sample);
 	}
-	zbewalgo_default_params(&p, page);
+	return 0;
+}
+
+/* The engine's context with @comb as its only chain. */
+static void one_chain_ctx(struct tuner *t,
+			  const struct zbewalgo_combination *comb)
+{
+	struct zbewalgo_params p;
+
+	zbewalgo_default_params(&p, t->page);
 	/*
 	 * The whole chain on every page, every prefix result below zram's
 	 * threshold kept; as with a table (max_output_size below the page
@@ -55,53 +60,81 @@ static int eval_chain(struct tuner *t, int ci, int set)
 	p.max_output_size = t->threshold;
 	p.tolerance_shift = 0;
 	t->one->nr = 1;
-	t->one->comb[0] = c->comb;
+	t->one->comb[0] = *comb;
 	zbewalgo_ctx_set_table(t->ctx, t->one);
 	zbewalgo_ctx_set_params(t->ctx, &p);
+}
+
+/*
+ * Page @i of @ps through the chain of @c: its size in r->size[i]
+ * (NO_RESULT when the engine stored it), its times in r->ct[i] and
+ * r->dt[i], all added to the sums of @r.
+ */
+static int eval_page(struct tuner *t, struct pageset *ps,
+		     const struct cand *c, struct chainres *r, size_t i)
+{
+	size_t page = t->page;
+	const unsigned char *src = ps->data + i * page;
+	size_t dlen = ZBEWALGO_STORED_SIZE(page), olen = page;
+	double t0, t1, t2;
+	int err;
+
+	t0 = tune_cpu_now();
+	err = zbewalgo_compress(t->ctx, src, page, t->dst, &dlen);
+	t1 = tune_cpu_now();
+	if (err) {
+		fprintf(stderr, "zbewalgo: compress failed: %s\n",
+			strerror(-err));
+		return -1;
+	}
+	r->ct[i] = t1 - t0 > t->tick ? t1 - t0 - t->tick : 0;
+	r->dt[i] = 0;
+	r->size[i] = NO_RESULT;
+	ps->prestored[i] = !zbewalgo_ctx_last_result(t->ctx)->tried;
+	if (ps->prestored[i] && ps->precost[i] < 0)
+		ps->precost[i] = r->ct[i];
+	if (!zbewalgo_ctx_last_result(t->ctx)->stored) {
+		r->size[i] = dlen;
+		t1 = tune_cpu_now();
+		err = zbewalgo_ctx_decompress(t->dctx, t->dst, dlen, t->out,
+					      &olen);
+		t2 = tune_cpu_now();
+		if (err || olen != page || memcmp(t->out, src, page)) {
+			char name[128];
+
+			zbewalgo_combination_format(&c->comb, name,
+						    sizeof(name));
+			fprintf(stderr, "zbewalgo: %s: ROUND TRIP FAILED\n",
+				name);
+			return -1;
+		}
+		r->dt[i] = t2 - t1 > t->tick ? t2 - t1 - t->tick : 0;
+	}
+	r->zb += zsize(t, r->size[i]);
+	r->tc += r->ct[i];
+	r->td += r->size[i] < t->threshold ? r->dt[i] : t->tcopy;
+	return 0;
+}
+
+static int eval_chain(struct tuner *t, int ci, int set)
+{
+	struct pageset *ps = &t->set[set];
+	struct cand *c = &t->cands[ci];
+	struct chainres *r = &c->r[set];
+	size_t i, n = ps->n;
+
+	r->size = malloc((n + 1) * sizeof(*r->size));
+	r->ct = malloc((n + 1) * sizeof(*r->ct));
+	r->dt = malloc((n + 1) * sizeof(*r->dt));
+	if (!r->size || !r->ct || !r->dt || pageset_prepare(ps, t->page))
+		return -1;
+	one_chain_ctx(t, &c->comb);
 	r->zb = 0;
 	r->tc = 0;
 	r->td = 0;
-	for (i = 0; i < n; i++) {
-		const unsigned char *src = ps->data + i * page;
-		size_t dlen = ZBEWALGO_STORED_SIZE(page), olen = page;
-		double t0, t1, t2;
-		int err;
-
-		t0 = tune_cpu_now();
-		err = zbewalgo_compress(t->ctx, src, page, t->dst, &dlen);
-		t1 = tune_cpu_now();
-		if (err) {
-			fprintf(stderr, "zbewalgo: compress failed: %s\n",
-				strerror(-err));
+	for (i = 0; i < n; i++)
+		if (eval_page(t, ps, c, r, i))
 			return -1;
-		}
-		r->ct[i] = t1 - t0 > t->tick ? t1 - t0 - t->tick : 0;
-		r->dt[i] = 0;
-		r->size[i] = NO_RESULT;
-		ps->prestored[i] = !zbewalgo_ctx_last_result(t->ctx)->tried;
-		if (ps->prestored[i] && ps->precost[i] < 0)
-			ps->precost[i] = r->ct[i];
-		if (!zbewalgo_ctx_last_result(t->ctx)->stored) {
-			r->size[i] = dlen;
-			t1 = tune_cpu_now();
-			err = zbewalgo_ctx_decompress(t->dctx, t->dst, dlen,
-						      t->out, &olen);
-			t2 = tune_cpu_now();
-			if (err || olen != page || memcmp(t->out, src, page)) {
-				char name[128];
-
-				zbewalgo_combination_format(&c->comb, name,
-							    sizeof(name));
-				fprintf(stderr, "zbewalgo: %s: ROUND TRIP FAILED\n",
-					name);
-				return -1;
-			}
-			r->dt[i] = t2 - t1 > t->tick ? t2 - t1 - t->tick : 0;
-		}
-		r->zb += zsize(t, r->size[i]);
-		r->tc += r->ct[i];
-		r->td += r->size[i] < t->threshold ? r->dt[i] : t->tcopy;
-	}
 	t->screened++;
 	return 0;
 }
