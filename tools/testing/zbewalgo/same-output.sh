@@ -23,7 +23,10 @@ if [ ! -x "$src/build/zbewalgo" ]; then
 	mkdir -p "$src"
 	git -C "$top" archive "$rev" | tar -x -C "$src"
 	echo "same-output: building the tool of $rev" >&2
-	make -C "$src" -s build/zbewalgo >/dev/null
+	# The plain build, whatever the make that called this script was
+	# given (SANITIZE=1 reaches here in MAKEFLAGS and the environment).
+	env -u MAKEFLAGS -u MAKELEVEL -u MFLAGS make -C "$src" -s \
+		SANITIZE= BUILD=build build/zbewalgo >/dev/null
 fi
 exec "$here/cross_test.sh" -n "commit $rev and this tree" env \
 	"$src/build/zbewalgo" "$tool" "$@"
