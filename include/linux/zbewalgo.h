@@ -4,10 +4,12 @@
  *
  * A page is compressed by a chain of small steps (transforms and entropy
  * coders).  A combination table lists the chains worth trying; the engine
- * tries them per page, starting with the one that won last time on a page
- * of the same class in the same context.  Compressed data names the steps
- * it used by stable ids, so it can be decompressed without the table that
- * produced it.
+ * tries them per page, the one a probe of the page expects to do best
+ * first.  The result depends on the page, the table, the thresholds and
+ * the level only: a page compressed twice with the same settings comes out
+ * the same on any context.  Compressed data names the steps it used by
+ * stable ids, so it can be decompressed without the table that produced
+ * it.
  *
  * The page format is described in Documentation/staging/zbewalgo.rst.
  */
@@ -69,7 +71,8 @@ struct zbewalgo_combination {
 /**
  * struct zbewalgo_table - the combinations tried when compressing
  * @nr: number of valid entries in @comb
- * @comb: combinations, tried in table order after the last winner
+ * @comb: combinations; the engine tries them in the order of its
+ *	estimates for the page, equal estimates in table order
  *
  * A table is plain data: callers that change it while other threads
  * compress must publish a new copy (RCU or similar) and never edit the
@@ -85,16 +88,15 @@ struct zbewalgo_table {
  * @early_abort_size: stop searching once a result is smaller than this
  * @max_output_size: a page whose best result is not smaller than this is
  *	stored uncompressed (zram's huge-class size is the natural value)
- * @tolerance_shift: accept the last winner at once when its result is at
- *	most its previous result plus previous >> @tolerance_shift
- *	(0 disables the shortcut)
+ * @tolerance_shift: stop once the best result is at most the estimate e
+ *	of the next combination to try plus e >> @tolerance_shift (and that
+ *	combination's layout differs from the best one's); 0 tries every
+ *	combination
  * @store_entropy: store a page without trying more combinations when
  *	its estimated entropy per byte (sampled, per byte lane, and of the
  *	differences of neighbouring bytes) is at least @store_entropy / 256
- *	bits and no repeated block shows: before any try after a stored
- *	page of its class, otherwise once the last winner missed (0
- *	disables the test; so does a @max_output_size not below the page
- *	length)
+ *	bits and no repeated block shows, before any try (0 disables the
+ *	test; so does a @max_output_size not below the page length)
  */
 struct zbewalgo_params {
 	u32 early_abort_size;

@@ -32,7 +32,7 @@ void zbewalgo_default_params(struct zbewalgo_params *params, size_t page_len)
 {
 	params->max_output_size = page_len - page_len * 13 / 64;
 	params->early_abort_size = page_len / 8;
-	params->tolerance_shift = 2;
+	params->tolerance_shift = 1;
 	params->store_entropy = ZBEWALGO_STORE_ENTROPY;
 }
 EXPORT_SYMBOL_GPL(zbewalgo_default_params);
@@ -233,14 +233,19 @@ static int zbw_write_stored(const u8 *src, size_t slen, u8 *dst, size_t *dlen)
  * @dst: output buffer
  * @dlen: in: capacity of @dst; out: compressed length
  *
- * Tries the combinations of the context's table, starting with the one
- * that won the previous page.  It accepts that one at once when its result
- * is within the tolerance of the previous result, stops as soon as a result
- * is below early_abort_size, and keeps the shortest prefix chain otherwise.
- * A page whose best result is not below max_output_size (or not smaller
- * than the stored form) is written in stored form, ZBEWALGO_STORED_SIZE()
- * bytes at most: compressing a valid page into a destination of that size
- * never fails.
+ * Tries the combinations of the context's table, the one the probe expects
+ * to do best first.  It stops as soon as a result is below
+ * early_abort_size, or once the best result is within the tolerance of
+ * what the next combination is expected to reach, and keeps the shortest
+ * prefix chain.  A page whose best result is not below max_output_size
+ * (or not smaller than the stored form) is written in stored form,
+ * ZBEWALGO_STORED_SIZE() bytes at most: compressing a valid page into a
+ * destination of that size never fails.
+ *
+ * The result is a function of the page, the table, the thresholds and the
+ * level: compressing the same page again with the same settings, on this
+ * context or any other, gives the same bytes, whatever was compressed in
+ * between.
  *
  * Return: 0 on success, -E2BIG when @slen exceeds the context's max_len,
  * -ENOSPC when the result does not fit in *@dlen bytes.
@@ -255,11 +260,7 @@ int zbewalgo_compress(struct zbewalgo_ctx *ctx, const void *src, size_t slen,
 	unsigned int cap = zbewalgo_stage_cap(slen);
 	unsigned int i, k;
 	int best_buf = -1;
-	struct zbw_class_memory *mem;
-	struct zbw_sample *sample = &ctx->sample;
 	struct zbw_search s;
-	unsigned int c = 0;
-	bool check, learn = true;
 	struct zbewalgo_result *res = &ctx->result;
 	u8 *out = dst;
 
@@ -267,44 +268,30 @@ int zbewalgo_compress(struct zbewalgo_ctx *ctx, const void *src, size_t slen,
 		return -E2BIG;
 
 	res->tried = 0;
-
-	/*
-	 * Callers that keep any saving (max_output_size >= slen) search.
-	 * Random pages come in runs: after a stored page of its class the
-	 * test comes first, otherwise only once the last winner missed the
-	 * threshold, so that pages that compress do not pay for it.
-	 */
-	check = params->store_entropy && params->max_output_size < slen;
-	if (check || table->nr > 1)
-		c = zbw_page_class(src, slen, ctx->step_scratch, sample);
-	if (!c)
-		check = false;
-	mem = zbw_class_enter(ctx->class, &ctx->recent, c);
 	/* Only results smaller than both of these are worth keeping. */
-	zbw_search_start(&s, mem, zbw_first_index(table, mem), table->nr,
+	zbw_search_start(&s, &ctx->probe,
 			 min_t(size_t, params->max_output_size,
 			       1 + len_bytes + slen), params);
-	if (check && (!mem->have_last || mem->stored)) {
-		check = false;
-		if (zbw_looks_random(sample, true, src, slen,
+	/*
+	 * Callers that keep any saving (max_output_size >= slen) search
+	 * every page; others store what looks random at once.
+	 */
+	if (params->store_entropy && params->max_output_size < slen &&
+	    slen >= ZBW_CHECK_MIN) {
+		zbw_sample_page(src, slen, ctx->step_scratch, &ctx->sample);
+		if (zbw_looks_random(&ctx->sample, src, slen,
 				     params->store_entropy, ctx->step_scratch))
 			goto finish;
 	}
+	zbw_probe(src, slen, table, ctx->step_scratch, &ctx->probe);
 
-	for (i = 0; i <= table->nr && slen; i++) {
+	for (i = 0; i < ctx->probe.nr && slen; i++) {
 		int ci = zbw_search_chain(&s, i);
-		const struct zbewalgo_combination *comb;
+		const struct zbewalgo_combination *comb = &table->comb[ci];
 		const u8 *in = src;
 		unsigned int inlen = slen;
 		int in_buf = -1;
 
-		if (i == 1 && check && s.best_comb < 0 &&
-		    zbw_looks_random(sample, false, src, slen,
-				     params->store_entropy, ctx->step_scratch))
-			goto finish;
-		if (ci < 0)
-			continue;
-		comb = &table->comb[ci];
 		res->tried++;
 		for (k = 0; k < comb->nr_steps; k++) {
 			const struct zbewalgo_step *step;
@@ -350,22 +337,17 @@ int zbewalgo_compress(struct zbewalgo_ctx *ctx, const void *src, size_t slen,
 			if (zbw_search_stop(&s))
 				goto finish;
 		}
-		if (zbw_search_chain_done(&s, ci)) {
-			learn = false;
+		if (zbw_search_chain_done(&s, i))
 			break;
-		}
 	}
 finish:
 	res->comb = s.best_comb;
 	res->nr_steps = s.best_steps;
 	res->stored = s.best_comb < 0;
-	if (s.best_comb < 0) {
-		zbw_search_end(&s, learn, NULL);
+	if (s.best_comb < 0)
 		return zbw_write_stored(src, slen, dst, dlen);
-	}
 	if (*dlen < s.best)
 		return -ENOSPC;
-	zbw_search_end(&s, learn, &table->comb[s.best_comb]);
 
 	out[0] = zbw_page_byte0(s.best_steps);
 	memcpy(out + 1, table->comb[s.best_comb].ids, s.best_steps);

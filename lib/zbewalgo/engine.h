@@ -19,27 +19,27 @@ static inline size_t zbw_align8(size_t n)
  * @max_len: largest input this context accepts
  * @table: combinations to try; owned by the caller
  * @params: search thresholds
- * @class: what was learnt per page class
- * @recent: class of the previous page
  * @result: what the previous call did, for statistics
- * @sample: the page's sample, for its class and the incompressibility
- *	test (here rather than on the caller's stack)
+ * @sample: the page's sample, for the incompressibility test
+ * @probe: the page's estimates for the table's chains
+ *	(@sample and @probe are here rather than on the caller's stack)
  * @buf: three stage buffers of zbewalgo_stage_cap(@max_len) bytes each
  * @step_scratch: scratch shared by the steps
  * @state: each step's state (struct zbewalgo_step), by id; NULL for steps
  *	without
  *
  * Everything a compression changes lives here, so contexts used by
- * different threads never share mutable state.
+ * different threads never share mutable state.  Nothing of one page is
+ * read for the next: the result of a page depends on the page, @table,
+ * @params and the level only.
  */
 struct zbewalgo_ctx {
 	size_t max_len;
 	const struct zbewalgo_table *table;
 	struct zbewalgo_params params;
-	struct zbw_class_memory class[ZBW_NR_CLASSES];
-	unsigned int recent;
 	struct zbewalgo_result result;
 	struct zbw_sample sample;
+	struct zbw_probe probe;
 	u8 *buf[3];
 	void *step_scratch;
 	void *state[ZBEWALGO_NR_STEP_IDS];
@@ -57,9 +57,9 @@ static inline size_t zbw_scratch_layout(size_t max_len, size_t *stage,
 	unsigned int cap = zbewalgo_stage_cap(max_len);
 
 	*stage = zbw_align8(cap);
-	/* the engine's incompressibility test shares the step scratch */
+	/* the incompressibility test and the probe share the step scratch */
 	*steps = zbw_align8(max_t(size_t, zbewalgo_steps_scratch_size(cap),
-				  ZBW_CHECK_SCRATCH));
+				  max(ZBW_CHECK_SCRATCH, ZBW_PROBE_SCRATCH)));
 	return 2 * *stage + *steps;
 }
 

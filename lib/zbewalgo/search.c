@@ -1,31 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * What the combination engine's search decides (engine.c): a page's class
- * and sample, the memory of each class (its last winner, the tolerance
- * shortcut and its budget), the random-page test, and the search over a
- * table itself: which chain comes next, which result is kept, when the
- * search stops and what the class learns from it.  The tuner
+ * What the combination engine's search decides (engine.c): a page's
+ * sample and the random-page test, the probe that ranks a table's chains
+ * for the page, and the search over the table itself: which chain comes
+ * next, which result is kept and when the search stops.  The tuner
  * (tools/zbewalgo/tune_search.c) runs the same search on measured sizes.
+ *
+ * Every decision depends on the page, the table and the thresholds only,
+ * never on pages compressed before: a caller that compresses a page twice
+ * (zram up to 6.14 does, when its first allocation fails) gets the same
+ * result both times, on any context.
  */
 
 #include "search.h"
-
-/* Table index of the class's last winner, or table->nr when not there. */
-unsigned int zbw_first_index(const struct zbewalgo_table *table,
-			     const struct zbw_class_memory *mem)
-{
-	unsigned int i;
-
-	if (!mem->have_last)
-		return table->nr;
-	if (mem->last_index < table->nr &&
-	    zbw_comb_equal(&table->comb[mem->last_index], &mem->last))
-		return mem->last_index;
-	for (i = 0; i < table->nr; i++)
-		if (zbw_comb_equal(&table->comb[i], &mem->last))
-			return i;
-	return table->nr;
-}
 
 /* 256 * log2(1 + i / 32), rounded */
 static const u8 zbw_log2_frac[32] = {
@@ -152,121 +139,18 @@ static s32 zbw_sample_h2(const struct zbw_sample *s, unsigned int slen,
 	return zbw_h2(s->pairs[j], n);
 }
 
-/*
- * The class of a sampled page: 1-4 for pages whose lanes look alike
- * (text, code, random), 5-8 for lanes that repeat every 4 bytes (arrays
- * of 32-bit numbers), 9-12 for 8-byte words; within each, the mean lane
- * entropy in steps of 2 bits.  Lanes differ when their entropies are 2
- * bits or more apart (less is sampling noise), and an array of 4-byte
- * numbers has both halves of each 8-byte word alike.
- */
-static unsigned int zbw_classify(const struct zbw_sample *s,
-				 unsigned int slen)
-{
-	s32 h2[ZBW_CHECK_LANES], lo = S32_MAX, hi = 0, sum = 0, halves = 0;
-	unsigned int j, level;
-
-	for (j = 0; j < ZBW_CHECK_LANES; j++) {
-		h2[j] = max(zbw_sample_h2(s, slen, j), 0);
-		lo = min(lo, h2[j]);
-		hi = max(hi, h2[j]);
-		sum += h2[j];
-	}
-	for (j = 0; j < ZBW_CHECK_LANES / 2; j++)
-		halves += abs(h2[j] - h2[j + ZBW_CHECK_LANES / 2]);
-	level = min_t(unsigned int, sum / (ZBW_CHECK_LANES * 512), 3);
-	if (hi - lo < 512)
-		return 1 + level;
-	if (halves < hi - lo)
-		return 5 + level;
-	return 9 + level;
-}
-
 /**
- * zbw_page_class() - sample a page and tell its class
- * @src: the page
+ * zbw_sample_page() - sample a page for zbw_looks_random()
+ * @src: the page, at least ZBW_CHECK_MIN bytes
  * @slen: its length
  * @scratch: at least ZBW_CHECK_SCRATCH bytes; holds the sample's counts
- *	afterwards, for zbw_looks_random()
+ *	afterwards
  * @s: the sample, filled in
- *
- * Return: the class, 1..ZBW_NR_CLASSES - 1, or 0 for pages too short to
- * sample (@s is then not filled in).
  */
-unsigned int zbw_page_class(const u8 *src, unsigned int slen, void *scratch,
-			    struct zbw_sample *s)
+void zbw_sample_page(const u8 *src, unsigned int slen, void *scratch,
+		     struct zbw_sample *s)
 {
-	if (slen < ZBW_CHECK_MIN)
-		return 0;
 	zbw_sample_word(src, slen, 0, scratch, s);
-	return zbw_classify(s, slen);
-}
-
-/**
- * zbw_class_enter() - the memory of a page's class
- * @class: the memories of a context, ZBW_NR_CLASSES of them
- * @recent: class of the previous page; set to @c
- * @c: class of this page
- *
- * A class seen first tries the previous page's winner first, but
- * searches in full: it is another kind of data.  It keeps the previous
- * class's budget, so that a winner the search confirms is trusted as
- * long as there at once (the pages of one file fall in a few classes).
- *
- * Return: the memory of class @c.
- */
-struct zbw_class_memory *zbw_class_enter(struct zbw_class_memory *class,
-					 unsigned int *recent, unsigned int c)
-{
-	struct zbw_class_memory *mem = &class[c];
-
-	if (!mem->have_last) {
-		*mem = class[*recent];
-		mem->shortcuts = 0;
-	}
-	*recent = c;
-	return mem;
-}
-
-/**
- * zbw_class_searched() - learn from a full search
- * @mem: the page's class memory
- * @best: size of the winner
- * @first: size the class's last winner reached on the page, SIZE_MAX if
- *	it was not tried
- *
- * While the last winner stays within 1/16 of the best, the shortcut is
- * trusted for twice as many pages each time, up to ZBW_MAX_SHORTCUTS;
- * a class whose pages want different chains searches again after one.
- */
-void zbw_class_searched(struct zbw_class_memory *mem, size_t best,
-			size_t first)
-{
-	mem->last_size = best;
-	if (first <= best + (best >> 4))
-		mem->budget = min(2 * mem->budget + 1, ZBW_MAX_SHORTCUTS);
-	else
-		mem->budget = 1;
-	mem->shortcuts = mem->budget;
-}
-
-/**
- * zbw_class_shortcut() - whether the last winner's result ends the search
- * @mem: the page's class memory
- * @size: the last winner's result on this page
- * @tolerance_shift: struct zbewalgo_params.tolerance_shift
- *
- * Return: true when @size is within the tolerance of the class's last
- * full-search result and the class has shortcuts left (one is used).
- */
-bool zbw_class_shortcut(struct zbw_class_memory *mem, size_t size,
-			unsigned int tolerance_shift)
-{
-	if (!tolerance_shift || !mem->shortcuts ||
-	    size > mem->last_size + (mem->last_size >> tolerance_shift))
-		return false;
-	mem->shortcuts--;
-	return true;
 }
 
 /* Whether @s has at least @limit / 256 bits in its lanes and differences */
@@ -292,62 +176,266 @@ static bool zbw_sample_above(const struct zbw_sample *s, unsigned int slen,
  * (gzip output of images) 7.15.  Uniform bytes in small steps (sorted,
  * say) and repeated blocks have random lanes but compress: the
  * differences of neighbouring bytes must look random too, and no repeat
- * may show.  @s is the classifier's sample, its counts still in @scratch
- * if @fresh: a page a bit or more below @limit there needs no second
- * look.
+ * may show.  @s is zbw_sample_page()'s sample, its counts still in
+ * @scratch: a page a bit or more below @limit there needs no second look.
  */
-bool zbw_looks_random(struct zbw_sample *s, bool fresh, const u8 *src,
+bool zbw_looks_random(struct zbw_sample *s, const u8 *src,
 		      unsigned int slen, u32 limit, void *scratch)
 {
 	if (!zbw_sample_above(s, slen, (s32)limit - 256))
 		return false;
-	if (!fresh)	/* the steps have used the counts */
-		zbw_sample_word(src, slen, 0, scratch, s);
 	zbw_sample_word(src, slen, 1, scratch, s);
 	return zbw_sample_above(s, slen, limit) &&
 	       !zbw_repeats(src, slen, scratch);
 }
 
+/*
+ * The cost of a repeated byte to the coders after the layout, in 1/256
+ * bytes: a match of zstd or lz covers a repeat for about a tenth of a
+ * byte per byte.
+ */
+#define ZBW_PROBE_MATCH_Q8	26
+
+/* Whether the probe applies step @id to its sample */
+static bool zbw_probe_layout(unsigned int id)
+{
+	switch (id) {
+	case ZBEWALGO_STEP_DELTA4:
+	case ZBEWALGO_STEP_DELTA8:
+	case ZBEWALGO_STEP_BITSHUFFLE4:
+	case ZBEWALGO_STEP_BITSHUFFLE8:
+	case ZBEWALGO_STEP_SIEVE4:
+		return true;
+	}
+	return false;
+}
+
+/* Leading steps of @comb the probe applies */
+static unsigned int zbw_probe_steps(const struct zbewalgo_combination *comb)
+{
+	unsigned int k = 0;
+
+	while (k < comb->nr_steps && k < ZBW_PROBE_STEPS &&
+	       zbw_probe_layout(comb->ids[k]))
+		k++;
+	return k;
+}
+
+/*
+ * Bits of entropy of the @n bytes of @b, in 1/256 bits: the sum of
+ * count * log2(n / count) over their byte values.
+ */
+static u32 zbw_probe_bits(const u8 *b, unsigned int n, u16 *count)
+{
+	u32 bits = 0, log_n = zbw_log2_q8(n);
+	unsigned int i;
+
+	memset(count, 0, 256 * sizeof(*count));
+	for (i = 0; i < n; i++)
+		count[b[i]]++;
+	for (i = 0; i < 256; i++)
+		if (count[i])
+			bits += count[i] * (log_n - zbw_log2_q8(count[i]));
+	return bits;
+}
+
+/*
+ * Positions of @b (@n bytes) whose 4 bytes were seen at an earlier
+ * position: what a match covers.  Each hash slot keeps the last word that
+ * fell there; a collision only loses a match, and a slot's initial word
+ * (all ones) is rare enough not to count.
+ */
+static u32 zbw_probe_matches(const u8 *b, unsigned int n, u32 *slot)
+{
+	u32 matched = 0;
+	unsigned int i;
+
+	memset(slot, 0xff, sizeof(*slot) << ZBW_PROBE_HASH_BITS);
+	for (i = 0; i + 4 <= n; i++) {
+		u32 w = zbw_load32(b + i);
+		u32 *p = &slot[zbw_check_hash(w, ZBW_PROBE_HASH_BITS)];
+
+		matched += *p == w;
+		*p = w;
+	}
+	return matched;
+}
+
+/**
+ * zbw_probe_sample() - take the probe's sample of a page
+ * @src: the page, at least ZBW_CHECK_MIN bytes
+ * @slen: its length
+ * @scratch: at least ZBW_PROBE_SCRATCH bytes, 8-byte aligned
+ */
+void zbw_probe_sample(const u8 *src, unsigned int slen, void *scratch)
+{
+	unsigned int i, step = slen / ZBW_PROBE_WINDOWS & ~7u;
+	u8 *sample = scratch;
+	u16 *count = (u16 *)(sample + 3 * ZBW_PROBE_STAGE) +
+		     (2u << ZBW_PROBE_HASH_BITS);
+
+	for (i = 0; i < ZBW_PROBE_WINDOWS; i++)
+		memcpy(sample + i * ZBW_PROBE_WINDOW, src + i * step,
+		       ZBW_PROBE_WINDOW);
+	/* kept after the counts for every chain whose layout permutes it */
+	*(u32 *)(count + 256) = zbw_probe_bits(sample, ZBW_PROBE_BYTES, count);
+}
+
+/**
+ * zbw_probe_same_layout() - whether two chains look alike to the probe
+ * @a: a chain
+ * @b: another
+ *
+ * Return: true when the probe applies the same steps of both.
+ */
+bool zbw_probe_same_layout(const struct zbewalgo_combination *a,
+			   const struct zbewalgo_combination *b)
+{
+	unsigned int k = zbw_probe_steps(a);
+
+	return zbw_probe_steps(b) == k && !memcmp(a->ids, b->ids, k);
+}
+
+/*
+ * Estimated cost of the @n bytes of @b to the coders, in 1/256 bytes:
+ * the bytes a match covers cost ZBW_PROBE_MATCH_Q8 each, the others their
+ * share of the entropy, @bits for all @n.
+ */
+static u32 zbw_probe_cost(const u8 *b, unsigned int n, u32 bits, u32 *slot)
+{
+	u32 matched;
+
+	if (n < 4)
+		return n * 256;
+	matched = zbw_probe_matches(b, n, slot);
+	return (u64)(n - matched) * bits / (8 * n) +
+	       matched * ZBW_PROBE_MATCH_Q8;
+}
+
+/* Whether step @id only moves bytes: the entropy of its output is kept */
+static bool zbw_probe_permutes(unsigned int id)
+{
+	return id == ZBEWALGO_STEP_BITSHUFFLE4 ||
+	       id == ZBEWALGO_STEP_BITSHUFFLE8;
+}
+
+/**
+ * zbw_probe_estimate() - what a chain is expected to make of a page
+ * @comb: the chain
+ * @slen: the page's length
+ * @scratch: as given to zbw_probe_sample() for the page
+ *
+ * Return: the estimated compressed size of the page, in bytes.
+ */
+u32 zbw_probe_estimate(const struct zbewalgo_combination *comb,
+		       unsigned int slen, void *scratch)
+{
+	u8 *buf[2] = { (u8 *)scratch + ZBW_PROBE_STAGE,
+		       (u8 *)scratch + 2 * ZBW_PROBE_STAGE };
+	u32 *slot = (u32 *)((u8 *)scratch + 3 * ZBW_PROBE_STAGE);
+	u16 *count = (u16 *)(slot + (1u << ZBW_PROBE_HASH_BITS));
+	unsigned int j, k = zbw_probe_steps(comb);
+	const u8 *in = scratch;
+	int n = ZBW_PROBE_BYTES;
+	/* the sample's, until a step changes the bytes */
+	u32 bits = *(u32 *)(count + 256);
+
+	for (j = 0; j < k; j++) {
+		/* the layout steps need no scratch */
+		n = zbewalgo_step_get(comb->ids[j])->encode(in, n, buf[j & 1],
+							    ZBW_PROBE_STAGE,
+							    NULL);
+		if (n < 0)
+			return slen;
+		in = buf[j & 1];
+		if (!zbw_probe_permutes(comb->ids[j]))
+			bits = U32_MAX;
+	}
+	if (bits == U32_MAX)
+		bits = zbw_probe_bits(in, n, count);
+	return DIV_ROUND_UP((u64)zbw_probe_cost(in, n, bits, slot) * slen,
+			    256 * ZBW_PROBE_BYTES);
+}
+
+/**
+ * zbw_probe_rank() - order the chains by their estimates
+ * @p: @p->nr and @p->est set; @p->order filled in, smallest estimate
+ *	first, ties in table order
+ */
+void zbw_probe_rank(struct zbw_probe *p)
+{
+	unsigned int i, j;
+
+	for (i = 0; i < p->nr; i++) {
+		for (j = i; j > 0 && p->est[p->order[j - 1]] > p->est[i]; j--)
+			p->order[j] = p->order[j - 1];
+		p->order[j] = i;
+	}
+}
+
+/**
+ * zbw_probe() - estimate what each chain of a table makes of a page
+ * @src: the page
+ * @slen: its length
+ * @table: the chains
+ * @scratch: at least ZBW_PROBE_SCRATCH bytes, 8-byte aligned
+ * @p: the estimates and the order to try the chains in, filled in
+ *
+ * Pages shorter than ZBW_CHECK_MIN are not probed: their estimates are 0
+ * and the order is the table's.
+ */
+void zbw_probe(const u8 *src, unsigned int slen,
+	       const struct zbewalgo_table *table, void *scratch,
+	       struct zbw_probe *p)
+{
+	bool probe = slen >= ZBW_CHECK_MIN && table->nr > 1;
+	unsigned int i, j;
+
+	p->nr = min_t(unsigned int, table->nr, ZBW_PROBE_MAX);
+	if (probe)
+		zbw_probe_sample(src, slen, scratch);
+	for (i = 0; i < p->nr; i++) {
+		const struct zbewalgo_combination *c = &table->comb[i];
+
+		/* a chain with the layout of an earlier one: the same */
+		for (j = 0; j < i; j++)
+			if (zbw_probe_same_layout(&table->comb[j], c))
+				break;
+		p->layout[i] = j;
+		p->est[i] = !probe ? 0 : j < i ? p->est[j] :
+			    zbw_probe_estimate(c, slen, scratch);
+	}
+	zbw_probe_rank(p);
+}
+
 /**
  * zbw_search_start() - begin the search of a page
  * @s: the search
- * @mem: the page's class memory (zbw_class_enter())
- * @first: table index of the class's last winner (zbw_first_index())
- * @nr: combinations in the table
+ * @probe: the page's estimates (zbw_probe())
  * @limit: results must be smaller than this to be kept
  * @params: the thresholds
  */
-void zbw_search_start(struct zbw_search *s, struct zbw_class_memory *mem,
-		      unsigned int first, unsigned int nr, size_t limit,
-		      const struct zbewalgo_params *params)
+void zbw_search_start(struct zbw_search *s, const struct zbw_probe *probe,
+		      size_t limit, const struct zbewalgo_params *params)
 {
-	s->mem = mem;
-	s->first = first;
-	s->nr = nr;
+	s->probe = probe;
 	s->early_abort = params->early_abort_size;
 	s->tolerance_shift = params->tolerance_shift;
 	s->best = limit;
 	s->best_comb = -1;
 	s->best_steps = 0;
-	s->first_best = SIZE_MAX;
 }
 
 /**
  * zbw_search_chain() - the chain tried in turn @i
  * @s: the search
- * @i: 0 to @s->nr
+ * @i: 0 to the table's size - 1
  *
- * The class's last winner comes first, then the table in order.
- *
- * Return: its table index, or -1 when turn @i tries nothing.
+ * Return: its table index: the chains come smallest estimate first.
  */
 int zbw_search_chain(const struct zbw_search *s, unsigned int i)
 {
-	unsigned int ci = i == 0 ? s->first : i - 1;
-
-	if (ci >= s->nr || (i > 0 && ci == s->first))
-		return -1;
-	return ci;
+	return s->probe->order[i];
 }
 
 /**
@@ -383,44 +471,26 @@ bool zbw_search_stop(const struct zbw_search *s)
 }
 
 /**
- * zbw_search_chain_done() - whether the search ends after a chain
+ * zbw_search_chain_done() - whether the search ends after turn @i
  * @s: the search
- * @ci: table index of the chain just tried
+ * @i: the turn just tried
  *
- * After the class's last winner, a result within the tolerance of its
- * last one ends the search: the page is like the last of its class
- * (zbw_class_shortcut()).
+ * The search ends when the best result is within the tolerance of the
+ * next chain's estimate: the chains left are not expected to do better.
+ * A next chain with the best one's layout goes on all the same: the probe
+ * cannot tell their coders apart.  Without a tolerance (or an estimate)
+ * every chain is tried.
  *
  * Return: true when the search ends here.
  */
-bool zbw_search_chain_done(struct zbw_search *s, int ci)
+bool zbw_search_chain_done(const struct zbw_search *s, unsigned int i)
 {
-	if (ci != (int)s->first)
+	const struct zbw_probe *p = s->probe;
+	size_t next;
+
+	if (s->best_comb < 0 || !s->tolerance_shift || i + 1 >= p->nr)
 		return false;
-	s->first_best = s->best;
-	return s->best_comb == ci &&
-	       zbw_class_shortcut(s->mem, s->best, s->tolerance_shift);
-}
-
-/**
- * zbw_search_end() - what the page's class learns from the search
- * @s: the search
- * @learn: the search was not ended by the shortcut
- * @won: the winning combination, NULL when the page is stored
- */
-void zbw_search_end(struct zbw_search *s, bool learn,
-		    const struct zbewalgo_combination *won)
-{
-	struct zbw_class_memory *mem = s->mem;
-
-	if (learn && s->best_comb >= 0)
-		zbw_class_searched(mem, s->best,
-				   s->best_comb == (int)s->first ?
-				   s->best : s->first_best);
-	mem->stored = !won;
-	if (!won)
-		return;
-	mem->last = *won;
-	mem->last_index = s->best_comb;
-	mem->have_last = true;
+	next = p->est[p->order[i + 1]];
+	return s->best <= next + (next >> s->tolerance_shift) &&
+	       p->layout[p->order[i + 1]] != p->layout[s->best_comb];
 }

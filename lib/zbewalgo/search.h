@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * The combination engine's search (search.c): page classes, what the
- * engine remembers per class, and the decisions of one page's search,
- * which the engine and the tuner (tools/zbewalgo) both drive.
+ * The combination engine's search (search.c): the page's sample, the
+ * probe that ranks a table's chains for it, and the decisions of one
+ * page's search, which the engine and the tuner (tools/zbewalgo) both
+ * drive.
  */
 #ifndef __ZBEWALGO_SEARCH_H
 #define __ZBEWALGO_SEARCH_H
@@ -10,56 +11,11 @@
 #include "zbewalgo_internal.h"
 
 /*
- * Pages accepted by the tolerance shortcut between two full searches.  The
- * reference size only comes from full searches, so a chain that won on
- * one kind of data cannot keep itself in place on another kind that it
- * compresses about as badly: after this many pages the others get a try.
- * A try of a zstd chain costs about what zstd costs for the page: 63
- * pages and a tolerance of a quarter (zbewalgo_default_params()) instead
- * of 15 and an eighth take 9% fewer instructions on the bench sets for
- * 0.5% of the ratio.
- */
-#define ZBW_MAX_SHORTCUTS	63
-
-/*
- * Pages of different kinds come interleaved (a process's heap, its
- * arrays and its text all go to swap together), and a table's chains
- * each win on one kind.  The engine remembers the last winner per page
- * class, a coarse signature of the page's sampled byte statistics
- * (zbw_classify()), so that about one chain is tried per page however
- * the kinds are mixed.  ZBW_NR_CLASSES is its number of values.
- */
-#define ZBW_NR_CLASSES		13
-
-/**
- * struct zbw_class_memory - what the engine remembers for a page class
- * @last: combination that won the previous page of the class
- * @last_index: table index @last had, checked before use
- * @last_size: size @last reached when it last won a full search
- * @have_last: @last, @last_index and @last_size are valid
- * @stored: the previous page of the class was stored
- * @shortcuts: pages that may still be accepted by the tolerance shortcut
- *	before a full search is forced
- * @budget: @shortcuts after a full search: doubles while full searches
- *	find @last within the tolerance of the best, falls to 1 when not
- */
-struct zbw_class_memory {
-	struct zbewalgo_combination last;
-	u32 last_size;
-	u16 last_index;
-	u8 shortcuts;
-	u8 budget;
-	bool have_last;
-	bool stored;
-};
-
-/*
- * Page statistics for the classifier and the incompressibility test:
- * 8-byte words at the start of every 64-byte block, counted per byte
- * lane (offset % 8), so the lanes of float and integer arrays are seen
- * apart.  The classifier looks at the first word of each block, the test
- * at two.  Pages shorter than ZBW_CHECK_MIN give too few samples and
- * skip both.
+ * Page statistics for the incompressibility test: 8-byte words at the
+ * start of every 64-byte block, counted per byte lane (offset % 8), so
+ * the lanes of float and integer arrays are seen apart; first one word
+ * per block, then two.  Pages shorter than ZBW_CHECK_MIN give too few
+ * samples and skip the test, and the probe.
  */
 #define ZBW_CHECK_BLOCK		64
 #define ZBW_CHECK_LANES		8
@@ -96,56 +52,95 @@ struct zbw_sample {
 	unsigned int words;
 };
 
-unsigned int zbw_page_class(const u8 *src, unsigned int slen, void *scratch,
-			    struct zbw_sample *s);
-struct zbw_class_memory *zbw_class_enter(struct zbw_class_memory *class,
-					 unsigned int *recent, unsigned int c);
-void zbw_class_searched(struct zbw_class_memory *mem, size_t best,
-			size_t first);
-bool zbw_class_shortcut(struct zbw_class_memory *mem, size_t size,
-			unsigned int tolerance_shift);
-unsigned int zbw_first_index(const struct zbewalgo_table *table,
-			     const struct zbw_class_memory *mem);
-bool zbw_looks_random(struct zbw_sample *s, bool fresh, const u8 *src,
+void zbw_sample_page(const u8 *src, unsigned int slen, void *scratch,
+		     struct zbw_sample *s);
+bool zbw_looks_random(struct zbw_sample *s, const u8 *src,
 		      unsigned int slen, u32 limit, void *scratch);
+
+/*
+ * The probe (zbw_probe()) estimates what each chain of a table makes of a
+ * page, from ZBW_PROBE_WINDOWS windows of ZBW_PROBE_WINDOW bytes spread
+ * over it: the leading layout steps of the chain (delta, bitshuffle,
+ * sieve) applied to the sample, then its byte entropy and the share of
+ * it that repeats a 4-byte string seen before, the two things the coders
+ * after them live on.  Chains with the same layout get the same estimate.
+ */
+#define ZBW_PROBE_WINDOWS	4
+#define ZBW_PROBE_WINDOW	128
+#define ZBW_PROBE_BYTES		(ZBW_PROBE_WINDOWS * ZBW_PROBE_WINDOW)
+/* layout steps of a chain the probe applies, at most */
+#define ZBW_PROBE_STEPS		3
+/* slots for about the positions of the largest layout (sieve4's) */
+#define ZBW_PROBE_HASH_BITS	10
+/*
+ * The sample and two buffers for its layouts, zbewalgo_stage_cap() bytes
+ * each; the hash of words; byte counts; the sample's entropy.
+ */
+#define ZBW_PROBE_STAGE		(ZBW_PROBE_BYTES + ZBW_PROBE_BYTES / 2 + 64)
+#define ZBW_PROBE_SCRATCH	(3 * ZBW_PROBE_STAGE + \
+				 (sizeof(u32) << ZBW_PROBE_HASH_BITS) + \
+				 256 * sizeof(u16) + sizeof(u32))
+/*
+ * A table has at most one combination per step it holds, so the probe's
+ * arrays have ZBEWALGO_MAX_TABLE_STEPS entries.
+ */
+#define ZBW_PROBE_MAX		ZBEWALGO_MAX_TABLE_STEPS
+
+/**
+ * struct zbw_probe - a page's estimates for the chains of a table
+ * @nr: chains ranked, the table's size
+ * @est: estimated compressed size of the page by each chain, by table
+ *	index; 0 when the page was too short to probe
+ * @order: table indexes, smallest estimate first, ties in table order
+ * @layout: by table index, the first chain whose layout the probe sees
+ *	as this one's (zbw_probe_same_layout())
+ */
+struct zbw_probe {
+	unsigned int nr;
+	u32 est[ZBW_PROBE_MAX];
+	u8 order[ZBW_PROBE_MAX];
+	u8 layout[ZBW_PROBE_MAX];
+};
+
+bool zbw_probe_same_layout(const struct zbewalgo_combination *a,
+			   const struct zbewalgo_combination *b);
+void zbw_probe_sample(const u8 *src, unsigned int slen, void *scratch);
+u32 zbw_probe_estimate(const struct zbewalgo_combination *comb,
+		       unsigned int slen, void *scratch);
+void zbw_probe_rank(struct zbw_probe *p);
+void zbw_probe(const u8 *src, unsigned int slen,
+	       const struct zbewalgo_table *table, void *scratch,
+	       struct zbw_probe *p);
 
 /**
  * struct zbw_search - one page's search over a table (search.c)
- * @mem: the page's class memory
- * @first: table index of the class's last winner, @nr when none
- * @nr: combinations in the table
+ * @probe: the page's estimates and the order of the tries
  * @early_abort: struct zbewalgo_params.early_abort_size
  * @tolerance_shift: struct zbewalgo_params.tolerance_shift
  * @best: size of the best result, the limit while there is none
  * @best_comb: table index of the chain of @best, -1 while none
  * @best_steps: steps of that chain that gave @best
- * @first_best: @best after the last winner's chain, SIZE_MAX before
  *
  * The engine and the tuner (tools/zbewalgo/tune_search.c) drive one
  * search each through these calls: the engine with the sizes the steps
- * write, the tuner with sizes it measured before.
+ * write, the tuner with sizes it measured before.  Nothing in it outlives
+ * the page.
  */
 struct zbw_search {
-	struct zbw_class_memory *mem;
-	unsigned int first;
-	unsigned int nr;
+	const struct zbw_probe *probe;
 	size_t early_abort;
 	unsigned int tolerance_shift;
 	size_t best;
 	int best_comb;
 	unsigned int best_steps;
-	size_t first_best;
 };
 
-void zbw_search_start(struct zbw_search *s, struct zbw_class_memory *mem,
-		      unsigned int first, unsigned int nr, size_t limit,
-		      const struct zbewalgo_params *params);
+void zbw_search_start(struct zbw_search *s, const struct zbw_probe *probe,
+		      size_t limit, const struct zbewalgo_params *params);
 int zbw_search_chain(const struct zbw_search *s, unsigned int i);
 bool zbw_search_result(struct zbw_search *s, int ci, unsigned int steps,
 		       size_t size);
 bool zbw_search_stop(const struct zbw_search *s);
-bool zbw_search_chain_done(struct zbw_search *s, int ci);
-void zbw_search_end(struct zbw_search *s, bool learn,
-		    const struct zbewalgo_combination *won);
+bool zbw_search_chain_done(const struct zbw_search *s, unsigned int i);
 
 #endif /* __ZBEWALGO_SEARCH_H */

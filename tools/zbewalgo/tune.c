@@ -21,7 +21,7 @@
  *     the chain that lowers the total zram size most while the table stays
  *     within the budget, then drop chains that hardly help.  A table's size
  *     and time come from a replay of the engine's search over the per-chain
- *     measurements (last winner first, tolerance shortcut, early abort,
+ *     measurements (the probe's order, its tolerance, early abort,
  *     prefixes); the replayed sizes are exact, the times are the sum of
  *     the chains' own times.
  * The recommendation, the default table, the presets, lz4 and zstd-3 are
@@ -810,6 +810,7 @@ static void free_tuner(struct tuner *t)
 	for (i = 0; i < t->ncands; i++)
 		for (k = 0; k < 2; k++) {
 			free(t->cands[i].r[k].size);
+			free(t->cands[i].r[k].est);
 			free(t->cands[i].r[k].ct);
 			free(t->cands[i].r[k].dt);
 		}
@@ -819,11 +820,9 @@ static void free_tuner(struct tuner *t)
 		free(t->set[SCREEN].data);
 		free(t->set[SCREEN].prestored);
 		free(t->set[SCREEN].precost);
-		free(t->set[SCREEN].cls);
 	}
 	free(t->set[TRAIN].prestored);
 	free(t->set[TRAIN].precost);
-	free(t->set[TRAIN].cls);
 	free(t->set[TRAIN].data);
 	free(t->hold.data);
 	zbewalgo_ctx_destroy(t->ctx);

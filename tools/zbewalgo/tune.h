@@ -29,8 +29,8 @@
 #include "../../lib/zbewalgo/search.h"
 
 /*
- * The sample is taken in runs of consecutive pages so that the engine's
- * memory of the last winner sees neighbours as it would in zram.
+ * The sample is taken in runs of consecutive pages, as pages of one kind
+ * reach zram together.
  */
 #define RUN_PAGES	16
 #define NO_RESULT	UINT32_MAX
@@ -74,8 +74,6 @@ struct pageset {
 	 */
 	bool *prestored;
 	float *precost;
-	/* each page's class (zbw_page_class()) */
-	uint8_t *cls;
 };
 
 /* ---- the search ---------------------------------------------------------- */
@@ -83,6 +81,7 @@ struct pageset {
 /* One chain measured page by page on one page set. */
 struct chainres {
 	uint32_t *size;		/* engine output, or NO_RESULT when stored */
+	uint32_t *est;		/* the probe's estimate (zbw_probe()) */
 	float *ct, *dt;		/* seconds */
 	double zb, tc, td;	/* sums: zram bytes, seconds */
 };

@@ -15,10 +15,10 @@ static double zsize(const struct tuner *t, uint32_t s)
 
 /*
  * What a page set keeps for every chain, allocated with the first chain
- * measured on it: which pages the engine stores without a try, at what
- * cost, and each page's class (zbw_page_class()).
+ * measured on it: which pages the engine stores without a try, and at
+ * what cost.
  */
-static int pageset_prepare(struct pageset *ps, size_t page)
+static int pageset_prepare(struct pageset *ps)
 {
 	size_t i, n = ps->n;
 
@@ -30,18 +30,23 @@ static int pageset_prepare(struct pageset *ps, size_t page)
 		for (i = 0; i < n; i++)
 			ps->precost[i] = -1;
 	}
-	if (!ps->cls) {
-		static u8 scratch[ZBW_CHECK_SCRATCH] __aligned(8);
-		struct zbw_sample sample;
-
-		ps->cls = calloc(n + 1, 1);
-		if (!ps->cls)
-			return -1;
-		for (i = 0; i < n; i++)
-			ps->cls[i] = zbw_page_class(ps->data + i * page, page,
-						    scratch, &sample);
-	}
 	return 0;
+}
+
+/* The probe's estimate of @comb for each page of @ps, as the engine's. */
+static void probe_pages(const struct tuner *t, const struct pageset *ps,
+			const struct zbewalgo_combination *comb, uint32_t *est)
+{
+	static u8 scratch[ZBW_PROBE_SCRATCH] __aligned(8);
+	size_t i;
+
+	for (i = 0; i < ps->n; i++) {
+		est[i] = 0;
+		if (t->page < ZBW_CHECK_MIN)
+			continue;
+		zbw_probe_sample(ps->data + i * t->page, t->page, scratch);
+		est[i] = zbw_probe_estimate(comb, t->page, scratch);
+	}
 }
 
 /* The engine's context with @comb as its only chain. */
@@ -124,10 +129,12 @@ static int eval_chain(struct tuner *t, int ci, int set)
 	size_t i, n = ps->n;
 
 	r->size = malloc((n + 1) * sizeof(*r->size));
+	r->est = malloc((n + 1) * sizeof(*r->est));
 	r->ct = malloc((n + 1) * sizeof(*r->ct));
 	r->dt = malloc((n + 1) * sizeof(*r->dt));
-	if (!r->size || !r->ct || !r->dt || pageset_prepare(ps, t->page))
+	if (!r->size || !r->est || !r->ct || !r->dt || pageset_prepare(ps))
 		return -1;
+	probe_pages(t, ps, &c->comb, r->est);
 	one_chain_ctx(t, &c->comb);
 	r->zb = 0;
 	r->tc = 0;
@@ -204,10 +211,10 @@ const struct chainres *tune_res_of(const struct tuner *t, int ci, int set)
 /*
  * The engine's search (lib/zbewalgo/engine.c, zbewalgo_compress()) over
  * the per-chain measurements, through the engine's own calls
- * (zbw_search_*(), lib/zbewalgo/search.c): which chain comes next, which
- * result is kept, when the search stops and what the class learns.  A
- * chain's result after step k is the one-chain result of its k-step
- * prefix, which is the engine's best-of-prefixes.
+ * (zbw_probe_rank(), zbw_search_*(), lib/zbewalgo/search.c): which chain
+ * comes next, which result is kept and when the search stops.  A chain's
+ * result after step k is the one-chain result of its k-step prefix,
+ * which is the engine's best-of-prefixes.
  */
 static void sim(const struct tuner *t, int set, const int *tab, int n,
 		uint32_t ea, uint32_t maxout, struct simres *out)
@@ -218,41 +225,41 @@ static void sim(const struct tuner *t, int set, const int *tab, int n,
 		.max_output_size = maxout,
 		.tolerance_shift = t->tol,
 	};
-	struct zbw_class_memory class[ZBW_NR_CLASSES] = { 0 };
-	unsigned int recent = 0;
+	struct zbw_probe probe = { .nr = n };
 	struct zbw_search s;
 	int i, k;
 	size_t p;
 
 	memset(out, 0, sizeof(*out));
 	for (p = 0; p < ps->n; p++) {
-		/* the table position of the class's last winner */
-		unsigned int c = n > 1 || maxout < t->page ? ps->cls[p] : 0;
-		struct zbw_class_memory *mem =
-			zbw_class_enter(class, &recent, c);
 		int wpre = -1;
-		bool learn = true;
 		double cost = 0;
 
-		zbw_search_start(&s, mem, mem->have_last ? mem->last_index : n,
-				 n, maxout < t->stored_size ? maxout :
-				 t->stored_size, &params);
 		/* stored at once: the check's cost, no try */
 		if (ps->prestored[p] && maxout < t->page && n) {
-			zbw_search_end(&s, false, NULL);
 			out->tc += ps->precost[p] + t->tcopy;
 			out->zb += t->page;
 			out->td += t->tcopy;
 			continue;
 		}
+		/* as zbw_probe(): a one-chain table is not probed */
+		for (i = 0; i < n; i++) {
+			probe.est[i] = n > 1 ?
+				       tune_res_of(t, tab[i], set)->est[p] : 0;
+			for (k = 0; k < i; k++)
+				if (zbw_probe_same_layout(&t->cands[tab[k]].comb,
+							  &t->cands[tab[i]].comb))
+					break;
+			probe.layout[i] = k;
+		}
+		zbw_probe_rank(&probe);
+		zbw_search_start(&s, &probe, maxout < t->stored_size ? maxout :
+				 t->stored_size, &params);
 
-		for (i = 0; i <= n; i++) {
+		for (i = 0; i < n; i++) {
 			int ci = zbw_search_chain(&s, i);
-			const struct cand *c;
+			const struct cand *c = &t->cands[tab[ci]];
 
-			if (ci < 0)
-				continue;
-			c = &t->cands[tab[ci]];
 			out->tried++;
 			for (k = 0; k < c->comb.nr_steps; k++) {
 				const struct chainres *r =
@@ -267,14 +274,10 @@ static void sim(const struct tuner *t, int set, const int *tab, int n,
 				}
 			}
 			cost += tune_res_of(t, tab[ci], set)->ct[p];
-			if (zbw_search_chain_done(&s, ci)) {
-				learn = false;
+			if (zbw_search_chain_done(&s, i))
 				break;
-			}
 		}
 done:
-		zbw_search_end(&s, learn, s.best_comb < 0 ? NULL :
-			       &t->cands[tab[s.best_comb]].comb);
 		/* and zram's copy of the result (or the page) into its store */
 		if (s.best_comb >= 0 && s.best < t->threshold) {
 			out->zb += s.best;
