@@ -11,13 +11,15 @@
 #include <linux/err.h>
 #include <linux/init.h>
 #include <linux/module.h>
+#include <linux/mutex.h>
 #include <linux/crypto.h>
 #include <linux/zbewalgo.h>
 #include <crypto/internal/scompress.h>
 
+/* zswap compresses a page once: its streams follow sysfs page by page. */
 static void *zbewalgo_alloc_stream(void)
 {
-	return zbewalgo_stream_create(PAGE_SIZE, 0);
+	return zbewalgo_stream_create(PAGE_SIZE, 0, NULL);
 }
 
 static void zbewalgo_free_stream(void *ctx)
@@ -98,17 +100,42 @@ static struct scomp_alg zbewalgo_scomp = {
 };
 
 #ifdef CRYPTO_ALG_TYPE_COMPRESS
-/* The legacy comp type, through which zram up to 6.11 allocates. */
+/*
+ * The legacy comp type, through which zram up to 6.11 allocates: one tfm
+ * per CPU and device.  zram compresses a page again when its first
+ * allocation fails, maybe on another CPU's tfm, and copies the result into
+ * the object sized for the first: all these tfms keep the configuration
+ * the first of them found, until the last is freed, so that a sysfs write
+ * never reaches a device that holds data.
+ */
 struct zbewalgo_tfm_ctx {
 	void *stream;
 };
 
+static DEFINE_MUTEX(zbewalgo_comp_lock);
+static struct zbewalgo_config *zbewalgo_comp_config;
+static unsigned int zbewalgo_comp_tfms;
+
 static int zbewalgo_init_tfm(struct crypto_tfm *tfm)
 {
 	struct zbewalgo_tfm_ctx *c = crypto_tfm_ctx(tfm);
+	int ret = 0;
 
-	c->stream = zbewalgo_alloc_stream();
-	return PTR_ERR_OR_ZERO(c->stream);
+	mutex_lock(&zbewalgo_comp_lock);
+	if (!zbewalgo_comp_tfms)
+		zbewalgo_comp_config = zbewalgo_config_get();
+	c->stream = zbewalgo_stream_create(PAGE_SIZE, 0, zbewalgo_comp_config);
+	if (!IS_ERR(c->stream)) {
+		zbewalgo_comp_tfms++;
+	} else {
+		ret = PTR_ERR(c->stream);
+		if (!zbewalgo_comp_tfms) {
+			zbewalgo_config_put(zbewalgo_comp_config);
+			zbewalgo_comp_config = NULL;
+		}
+	}
+	mutex_unlock(&zbewalgo_comp_lock);
+	return ret;
 }
 
 static void zbewalgo_exit_tfm(struct crypto_tfm *tfm)
@@ -116,6 +143,12 @@ static void zbewalgo_exit_tfm(struct crypto_tfm *tfm)
 	struct zbewalgo_tfm_ctx *c = crypto_tfm_ctx(tfm);
 
 	zbewalgo_free_stream(c->stream);
+	mutex_lock(&zbewalgo_comp_lock);
+	if (!--zbewalgo_comp_tfms) {
+		zbewalgo_config_put(zbewalgo_comp_config);
+		zbewalgo_comp_config = NULL;
+	}
+	mutex_unlock(&zbewalgo_comp_lock);
 }
 
 static int zbewalgo_compress_tfm(struct crypto_tfm *tfm, const u8 *src,

@@ -169,14 +169,19 @@ const char *zbewalgo_step_name(unsigned int id);
 
 /*
  * Kernel streams: a context bound to the shared, sysfs-tunable table and
- * thresholds under /sys/kernel/zbewalgo, with statistics.  Used by the
- * crypto API glue and the zram backend.
+ * thresholds under /sys/kernel/zbewalgo (a configuration), with
+ * statistics.  Used by the crypto API glue and the zram backend.
  */
 struct zbewalgo_stream;
+struct zbewalgo_config;
 
 bool zbewalgo_ready(void);
 
-struct zbewalgo_stream *zbewalgo_stream_create(size_t page_len, int level);
+struct zbewalgo_config *zbewalgo_config_get(void);
+void zbewalgo_config_put(struct zbewalgo_config *cfg);
+
+struct zbewalgo_stream *zbewalgo_stream_create(size_t page_len, int level,
+					       struct zbewalgo_config *cfg);
 void zbewalgo_stream_destroy(struct zbewalgo_stream *s);
 int zbewalgo_stream_compress(struct zbewalgo_stream *s, const void *src,
 			     size_t slen, void *dst, size_t *dlen);

@@ -5,12 +5,15 @@
  *
  * The combination table and thresholds live in a reference-counted
  * configuration that is replaced, never edited, when sysfs changes it, and
- * published with RCU.  A stream takes a reference to the current
- * configuration before a page and compresses without any lock held, so a
- * change is safe while every CPU compresses, takes effect at each stream's
- * next page, and compression may sleep or migrate (zram streams are
- * preemptible since 6.15).  Statistics are per-CPU counters of the
- * configuration they were gathered under.
+ * published with RCU.  A stream either follows the published configuration,
+ * taking a reference to the current one before a page (zswap: a change
+ * takes effect at each stream's next page), or keeps the one it was
+ * created with for good (zram, which may compress a page twice and trust
+ * the first length: a change must not reach a device that holds data).
+ * Either way it compresses without any lock held, so a change is safe
+ * while every CPU compresses, and compression may sleep or migrate (zram
+ * streams are preemptible since 6.15).  Statistics are per-CPU counters of
+ * the configuration they were gathered under.
  */
 
 #include <kunit/visibility.h>
@@ -31,11 +34,13 @@
  * @ctx: the compression context
  * @config: the configuration @ctx last used; holds a reference
  * @preset: preset table chosen by level, or NULL for the shared table
+ * @fixed: @config is the stream's for good, not the published one
  */
 struct zbewalgo_stream {
 	struct zbewalgo_ctx *ctx;
 	struct zbewalgo_config *config;
 	const struct zbewalgo_table *preset;
+	bool fixed;
 };
 
 /* NULL until zbewalgo_init() succeeded; then never NULL until exit. */
@@ -98,6 +103,10 @@ static struct zbewalgo_config *zbw_config_alloc(const struct zbewalgo_config *ol
 /**
  * zbewalgo_config_get() - reference the current shared configuration
  *
+ * The settings in force now (table and thresholds of /sys/kernel/zbewalgo),
+ * to give streams that must keep them, zbewalgo_stream_create().
+ *
+ * Context: may sleep.
  * Return: the configuration, to be released with zbewalgo_config_put(),
  * or NULL when zbewalgo_init() failed.
  */
@@ -113,6 +122,7 @@ struct zbewalgo_config *zbewalgo_config_get(void)
 	mutex_unlock(&zbw_config_lock);
 	return cfg;
 }
+EXPORT_SYMBOL_GPL(zbewalgo_config_get);
 
 /**
  * zbewalgo_ready() - whether the library initialised
@@ -130,12 +140,13 @@ EXPORT_SYMBOL_GPL(zbewalgo_ready);
 
 /**
  * zbewalgo_config_put() - release a reference from zbewalgo_config_get()
- * @cfg: the configuration
+ * @cfg: the configuration, or NULL
  */
 void zbewalgo_config_put(struct zbewalgo_config *cfg)
 {
 	zbw_config_put(cfg);
 }
+EXPORT_SYMBOL_GPL(zbewalgo_config_put);
 
 /**
  * zbewalgo_config_update() - publish a changed copy of the configuration
@@ -186,6 +197,8 @@ static void zbw_stream_refresh(struct zbewalgo_stream *s)
 {
 	struct zbewalgo_config *cfg, *old = NULL;
 
+	if (s->fixed)
+		return;
 	rcu_read_lock();
 	cfg = rcu_dereference(zbw_config);
 	/* A configuration whose count hit zero is already replaced. */
@@ -205,19 +218,31 @@ static void zbw_stream_refresh(struct zbewalgo_stream *s)
  * @page_len: largest input, normally PAGE_SIZE
  * @level: 0 for the shared (sysfs) table, or a preset level, see
  *	zbewalgo_preset_table()
+ * @cfg: the configuration to keep, from zbewalgo_config_get() (the stream
+ *	takes a reference of its own), or NULL to follow the one sysfs
+ *	publishes, page by page
+ *
+ * A stream with a configuration of its own compresses a page the same
+ * whenever it is asked, as do all streams given the same configuration and
+ * level: what a caller that compresses a page twice and trusts the first
+ * length (zram) needs.
  *
  * Context: may sleep.
  * Return: the stream, or an ERR_PTR(): -EINVAL for an unknown level or a
  * @page_len above ZBEWALGO_MAX_INPUT (the page format's limit), -ENOMEM,
  * -ENODEV when the library failed to initialise.
  */
-struct zbewalgo_stream *zbewalgo_stream_create(size_t page_len, int level)
+struct zbewalgo_stream *zbewalgo_stream_create(size_t page_len, int level,
+					       struct zbewalgo_config *cfg)
 {
 	struct zbewalgo_stream *s = kzalloc(sizeof(*s), GFP_KERNEL);
 
 	if (!s)
 		return ERR_PTR(-ENOMEM);
-	s->config = zbewalgo_config_get();
+	s->fixed = !!cfg;
+	if (cfg)
+		kref_get(&cfg->ref);
+	s->config = cfg ?: zbewalgo_config_get();
 	if (!s->config) {
 		kfree(s);
 		return ERR_PTR(-ENODEV);
@@ -265,9 +290,10 @@ EXPORT_SYMBOL_GPL(zbewalgo_stream_destroy);
  * @dst: output buffer
  * @dlen: in: capacity of @dst; out: compressed length
  *
- * Like zbewalgo_compress(), with the current table and thresholds, and
- * counted in the statistics unless the stream has a preset level.  Runs
- * without locks; may be preempted.
+ * Like zbewalgo_compress(), with the stream's table and thresholds (the
+ * current ones for a stream that follows sysfs), and counted in the
+ * statistics unless the stream has a preset level.  Runs without locks;
+ * may be preempted.
  *
  * Return: 0, -E2BIG or -ENOSPC as zbewalgo_compress().
  */

@@ -40,8 +40,6 @@ struct zbewalgo_config {
 	struct zbewalgo_stats __percpu *stats;
 };
 
-struct zbewalgo_config *zbewalgo_config_get(void);
-void zbewalgo_config_put(struct zbewalgo_config *cfg);
 int zbewalgo_config_update(int (*edit)(struct zbewalgo_config *cfg,
 				       const void *arg),
 			   const void *arg);

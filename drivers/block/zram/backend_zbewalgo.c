@@ -4,7 +4,9 @@
  *
  * algorithm_params level=1, 2 or 3 selects a preset combination table
  * (fast, default, thorough), any other level is refused; without a level
- * the streams follow the table tuned in /sys/kernel/zbewalgo.
+ * the streams use the table tuned in /sys/kernel/zbewalgo.  A device keeps
+ * the sysfs settings in force when it was set up until it is reset: zram
+ * may compress a page twice and trust the first length.
  * Incompressible pages come back in stored form, larger than zram's
  * huge-class size, so zram keeps them as-is: compression never fails for
  * a valid page.
@@ -34,18 +36,22 @@ static int zbewalgo_zram_setup_params(struct zcomp_params *params)
 	/* zbewalgo has no dictionary support. */
 	if (params->dict_sz)
 		return -EINVAL;
-	return 0;
+	params->drv_data = zbewalgo_config_get();
+	return params->drv_data ? 0 : -ENODEV;
 }
 
 static void zbewalgo_zram_release_params(struct zcomp_params *params)
 {
+	zbewalgo_config_put(params->drv_data);
+	params->drv_data = NULL;
 }
 
 static int zbewalgo_zram_create(struct zcomp_params *params,
 				struct zcomp_ctx *ctx)
 {
 	struct zbewalgo_stream *s = zbewalgo_stream_create(PAGE_SIZE,
-							   params->level);
+							   params->level,
+							   params->drv_data);
 
 	if (IS_ERR(s))
 		return PTR_ERR(s);

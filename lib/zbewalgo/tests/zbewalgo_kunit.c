@@ -518,16 +518,110 @@ static void zbewalgo_test_page_too_long(struct kunit *test)
 
 	KUNIT_EXPECT_NULL(test, zbewalgo_ctx_create(ZBEWALGO_MAX_INPUT + 1));
 	for (i = 0; i < ARRAY_SIZE(levels); i++) {
-		s = zbewalgo_stream_create(SZ_256K, levels[i]);
+		s = zbewalgo_stream_create(SZ_256K, levels[i], NULL);
 		KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(s), -EINVAL);
 		zbewalgo_stream_destroy(s);
-		s = zbewalgo_stream_create(ZBEWALGO_MAX_INPUT + 1, levels[i]);
+		s = zbewalgo_stream_create(ZBEWALGO_MAX_INPUT + 1, levels[i],
+					   NULL);
 		KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(s), -EINVAL);
 		zbewalgo_stream_destroy(s);
 	}
-	s = zbewalgo_stream_create(ZBEWALGO_MAX_INPUT, 0);
+	s = zbewalgo_stream_create(ZBEWALGO_MAX_INPUT, 0, NULL);
 	KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(s), 0);
 	zbewalgo_stream_destroy(s);
+}
+
+/* Compresses @src on @s into @dst (ZBEWALGO_STORED_SIZE() bytes). */
+static size_t zbw_stream_pack(struct kunit *test, struct zbewalgo_stream *s,
+			      const u8 *src, u8 *dst)
+{
+	size_t len = ZBEWALGO_STORED_SIZE(PAGE_LEN);
+
+	KUNIT_ASSERT_EQ(test, zbewalgo_stream_compress(s, src, PAGE_LEN, dst,
+						       &len), 0);
+	return len;
+}
+
+static int zbw_edit_copy(struct zbewalgo_config *cfg, const void *arg)
+{
+	const struct zbewalgo_config *from = arg;
+
+	cfg->table = from->table;
+	cfg->params = from->params;
+	return 0;
+}
+
+static int zbw_edit_rle(struct zbewalgo_config *cfg, const void *arg)
+{
+	return zbewalgo_table_parse(&cfg->table, "rle");
+}
+
+/*
+ * zram up to 6.14 compresses a page a second time when its first
+ * allocation fails, maybe on another CPU's stream, and trusts the first
+ * length.  A page compresses the same on contexts that saw other pages
+ * before, at every level; and a stream given a configuration keeps it when
+ * sysfs publishes another, while a stream that follows sysfs changes.
+ */
+static void zbewalgo_test_deterministic(struct kunit *test)
+{
+	struct zbw_fixture *f = test->priv;
+	struct zbewalgo_ctx *other = zbewalgo_ctx_create(PAGE_LEN);
+	struct zbewalgo_config *cfg = zbewalgo_config_get();
+	struct zbewalgo_stream *kept, *live;
+	size_t len[ZBW_NR_KINDS], n, m, max = ZBEWALGO_STORED_SIZE(PAGE_LEN);
+	u8 *first = kunit_kmalloc(test, ZBW_NR_KINDS * max, GFP_KERNEL);
+	u8 *again = kunit_kmalloc(test, max, GFP_KERNEL);
+	int level, k, ret;
+
+	KUNIT_ASSERT_NOT_NULL(test, other);
+	KUNIT_ASSERT_NOT_NULL(test, cfg);
+	KUNIT_ASSERT_NOT_NULL(test, first);
+	KUNIT_ASSERT_NOT_NULL(test, again);
+	for (level = 1; level <= ZBEWALGO_MAX_LEVEL; level++) {
+		zbewalgo_ctx_set_level(f->ctx, level);
+		zbewalgo_ctx_set_level(other, level);
+		zbewalgo_ctx_set_table(f->ctx, zbewalgo_preset_table(level));
+		zbewalgo_ctx_set_table(other, zbewalgo_preset_table(level));
+		for (k = 0; k < ZBW_NR_KINDS; k++) {
+			u8 *dst = first + k * max;
+
+			len[k] = max;
+			ret = zbewalgo_compress(f->ctx, f->page[k], PAGE_LEN,
+						dst, &len[k]);
+			KUNIT_ASSERT_EQ(test, ret, 0);
+		}
+		for (k = ZBW_NR_KINDS - 1; k >= 0; k--) {
+			n = max;
+			ret = zbewalgo_compress(other, f->page[k], PAGE_LEN,
+						again, &n);
+			KUNIT_ASSERT_EQ(test, ret, 0);
+			KUNIT_EXPECT_EQ_MSG(test, n, len[k], "level %d, %s",
+					    level, zbw_kind_names[k]);
+			KUNIT_EXPECT_MEMEQ_MSG(test, again, first + k * max,
+					       min(n, len[k]), "level %d, %s",
+					       level, zbw_kind_names[k]);
+		}
+	}
+	zbewalgo_ctx_destroy(other);
+
+	kept = zbewalgo_stream_create(PAGE_LEN, 0, cfg);
+	live = zbewalgo_stream_create(PAGE_LEN, 0, NULL);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(kept));
+	KUNIT_ASSERT_FALSE(test, IS_ERR(live));
+	n = zbw_stream_pack(test, kept, f->page[ZBW_TEXT], first);
+	m = zbw_stream_pack(test, live, f->page[ZBW_TEXT], first + max);
+	KUNIT_ASSERT_EQ(test, zbewalgo_config_update(zbw_edit_rle, NULL), 0);
+	KUNIT_EXPECT_EQ(test, zbw_stream_pack(test, kept, f->page[ZBW_TEXT],
+					      again), n);
+	KUNIT_EXPECT_MEMEQ(test, again, first, n);
+	KUNIT_EXPECT_NE_MSG(test, zbw_stream_pack(test, live,
+						  f->page[ZBW_TEXT], again), m,
+			    "a stream that follows sysfs kept the old table");
+	KUNIT_EXPECT_EQ(test, zbewalgo_config_update(zbw_edit_copy, cfg), 0);
+	zbewalgo_stream_destroy(live);
+	zbewalgo_stream_destroy(kept);
+	zbewalgo_config_put(cfg);
 }
 
 static struct kunit_case zbewalgo_test_cases[] = {
@@ -544,6 +638,7 @@ static struct kunit_case zbewalgo_test_cases[] = {
 	KUNIT_CASE(zbewalgo_test_format_counts),
 	KUNIT_CASE(zbewalgo_test_failed_init),
 	KUNIT_CASE(zbewalgo_test_page_too_long),
+	KUNIT_CASE(zbewalgo_test_deterministic),
 	{}
 };
 

@@ -198,7 +198,7 @@ static int zbb_setup(struct zbb *b)
 	b->len = vmalloc(array_size(max_pages, sizeof(*b->len)));
 	b->page = kmalloc(PAGE_SIZE, GFP_KERNEL);
 	b->lz4_mem = vmalloc(LZ4_MEM_COMPRESS);
-	b->zbw = zbewalgo_stream_create(PAGE_SIZE, level);
+	b->zbw = zbewalgo_stream_create(PAGE_SIZE, level, NULL);
 	if (IS_ERR(b->zbw)) {
 		int err = PTR_ERR(b->zbw);
 
