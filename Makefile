@@ -89,6 +89,10 @@ $(BUILD)/tools/testing/zbewalgo/zbewalgo_test.o: tools/testing/zbewalgo/test_pag
 $(TEST): $(BUILD)/tools/testing/zbewalgo/zbewalgo_test.o $(BUILD)/libzbewalgo.a
 	$(CC) $(LDFLAGS) -Wl,--wrap=malloc,--wrap=calloc -o $@ $^ -lzstd -lm
 
+RETRY		:= $(BUILD)/zbewalgo_retry
+$(RETRY): tools/testing/zbewalgo/retry.c $(BUILD)/libzbewalgo.a
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) $(LDFLAGS) -o $@ $^ -lzstd -lm
+
 # Test data: real files (documentation, man pages, ELF executables and
 # libraries, C and C++ source, float grids and signals) from Debian
 # packages pinned in tools/testing/zbewalgo/testdata/manifest, downloaded
@@ -198,6 +202,16 @@ same-output: $(TOOL) testdata
 	python3 tools/testing/zbewalgo/gen-data.py $(BENCH_DATA) $(BENCH_KIB)
 	tools/testing/zbewalgo/same-output.sh $(BASE) $(TOOL) $(BENCH_DATA) \
 		$(TESTDATA)
+
+# zram up to 6.14 may compress a page twice and trust the first length: a
+# second compression must come out the same, on any context, whatever ran
+# in between (tools/testing/zbewalgo/retry.sh; BASE=COMMIT adds that
+# commit's figures before this tree's).
+.PHONY: retry-check
+retry-check: $(RETRY) testdata
+	python3 tools/testing/zbewalgo/gen-data.py $(BENCH_DATA) $(BENCH_KIB)
+	tools/testing/zbewalgo/retry.sh $(RETRY) $(BASE) -- \
+		$(BENCH_DATA)/* $$(find $(TESTDATA) -type f ! -name .stamp | sort)
 
 # Main job: builds the 7.2 kernel with zbewalgo (cached), boots it under qemu
 # and compares zram with zbewalgo, lz4, lzo-rle and zstd in that one boot: the

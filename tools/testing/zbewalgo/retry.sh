@@ -1,0 +1,52 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Does a second compression of a page come out as the first, on the same
+# context, on another context with another history, and after another
+# table ran in between (zbewalgo_retry, retry.c)?  With BASE, the same
+# program is also built against the library of commit BASE (once, in
+# build/retry/COMMIT) and run first, for a before and after.
+# `make retry-check [BASE=COMMIT]` runs it on the generated data sets and
+# the test data at levels 1, 2 and 3.
+#
+# usage: retry.sh PROGRAM [BASE] -- FILE...
+
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(git -C "$here" rev-parse --show-toplevel)
+prog=$1
+shift
+base=
+if [ "$1" != -- ]; then
+	base=$1
+	shift
+fi
+[ "${1:-}" = -- ] || { echo "usage: retry.sh PROGRAM [BASE] -- FILE..." >&2; exit 2; }
+shift
+
+
+if [ -n "$base" ]; then
+	rev=$(git -C "$top" rev-parse --short "$base^{commit}")
+	src=$top/build/retry/$rev
+	if [ ! -x "$src/zbewalgo_retry" ]; then
+		rm -rf "$src"
+		mkdir -p "$src"
+		git -C "$top" archive "$rev" | tar -x -C "$src"
+		echo "retry: building the library of $rev" >&2
+		env -u MAKEFLAGS -u MAKELEVEL -u MFLAGS make -C "$src" -s \
+			SANITIZE= BUILD=build build/libzbewalgo.a >/dev/null
+		${CC:-cc} -O2 -I"$src/include" -I"$src/tools/zbewalgo/shim" -o "$src/zbewalgo_retry" \
+			"$here/retry.c" "$src/build/libzbewalgo.a" -lzstd -lm
+	fi
+	files=("$@")
+	for level in 1 2 3; do
+		echo "== commit $rev, level $level"
+		"$src/zbewalgo_retry" -l "$level" "${files[@]}" | sed -n '2p;$p' || true
+	done
+fi
+status=0
+for level in 1 2 3; do
+	echo "== this tree, level $level"
+	"$prog" -l "$level" "$@" | sed -n '2p;$p' || status=1
+done
+exit $status
