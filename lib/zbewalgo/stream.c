@@ -292,8 +292,9 @@ EXPORT_SYMBOL_GPL(zbewalgo_stream_destroy);
  *
  * Like zbewalgo_compress(), with the stream's table and thresholds (the
  * current ones for a stream that follows sysfs), and counted in the
- * statistics unless the stream has a preset level.  Runs without locks;
- * may be preempted.
+ * statistics unless the stream has a preset level, stored pages that did
+ * not fit in *@dlen bytes included.  Runs without locks; may be
+ * preempted.
  *
  * Return: 0, -E2BIG or -ENOSPC as zbewalgo_compress().
  */
@@ -306,15 +307,19 @@ int zbewalgo_stream_compress(struct zbewalgo_stream *s, const void *src,
 
 	zbw_stream_refresh(s);
 	ret = zbewalgo_compress(s->ctx, src, slen, dst, dlen);
-	if (ret)
+	r = zbewalgo_ctx_last_result(s->ctx);
+	/*
+	 * A stored page that does not fit counts all the same: zswap gives
+	 * one page, and -ENOSPC is how it learns to keep the page as it is.
+	 */
+	if (ret && !(ret == -ENOSPC && r->stored))
 		return ret;
 	/*
 	 * The statistics describe the shared table: a preset's pages count
 	 * in neither stats nor wins (its chains are not the table's).
 	 */
 	if (s->preset)
-		return 0;
-	r = zbewalgo_ctx_last_result(s->ctx);
+		return ret;
 	st = s->config->stats;
 	this_cpu_inc(st->pages);
 	this_cpu_add(st->tried, r->tried);
@@ -322,7 +327,7 @@ int zbewalgo_stream_compress(struct zbewalgo_stream *s, const void *src,
 		this_cpu_inc(st->stored);
 	else
 		this_cpu_inc(st->wins[r->comb]);
-	return 0;
+	return ret;
 }
 EXPORT_SYMBOL_GPL(zbewalgo_stream_compress);
 

@@ -6,6 +6,7 @@
  */
 
 #include <kunit/test.h>
+#include <linux/percpu.h>
 #include <linux/sizes.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -624,6 +625,42 @@ static void zbewalgo_test_deterministic(struct kunit *test)
 	zbewalgo_config_put(cfg);
 }
 
+/* Pages stored under @cfg, over all CPUs. */
+static u64 zbw_stored(struct zbewalgo_config *cfg)
+{
+	u64 n = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		n += per_cpu_ptr(cfg->stats, cpu)->stored;
+	return n;
+}
+
+/*
+ * zswap compresses into one page, which a stored page does not fit: the
+ * stream says -ENOSPC, and the page still counts as stored (it did not).
+ */
+static void zbewalgo_test_stats_stored_enospc(struct kunit *test)
+{
+	struct zbw_fixture *f = test->priv;
+	struct zbewalgo_config *cfg = zbewalgo_config_get();
+	struct zbewalgo_stream *s = zbewalgo_stream_create(PAGE_LEN, 0, NULL);
+	u8 *dst = kunit_kmalloc(test, PAGE_LEN, GFP_KERNEL);
+	size_t len = PAGE_LEN;
+	u64 before;
+
+	KUNIT_ASSERT_NOT_NULL(test, cfg);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(s));
+	KUNIT_ASSERT_NOT_NULL(test, dst);
+	before = zbw_stored(cfg);
+	KUNIT_EXPECT_EQ(test, zbewalgo_stream_compress(s, f->page[ZBW_RANDOM],
+						       PAGE_LEN, dst, &len),
+			-ENOSPC);
+	KUNIT_EXPECT_EQ(test, zbw_stored(cfg), before + 1);
+	zbewalgo_stream_destroy(s);
+	zbewalgo_config_put(cfg);
+}
+
 static struct kunit_case zbewalgo_test_cases[] = {
 	KUNIT_CASE(zbewalgo_test_steps_and_presets),
 	KUNIT_CASE(zbewalgo_test_compresses),
@@ -639,6 +676,7 @@ static struct kunit_case zbewalgo_test_cases[] = {
 	KUNIT_CASE(zbewalgo_test_failed_init),
 	KUNIT_CASE(zbewalgo_test_page_too_long),
 	KUNIT_CASE(zbewalgo_test_deterministic),
+	KUNIT_CASE(zbewalgo_test_stats_stored_enospc),
 	{}
 };
 
