@@ -88,10 +88,11 @@ struct zbewalgo_table {
  * @early_abort_size: stop searching once a result is smaller than this
  * @max_output_size: a page whose best result is not smaller than this is
  *	stored uncompressed (zram's huge-class size is the natural value)
- * @tolerance_shift: stop once the best result is at most the estimate e
- *	of the next combination to try plus e >> @tolerance_shift (and that
- *	combination's layout differs from the best one's); 0 tries every
- *	combination
+ * @tolerance_shift: after a combination, go on with the next only when
+ *	its estimate is at most the best one's estimate e plus
+ *	e >> @tolerance_shift and the best result is over one and a half
+ *	times its estimate, or when it has the best one's layout (the probe
+ *	cannot tell their coders apart); 0 tries every combination
  * @store_entropy: store a page without trying more combinations when
  *	its estimated entropy per byte (sampled, per byte lane, and of the
  *	differences of neighbouring bytes) is at least @store_entropy / 256

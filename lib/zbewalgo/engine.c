@@ -32,7 +32,7 @@ void zbewalgo_default_params(struct zbewalgo_params *params, size_t page_len)
 {
 	params->max_output_size = page_len - page_len * 13 / 64;
 	params->early_abort_size = page_len / 8;
-	params->tolerance_shift = 1;
+	params->tolerance_shift = 5;
 	params->store_entropy = ZBEWALGO_STORE_ENTROPY;
 }
 EXPORT_SYMBOL_GPL(zbewalgo_default_params);
@@ -235,10 +235,10 @@ static int zbw_write_stored(const u8 *src, size_t slen, u8 *dst, size_t *dlen)
  *
  * Tries the combinations of the context's table, the one the probe expects
  * to do best first.  It stops as soon as a result is below
- * early_abort_size, or once the best result is within the tolerance of
- * what the next combination is expected to reach, and keeps the shortest
- * prefix chain.  A page whose best result is not below max_output_size
- * (or not smaller than the stored form) is written in stored form,
+ * early_abort_size, or once the next combination is not expected to do
+ * better (zbw_search_chain_done()), and keeps the shortest prefix chain.
+ * A page whose best result is not below max_output_size (or not smaller
+ * than the stored form) is written in stored form,
  * ZBEWALGO_STORED_SIZE() bytes at most: compressing a valid page into a
  * destination of that size never fails.
  *
@@ -283,7 +283,8 @@ int zbewalgo_compress(struct zbewalgo_ctx *ctx, const void *src, size_t slen,
 				     params->store_entropy, ctx->step_scratch))
 			goto finish;
 	}
-	zbw_probe(src, slen, table, ctx->step_scratch, &ctx->probe);
+	zbw_probe(src, slen, table, params->early_abort_size, ctx->step_scratch,
+		  &ctx->probe);
 
 	for (i = 0; i < ctx->probe.nr && slen; i++) {
 		int ci = zbw_search_chain(&s, i);

@@ -241,9 +241,11 @@ static u32 zbw_probe_bits(const u8 *b, unsigned int n, u16 *count)
 
 /*
  * Positions of @b (@n bytes) whose 4 bytes were seen at an earlier
- * position: what a match covers.  Each hash slot keeps the last word that
- * fell there; a collision only loses a match, and a slot's initial word
- * (all ones) is rare enough not to count.
+ * position: what a match covers.  Every other position is looked at, which
+ * halves the cost and finds runs and the repeats of words all the same;
+ * only text loses the repeats at odd distances.  Each hash slot keeps the
+ * last word that fell there; a collision only loses a match, and a slot's
+ * initial word (all ones) is rare enough not to count.
  */
 static u32 zbw_probe_matches(const u8 *b, unsigned int n, u32 *slot)
 {
@@ -251,14 +253,14 @@ static u32 zbw_probe_matches(const u8 *b, unsigned int n, u32 *slot)
 	unsigned int i;
 
 	memset(slot, 0xff, sizeof(*slot) << ZBW_PROBE_HASH_BITS);
-	for (i = 0; i + 4 <= n; i++) {
+	for (i = 0; i + 4 <= n; i += 2) {
 		u32 w = zbw_load32(b + i);
 		u32 *p = &slot[zbw_check_hash(w, ZBW_PROBE_HASH_BITS)];
 
 		matched += *p == w;
 		*p = w;
 	}
-	return matched;
+	return 2 * matched;
 }
 
 /**
@@ -374,10 +376,33 @@ void zbw_probe_rank(struct zbw_probe *p)
 }
 
 /**
+ * zbw_probe_cut() - give the chains after an easy one its estimate
+ * @p: the estimates of every chain, by table index
+ * @easy: struct zbewalgo_params.early_abort_size
+ *
+ * The first chain in table order whose estimate is below @easy will most
+ * likely end the search at once: zbw_probe() estimates no chain after it
+ * but gives them its estimate, which comes first in ties.  This does the
+ * same to estimates made in full (the tuner's).
+ */
+void zbw_probe_cut(struct zbw_probe *p, u32 easy)
+{
+	unsigned int i, cut = p->nr;
+
+	for (i = 0; i < p->nr; i++) {
+		if (cut < p->nr)
+			p->est[i] = p->est[cut];
+		else if (p->est[i] < easy)
+			cut = i;
+	}
+}
+
+/**
  * zbw_probe() - estimate what each chain of a table makes of a page
  * @src: the page
  * @slen: its length
  * @table: the chains
+ * @easy: struct zbewalgo_params.early_abort_size (zbw_probe_cut())
  * @scratch: at least ZBW_PROBE_SCRATCH bytes, 8-byte aligned
  * @p: the estimates and the order to try the chains in, filled in
  *
@@ -385,11 +410,11 @@ void zbw_probe_rank(struct zbw_probe *p)
  * and the order is the table's.
  */
 void zbw_probe(const u8 *src, unsigned int slen,
-	       const struct zbewalgo_table *table, void *scratch,
+	       const struct zbewalgo_table *table, u32 easy, void *scratch,
 	       struct zbw_probe *p)
 {
 	bool probe = slen >= ZBW_CHECK_MIN && table->nr > 1;
-	unsigned int i, j;
+	unsigned int i, j, cut = ZBW_PROBE_MAX;
 
 	p->nr = min_t(unsigned int, table->nr, ZBW_PROBE_MAX);
 	if (probe)
@@ -402,8 +427,16 @@ void zbw_probe(const u8 *src, unsigned int slen,
 			if (zbw_probe_same_layout(&table->comb[j], c))
 				break;
 		p->layout[i] = j;
-		p->est[i] = !probe ? 0 : j < i ? p->est[j] :
-			    zbw_probe_estimate(c, slen, scratch);
+		if (!probe) {
+			p->est[i] = 0;
+		} else if (cut < i) {
+			p->est[i] = p->est[cut];
+		} else {
+			p->est[i] = j < i ? p->est[j] :
+				    zbw_probe_estimate(c, slen, scratch);
+			if (p->est[i] < easy)
+				cut = i;
+		}
 	}
 	zbw_probe_rank(p);
 }
@@ -475,22 +508,27 @@ bool zbw_search_stop(const struct zbw_search *s)
  * @s: the search
  * @i: the turn just tried
  *
- * The search ends when the best result is within the tolerance of the
- * next chain's estimate: the chains left are not expected to do better.
- * A next chain with the best one's layout goes on all the same: the probe
- * cannot tell their coders apart.  Without a tolerance (or an estimate)
- * every chain is tried.
+ * The search goes on with the next chain when its estimate is within the
+ * tolerance of the best chain's (at most e + e >> tolerance_shift) and the
+ * best result is over one and a half times its estimate: the estimates
+ * are good relative to each other more than in bytes.  It also goes on
+ * with a chain of the best one's layout, whose coder the probe cannot
+ * tell apart.  Without a tolerance (or an estimate) every chain is tried.
  *
  * Return: true when the search ends here.
  */
 bool zbw_search_chain_done(const struct zbw_search *s, unsigned int i)
 {
 	const struct zbw_probe *p = s->probe;
-	size_t next;
+	unsigned int next;
+	u32 e;
 
 	if (s->best_comb < 0 || !s->tolerance_shift || i + 1 >= p->nr)
 		return false;
-	next = p->est[p->order[i + 1]];
-	return s->best <= next + (next >> s->tolerance_shift) &&
-	       p->layout[p->order[i + 1]] != p->layout[s->best_comb];
+	next = p->order[i + 1];
+	if (p->layout[next] == p->layout[s->best_comb])
+		return false;
+	e = p->est[s->best_comb];
+	return p->est[next] > e + (e >> s->tolerance_shift) ||
+	       s->best <= p->est[next] + (p->est[next] >> 1);
 }

@@ -90,7 +90,8 @@ bool zbw_looks_random(struct zbw_sample *s, const u8 *src,
  * struct zbw_probe - a page's estimates for the chains of a table
  * @nr: chains ranked, the table's size
  * @est: estimated compressed size of the page by each chain, by table
- *	index; 0 when the page was too short to probe
+ *	index; 0 when the page was too short to probe; after an easy chain,
+ *	its estimate (zbw_probe_cut())
  * @order: table indexes, smallest estimate first, ties in table order
  * @layout: by table index, the first chain whose layout the probe sees
  *	as this one's (zbw_probe_same_layout())
@@ -108,8 +109,9 @@ void zbw_probe_sample(const u8 *src, unsigned int slen, void *scratch);
 u32 zbw_probe_estimate(const struct zbewalgo_combination *comb,
 		       unsigned int slen, void *scratch);
 void zbw_probe_rank(struct zbw_probe *p);
+void zbw_probe_cut(struct zbw_probe *p, u32 easy);
 void zbw_probe(const u8 *src, unsigned int slen,
-	       const struct zbewalgo_table *table, void *scratch,
+	       const struct zbewalgo_table *table, u32 easy, void *scratch,
 	       struct zbw_probe *p);
 
 /**

@@ -252,6 +252,8 @@ static void sim(const struct tuner *t, int set, const int *tab, int n,
 					break;
 			probe.layout[i] = k;
 		}
+		if (n > 1)
+			zbw_probe_cut(&probe, ea);
 		zbw_probe_rank(&probe);
 		zbw_search_start(&s, &probe, maxout < t->stored_size ? maxout :
 				 t->stored_size, &params);
