@@ -351,7 +351,7 @@ bench-kernel: testdata
 # docs: every .rst under Documentation/ parses without a warning
 # (docutils, with the DOC: blocks that its kernel-doc directives include
 # put in place: tools/testing/zbewalgo/kerneldoc_rst.py); every literal
-# block of the admin guide is tagged with where it runs
+# block of the guides (GUIDES) is tagged with where it runs
 # (tools/testing/kernel/doc-blocks.py); the format document's step
 # table matches lib/zbewalgo/steps.h, and each step's section includes a
 # DOC: block of its source (spec-steps.py); the
@@ -366,7 +366,9 @@ DKMS_KERNEL	?= $(shell uname -r)
 DKMS_FLAGS	?=
 DKMS_DIR	= $(DKMS_SRCTREE)/zbewalgo-$(DKMS_VERSION)
 DKMS		= dkms $(DKMS_FLAGS) --sourcetree $(DKMS_SRCTREE) -m zbewalgo -v $(DKMS_VERSION)
-GUIDE		:= Documentation/admin-guide/blockdev/zbewalgo.rst
+# The documents whose command blocks the tests run, in the order they run
+# (tools/testing/kernel/common.sh lists the same).
+GUIDES		:= Documentation/admin-guide/blockdev/zbewalgo.rst
 DOC_BLOCKS	:= tools/testing/kernel/doc-blocks.py
 KDOC_RST	:= tools/testing/zbewalgo/kerneldoc_rst.py
 .PHONY: dkms-src dkms-install dkms-remove check-dkms docs doc-user
@@ -393,12 +395,12 @@ docs:
 	@echo "docs: $(HUF_SPEC) lists the tables of $(HUF_TABLES)"
 	@python3 tools/testing/zbewalgo/render_test.py
 	@python3 $(RENDER) --check
-	@python3 $(DOC_BLOCKS) check $(GUIDE)
+	@python3 $(DOC_BLOCKS) check $(GUIDES)
 
-# doc-user: the guide's blocks tagged "user" (the tool in user space), each a
-# named check; the kernel-side ones run in check-kernel and check-dkms.
+# doc-user: the guides' blocks tagged "user" (the tool in user space), each
+# a named check; the kernel-side ones run in check-kernel and check-dkms.
 doc-user: $(TOOL) testdata
-	tools/testing/zbewalgo/doc-user.sh $(GUIDE) $(TOOL) $(TESTDATA)
+	tools/testing/zbewalgo/doc-user.sh $(TOOL) $(TESTDATA) $(GUIDES)
 
 # ---- Predefined Huffman tables (tools/testing/zbewalgo/huffman-tables) -------
 # huffman-tables: rebuilds the tables of huffman's mode 3 from the lz

@@ -162,14 +162,14 @@ bin_extras() {
 	done
 }
 
-# doc_extras DIR PLACES: the admin guide's blocks for PLACES (doc-blocks.py)
+# doc_extras DIR PLACES: the blocks of the guides for PLACES (doc-blocks.py)
 # extracted to DIR, and the guest's files for running them: the runner,
 # bash and Debian's zramctl, swapon, swapoff, mkswap and losetup (the
 # guide's commands) with their libraries. Prints initramfs.sh arguments, one a line.
 doc_extras() {
 	local b p tools="zramctl swapon swapoff mkswap losetup"
 	rm -rf "$1"
-	python3 "$HERE/doc-blocks.py" extract "$REPO/$GUIDE" "$2" "$1" || return 1
+	python3 "$HERE/doc-blocks.py" extract "$2" "$1" "${GUIDES[@]}" || return 1
 	echo "$1=/doc"
 	echo "$HERE/guest/doc-run.sh"
 	if [ "$ZARCH" != x86_64 ]; then
@@ -186,4 +186,6 @@ doc_extras() {
 		bin_extras "$p" "/usr/sbin/$b"
 	done
 }
-GUIDE=Documentation/admin-guide/blockdev/zbewalgo.rst
+# The documents whose command blocks the tests run (doc-blocks.py), in the
+# order their blocks run.
+GUIDES=("$REPO/Documentation/admin-guide/blockdev/zbewalgo.rst")

@@ -131,7 +131,7 @@ host_block() { # NAME DIR: the guide's block NAME, bash -e in DIR
 	return 1
 }
 rm -rf "$RUN/doc-host"
-python3 "$HERE/doc-blocks.py" extract "$REPO/$GUIDE" dkms-host,dkms-host-end "$RUN/doc-host"
+python3 "$HERE/doc-blocks.py" extract dkms-host,dkms-host-end "$RUN/doc-host" "${GUIDES[@]}"
 if ! host_block install-dkms "$REPO"; then
 	cat "$T/dkms/zbewalgo"/*/build/make.log 2>/dev/null | tail -n 40 >&2 || true
 	die "the guide's DKMS install failed"
@@ -245,8 +245,8 @@ if [ -n "$left" ]; then
 	sed -i '/^ok doc-uninstall-dkms$/d' "$HOSTLOG"
 	echo "not ok doc-uninstall-dkms # left behind: $(echo "$left" | tr '\n' ' ')" >>"$HOSTLOG"
 fi
-CHECKS="$CHECKS $(python3 "$HERE/doc-blocks.py" names "$REPO/$GUIDE" dkms | tr '\n' ' ')"
-HOST_CHECKS=$(python3 "$HERE/doc-blocks.py" names "$REPO/$GUIDE" dkms-host,dkms-host-end | tr '\n' ' ')
+CHECKS="$CHECKS $(python3 "$HERE/doc-blocks.py" names dkms "${GUIDES[@]}" | tr '\n' ' ')"
+HOST_CHECKS=$(python3 "$HERE/doc-blocks.py" names dkms-host,dkms-host-end "${GUIDES[@]}" | tr '\n' ' ')
 log=$(tr -d '\r' <"$RUN/console.log")
 # The host's blocks as a KTAP document of their own, numbered and planned.
 hostlog=$(echo "KTAP version 1"; echo "1..$(grep -c . "$HOSTLOG")"

@@ -1,23 +1,28 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-only
-"""The admin guide's literal blocks, for the tests that run them.
+"""The literal blocks of the user documents, for the tests that run them.
 
-Every literal block of the guide is tagged by an rst comment before the
-paragraph that introduces it:
+The documents are the admin guide (Documentation/admin-guide/blockdev/
+zbewalgo.rst) and the install guide (INSTALL.rst); the callers name them,
+in that order.  Every literal block of a document is tagged by an rst
+comment before the paragraph that introduces it (invisible in the rendered
+page):
 
     .. zbw-test: NAME PLACE[,PLACE...] [file=PATH] [keep] [vars=A,B]
 
 PLACE says where the block runs (see PLACES); file=PATH makes the block
 the content of a file instead of commands; keep runs it on the state the
 block before it left (no clean-up in between); vars names the variables
-the block expects, which the guide must define in the text before it.
+the block expects, which the document must define in the text before it.
+A name is unique over all the documents.
 
-  doc-blocks.py check GUIDE            every block tagged, tags valid
-  doc-blocks.py names GUIDE PLACES     the check names of the blocks of
+  doc-blocks.py check DOC...           every block tagged, tags valid
+  doc-blocks.py names PLACES DOC...    the check names of the blocks of
                                        PLACES (comma-separated)
-  doc-blocks.py extract GUIDE PLACES DIR
+  doc-blocks.py extract PLACES DIR DOC...
       DIR/NN-NAME.sh (commands) or NN-NAME.file (content) plus NN-NAME.path,
-      NN-NAME.keep and NN-NAME.vars where the tag says so, in guide order
+      NN-NAME.keep and NN-NAME.vars where the tag says so, in the order of
+      the documents and of the blocks in each
 """
 import os
 import re
@@ -84,11 +89,21 @@ def blocks(path):
     return out
 
 
-def parse(path):
-    """The tagged blocks as dicts; exits on an untagged block or bad tag."""
+def parse_all(paths):
+    """The tagged blocks of every document in order; exits on an untagged
+    block, a bad tag or a name used twice (in one document or two)."""
+    res, names, errors = [], {}, []
+    for path in paths:
+        res += parse(path, names, errors)
+    if errors:
+        raise SystemExit('\n'.join(errors))
+    return res
+
+
+def parse(path, names, errors):
+    """The tagged blocks of PATH as dicts; errors go to ERRORS, NAMES maps
+    the names seen so far to where."""
     res = []
-    names = set()
-    errors = []
     text = open(path).read()
     for lineno, tag, tagline, body in blocks(path):
         if tag is None:
@@ -116,8 +131,9 @@ def parse(path):
                 errors.append('%s:%d: unknown place %s (one of: %s)'
                               % (path, tagline, p, ' '.join(PLACES)))
         if b['name'] in names:
-            errors.append('%s:%d: block name %s used twice' % (path, tagline, b['name']))
-        names.add(b['name'])
+            errors.append('%s:%d: block name %s used twice (also %s)'
+                          % (path, tagline, b['name'], names[b['name']]))
+        names.setdefault(b['name'], '%s:%d' % (path, tagline))
         # A variable is defined where the guide says ``NAME`` before the block.
         before = text[:text.index('.. zbw-test: ' + tag)]
         for v in b['vars']:
@@ -128,28 +144,29 @@ def parse(path):
                 errors.append('%s:%d: variable %s is not used in the block'
                               % (path, tagline, v))
         res.append(b)
-    if errors:
-        raise SystemExit('\n'.join(errors))
     return res
 
 
 def main():
     a = sys.argv[1:]
-    if len(a) == 2 and a[0] == 'check':
-        bs = parse(a[1])
-        print('docs: %s: %d literal blocks, each tagged for a test' % (a[1], len(bs)))
-    elif len(a) == 3 and a[0] == 'names':
-        for b in parse(a[1]):
-            if set(a[2].split(',')) & set(b['places']):
+    if len(a) >= 2 and a[0] == 'check':
+        for doc in a[1:]:
+            bs = parse_all([doc])
+            print('docs: %s: %d literal blocks, each tagged for a test'
+                  % (doc, len(bs)))
+        parse_all(a[1:])
+    elif len(a) >= 3 and a[0] == 'names':
+        for b in parse_all(a[2:]):
+            if set(a[1].split(',')) & set(b['places']):
                 print('doc-' + b['name'])
-    elif len(a) == 4 and a[0] == 'extract':
-        os.makedirs(a[3], exist_ok=True)
+    elif len(a) >= 4 and a[0] == 'extract':
+        os.makedirs(a[2], exist_ok=True)
         n = 0
-        for b in parse(a[1]):
-            if not set(a[2].split(',')) & set(b['places']):
+        for b in parse_all(a[3:]):
+            if not set(a[1].split(',')) & set(b['places']):
                 continue
             n += 1
-            base = os.path.join(a[3], '%02d-%s' % (n, b['name']))
+            base = os.path.join(a[2], '%02d-%s' % (n, b['name']))
             with open(base + ('.file' if b['file'] else '.sh'), 'w') as f:
                 f.write('\n'.join(b['body']) + '\n')
             if b['file']:

@@ -138,7 +138,7 @@ for i in "${!list[@]}"; do
 	[ ${#extras[@]} -gt 0 ] || die "no /lib/modules tree for the $v guest"
 	# The admin guide's blocks for this guest, each a required check.
 	mapfile -t -O ${#extras[@]} extras < <(doc_extras "$RUN/doc" "$places")
-	want="$want $(python3 "$HERE/doc-blocks.py" names "$REPO/$GUIDE" "$places" | tr '\n' ' ')"
+	want="$want $(python3 "$HERE/doc-blocks.py" names "$places" "${GUIDES[@]}" | tr '\n' ' ')"
 	"$HERE/initramfs.sh" "$RUN/initramfs.cpio.gz" "$HERE/guest/zbewalgo.sh" "$ZBWMEM=/extra/zbwmem" "${mods[@]}" \
 		"$HERE/guest/recomp.sh" \
 		"${extras[@]}" "$TOOL_STATIC=/src/build/zbewalgo"

@@ -1,22 +1,23 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# doc-user.sh GUIDE TOOL TESTDATA: runs the admin guide's blocks tagged "user"
+# doc-user.sh TOOL TESTDATA GUIDE...: runs the guides' blocks tagged "user"
 # (tools/testing/kernel/doc-blocks.py), each as the named check doc-NAME,
 # from a directory where build/zbewalgo is TOOL. The guide's variables:
 # PID is a process this script starts with float arrays and text in its
 # memory, FILES two files of the test data (build/testdata). A block fails when any command in it fails
 # or when tune printed no commands to apply.
 set -euo pipefail
-GUIDE=${1:?usage: doc-user.sh GUIDE TOOL TESTDATA}
-TOOL=$(realpath "${2:?}")
-DATA=$(realpath "${3:?}")
+TOOL=$(realpath "${1:?usage: doc-user.sh TOOL TESTDATA GUIDE...}")
+DATA=$(realpath "${2:?}")
+shift 2
+[ $# -gt 0 ] || { echo "usage: doc-user.sh TOOL TESTDATA GUIDE..." >&2; exit 2; }
 HERE=$(cd "$(dirname "$0")" && pwd)
 tmp=$(mktemp -d)
 pid=
 trap '[ -z "$pid" ] || kill "$pid" 2>/dev/null; rm -rf "$tmp"' EXIT
 
-python3 "$HERE/../kernel/doc-blocks.py" extract "$GUIDE" user "$tmp/blocks"
+python3 "$HERE/../kernel/doc-blocks.py" extract user "$tmp/blocks" "$@"
 mkdir -p "$tmp/src/build"
 ln -s "$TOOL" "$tmp/src/build/zbewalgo"
 
@@ -47,6 +48,6 @@ for f in "$tmp"/blocks/*.sh; do
 		failed=$((failed + 1)); echo "not ok - $name"; tail -n 20 "$tmp/out"
 	fi
 done
-[ $((passed + failed)) -gt 0 ] || { echo "doc-user: no block tagged user in $GUIDE"; exit 1; }
+[ $((passed + failed)) -gt 0 ] || { echo "doc-user: no block tagged user in $*"; exit 1; }
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]
