@@ -348,7 +348,7 @@ bench-kernel: testdata
 # under qemu with the modules DKMS built against its headers package, runs
 # swap on zram with zbewalgo, the zramctl/zram-tools/zram-generator examples
 # and zswap (tools/testing/kernel/README.md; 9-10 minutes, not in make check).
-# docs: every .rst under Documentation/ parses without a warning
+# docs: every .rst under Documentation/ and docs/ parses without a warning
 # (docutils, with the DOC: blocks that its kernel-doc directives include
 # put in place: tools/testing/zbewalgo/kerneldoc_rst.py); every literal
 # block of the guides (GUIDES) is tagged with where it runs
@@ -368,7 +368,7 @@ DKMS_DIR	= $(DKMS_SRCTREE)/zbewalgo-$(DKMS_VERSION)
 DKMS		= dkms $(DKMS_FLAGS) --sourcetree $(DKMS_SRCTREE) -m zbewalgo -v $(DKMS_VERSION)
 # The documents whose command blocks the tests run, in the order they run
 # (tools/testing/kernel/common.sh lists the same).
-GUIDES		:= Documentation/admin-guide/blockdev/zbewalgo.rst
+GUIDES		:= Documentation/admin-guide/blockdev/zbewalgo.rst docs/user-guide.rst
 DOC_BLOCKS	:= tools/testing/kernel/doc-blocks.py
 KDOC_RST	:= tools/testing/zbewalgo/kerneldoc_rst.py
 .PHONY: dkms-src dkms-install dkms-remove check-dkms docs doc-user
@@ -389,7 +389,7 @@ check-dkms:
 	tools/testing/kernel/dkms.sh
 docs:
 	@scripts/install-deps.sh python3-docutils
-	@/usr/bin/python3 $(KDOC_RST) $$(find Documentation -name '*.rst' | sort)
+	@/usr/bin/python3 $(KDOC_RST) $$(find Documentation docs -name '*.rst' | sort)
 	@python3 $(HUF_GEN) --check $(HUF_TABLES) $(HUF_SPEC)
 	@python3 tools/testing/zbewalgo/spec-steps.py lib/zbewalgo/steps.h $(HUF_SPEC)
 	@echo "docs: $(HUF_SPEC) lists the tables of $(HUF_TABLES)"

@@ -187,5 +187,5 @@ doc_extras() {
 	done
 }
 # The documents whose command blocks the tests run (doc-blocks.py), in the
-# order their blocks run.
-GUIDES=("$REPO/Documentation/admin-guide/blockdev/zbewalgo.rst")
+# order their blocks run: the admin guide, then the user guide.
+GUIDES=("$REPO/Documentation/admin-guide/blockdev/zbewalgo.rst" "$REPO/docs/user-guide.rst")

@@ -25,7 +25,8 @@ import render  # noqa: E402
 REPO = render.REPO
 RENDER = os.path.join(HERE, 'bench', 'render.py')
 COVER = os.path.join(REPO, 'scripts', 'patches', 'cover.py')
-FILES = [render.GUIDE, render.FUZZ_README, render.CAMPAIGNS, render.COVERAGE]
+FILES = [render.GUIDE, render.USER_GUIDE, render.FUZZ_README, render.CAMPAIGNS,
+         render.COVERAGE]
 GIT_ENV = dict(GIT_AUTHOR_NAME='t', GIT_AUTHOR_EMAIL='t@example.org',
                GIT_COMMITTER_NAME='t', GIT_COMMITTER_EMAIL='t@example.org',
                GIT_CONFIG_NOSYSTEM='1', HOME='/nonexistent')
@@ -124,14 +125,14 @@ class Drift(Scratch):
 
     def test_edited_table_number_fails(self):
         guide = self.read(render.GUIDE)
-        # The first number of the first ratio table.
-        row = re.search(r'(?m)^\S+ +\d+\.\d{3}\b', guide)
+        # The first number of the summary table.
+        row = re.search(r'(?m)^ratio, .*? \d+\.\d{2}\b', guide)
         self.assertIsNotNone(row)
-        self.write(render.GUIDE, guide.replace(row.group(0), row.group(0)[:-5]
-                                               + '9.999', 1))
+        self.write(render.GUIDE, guide.replace(row.group(0), row.group(0)[:-4]
+                                               + '9.99', 1))
         r = self.check()
         self.assertEqual(r.returncode, 1)
-        self.assertIn('9.999', r.stdout)        # the diff shows the edit
+        self.assertIn('9.99', r.stdout)         # the diff shows the edit
         self.assertIn('differ from what the results render', r.stderr)
         self.assertEqual(self.render().returncode, 0)
         self.assertEqual(self.read(render.GUIDE), guide)
@@ -146,7 +147,7 @@ class Drift(Scratch):
         self.write(name, out.getvalue())
         r = self.check()
         self.assertEqual(r.returncode, 1)
-        self.assertRegex(r.stdout, r'(?m)^-all \d+ inputs')
+        self.assertRegex(r.stdout, r'(?m)^-ratio, ``sets\.csv``')
 
     def test_edited_campaign_fails(self):
         text = self.read(render.CAMPAIGNS).replace(',37121623,', ',37121624,')
@@ -168,9 +169,10 @@ class Drift(Scratch):
         os.rename(self.path(old), self.path(new))
         self.assertEqual(self.check().returncode, 1)
         self.assertEqual(self.render().returncode, 0)
-        guide = self.read(render.GUIDE)
-        self.assertIn('``debian-files.csv``', guide)
-        self.assertNotIn('corpus.csv', guide)
+        block = self.read(render.GUIDE).split(
+            '.. BEGIN generated: bench results')[1].split('.. END generated')[0]
+        self.assertIn('``debian-files.csv``', block)
+        self.assertNotIn('corpus.csv', block)
         self.assertEqual(self.check().returncode, 0)
 
     def test_missing_end_marker(self):
@@ -202,6 +204,47 @@ class Drift(Scratch):
         r = run([sys.executable, COVER, self.dir, letter, 'src'])
         self.assertEqual(r.returncode, 1)
         self.assertIn('stale', r.stderr)
+
+
+class Prose(Scratch):
+    """A measured figure in a document's prose fails --check."""
+
+    def test_figure_in_prose_fails(self):
+        for doc in render.PROSE:
+            text = self.read(doc)
+            self.write(doc, text + '\nDecompression is 56 to 78 times '
+                       'slower than lz4.\n')
+            r = self.check()
+            self.assertEqual(r.returncode, 1, doc)
+            self.assertIn('"56 to 78 times" is a measured figure', r.stderr)
+            self.assertIn('%s:%d:' % (doc, text.count('\n') + 2), r.stderr)
+            # Not something the renderer can fix: rendering fails too.
+            self.assertEqual(self.render().returncode, 1)
+            self.write(doc, text)
+        self.assertEqual(self.check().returncode, 0)
+
+    def test_what_counts(self):
+        flagged = ['56 to 78 times', '5.8x', '5.8 x', 'within 5%',
+                   '1203.9 MiB/s', '3-9 times', 'a ratio of 2.041']
+        free = ['powerpc 44x', 'Linux 6.12 and 7.2', '3264 bytes',
+                'level 1', '64 KiB pages', 'zstd-3', '2 cores, 24 GiB',
+                'about 40 minutes']
+        for t in flagged:
+            self.assertTrue(render.prose_figures(t, False), t)
+        for t in free:
+            self.assertEqual(render.prose_figures(t, False), [], t)
+
+    def test_literal_comment_and_generated_are_not_prose(self):
+        text = '\n'.join([
+            'Prose.', '', '::', '', '  PERCENT=50%', '  lz4 2.5x', '',
+            '.. a comment, 9 times', '   still the comment 10%', '',
+            '.. BEGIN generated: x', '', '7.8 times as fast', '',
+            '.. END generated: x', '', 'Back in prose: 12%.'])
+        figs = render.prose_figures(text, True)
+        self.assertEqual(figs, [(17, '12%')])
+        # Plain text (README): only the generated blocks are left out.
+        self.assertEqual([f for _, f in render.prose_figures(text, False)],
+                         ['50%', '2.5x', '9 times', '10%', '12%'])
 
 
 class Stale(Scratch):
@@ -366,6 +409,30 @@ class Records(unittest.TestCase):
                     self.assertAlmostEqual(got, float(want),
                                            delta=0.001 * got + 0.05,
                                            msg=line)
+
+    def test_swap_in_agrees_with_the_table(self):
+        """The guide's swap-in sentence is the ratio of the speeds the
+        results hold (once it said "56 to 78 times" next to a table that
+        showed 5.8 and 7.8)."""
+        runs = render.bench_runs(REPO)
+        text = ' '.join(render.swap_in(runs, lambda t: '``%s``' % t).split())
+        for alg in ('zbewalgo', 'zbewalgo-1'):
+            vals = sorted(r.total('lz4')['dec'] / r.total(alg)['dec']
+                          for r in runs)
+            self.assertIn(render.factor(vals[0]), text)
+            self.assertIn(render.factor(vals[-1]), text)
+        with open(os.path.join(REPO, render.GUIDE)) as f:
+            guide = ' '.join(f.read().split())
+        self.assertIn(text, guide)
+
+    def test_summary_speeds(self):
+        runs = render.bench_runs(REPO)
+        comp, dec = render.speeds(runs, 'lz4')
+        b = sum(r.total('lz4')['bytes'] for r in runs)
+        self.assertAlmostEqual(dec, b / render.MIB /
+                               sum(r.total('lz4')['dec_s'] for r in runs))
+        table = render.summary_table(runs, render.text_table, str)
+        self.assertRegex(table, r'(?m)^decompression, MiB/s .* %.0f ' % dec)
 
     def test_kernel_table(self):
         recs = []

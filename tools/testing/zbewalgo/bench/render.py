@@ -13,11 +13,17 @@ blocks between
     .. BEGIN generated: KEY
     .. END generated: KEY
 
-in the files of TARGETS.  --check writes nothing: it prints a diff and
-exits 1 when a block differs from what the results render, and exits 1
-when the benchmark results were measured on other lib/zbewalgo code than
-HEAD's (stale), unless ZBW_ALLOW_STALE=1.  Without --check a stale result
-is only reported.
+in the files of renderers() (README, the admin guide, fuzz/README).
+--check writes nothing: it prints a diff and exits 1 when a block differs
+from what the results render, and exits 1 when the benchmark results were
+measured on other lib/zbewalgo code than HEAD's (stale), unless
+ZBW_ALLOW_STALE=1.  Without --check a stale result is only reported.
+
+Both modes exit 1 when the prose of a document of PROSE (README, the
+admin guide, INSTALL.rst) holds a measured figure outside its generated
+blocks: a number or range followed by "times", "%" or a speed unit, a
+decimal factor such as "5.8x", or a ratio with three decimals (see FIGURE).  Such a figure can only be
+right if the renderer writes it from the results.
 
 tree-id prints the commit of the work tree for a results header, with
 "-dirty" when files outside EXCLUDE_DIR (the results) have changes.
@@ -44,6 +50,10 @@ RESULTS = 'tools/testing/zbewalgo/bench/results'
 CAMPAIGNS = 'fuzz/campaigns.csv'
 COVERAGE = 'fuzz/coverage.csv'
 GUIDE = 'Documentation/admin-guide/blockdev/zbewalgo.rst'
+# The documents for people, whose prose may hold no measured figure outside
+# a generated block (prose_figures()).
+USER_GUIDE = 'docs/user-guide.rst'
+PROSE = [GUIDE, USER_GUIDE]
 FUZZ_README = 'fuzz/README'
 # The code whose output the results describe.
 CODE = ['lib/zbewalgo', 'include/linux/zbewalgo.h']
@@ -54,6 +64,12 @@ OTHERS = ['lz4', 'lzo-rle', 'zstd-1', 'zstd-3']
 MIB = 1 << 20
 # Ratio differences under this are "about the same" in the advice.
 CLOSE = 0.05
+# The README's and the guide's summary: zbewalgo, its level 1 and the
+# compressors a zram user would otherwise take.
+SUMMARY = ['zbewalgo', 'zbewalgo-1', 'lz4', 'zstd-1', 'zstd-3']
+# The generated sets of float fields and solver state (gen-data.py names;
+# tools/testing/kernel/demo-table.py groups the same).
+FLOAT_SOLVER = ('float32-', 'float64-', 'csr-cg', 'hpcg-heap')
 
 BEGIN = re.compile(r'^(\s*)\.\. BEGIN generated: (.+?)\s*$')
 END = '.. END generated: '
@@ -98,14 +114,19 @@ class Run:
     def ratio(self, inp, alg):
         return float(self.rec[(inp, alg)]['ratio_zram'])
 
-    def total(self, alg):
-        """The 'all files' figures: sums of bytes and times."""
-        rs = [self.rec[(i, alg)] for i in self.inputs if (i, alg) in self.rec]
+    def total(self, alg, inputs=None):
+        """The 'all files' figures (or those of INPUTS): sums of bytes and
+        times."""
+        rs = [self.rec[(i, alg)] for i in (inputs or self.inputs)
+              if (i, alg) in self.rec]
         b = sum(int(r['bytes']) for r in rs)
         pages = sum(int(r['pages']) for r in rs)
         stored = sum(round(int(r['pages']) * float(r['incompressible_pct'])
                            / 100) for r in rs)
         return {
+            'bytes': b,
+            'comp_s': sum(float(r['compress_s']) for r in rs),
+            'dec_s': sum(float(r['decompress_s']) for r in rs),
             'pages': pages,
             'incomp': 100.0 * stored / pages if pages else 0.0,
             'ratio': b / sum(int(r['zram_bytes']) for r in rs),
@@ -308,9 +329,6 @@ def wrap(text, width=76):
     return '\n'.join(out + [line])
 
 
-def bullet(text):
-    return '\n'.join(('- ' if i == 0 else '  ') + l for i, l in
-                     enumerate(wrap(text, 74).splitlines()))
 
 
 def factor(x):
@@ -324,134 +342,196 @@ def join(items):
     return ', '.join(items[:-1]) + ' and ' + items[-1]
 
 
-# ---- The admin guide: "When to pick it over lz4 or zstd" ------------------
+# ---- README and the admin guide: the summary --------------------------------
 
 def guide_algs(run):
     return [a for a in run.algs if a.startswith('zbewalgo')] + \
         [a for a in OTHERS if a in run.algs]
 
 
-def machine_line(note):
+
+
+def short_machine_line(note, code=lambda t: t):
+    """Date, machine and tree in one line."""
     first = lambda k: note.get(k, ['?'])[0]
-    text = ('Measured by ``make bench`` on tree ``%s``, %s: %s; %s, %s; '
-            '%s; load average %s.' % (
-                first('tree'), first('date'), first('cpu'), first('os'),
-                first('kernel'), first('compiler'),
-                '; '.join(note.get('load', ['?']))))
-    return wrap(text)
+    cpu = re.sub(r', (\d+) online', r', \1 cores',
+                 re.sub(r', [\d.]+ MHz$', '', first('cpu')))
+    mem = ', %s' % first('memory') if 'memory' in note else ''
+    return ('%s on %s, %s%s, tree %s:' % (
+        code('make bench'), first('date').split()[0], cpu, mem,
+        code(first('tree'))))
 
 
-def ratio_table(run):
-    algs = guide_algs(run)
-    rows = [[run.label[i]] + ['%.3f' % run.ratio(i, a) for a in algs]
-            for i in run.inputs]
-    rows.append(['all %d inputs' % len(run.inputs)] +
-                ['%.3f' % run.total(a)['ratio'] for a in algs])
-    return rst_table(['input'] + algs, rows)
+def summary_algs(runs):
+    """zbewalgo, its level 1 and the compressors of SUMMARY that every run
+    holds."""
+    return [a for a in SUMMARY if all(a in r.algs for r in runs)]
 
 
-def speed_table(runs):
-    algs = []
+def groups(run):
+    """[(description, inputs)]: the float and solver sets apart from the
+    rest when a run has both, else all its inputs."""
+    fs = [i for i in run.inputs if run.label[i].startswith(FLOAT_SOLVER)]
+    rest = [i for i in run.inputs if i not in fs]
+    if fs and rest:
+        return [('%d float and solver sets' % len(fs), fs),
+                ('%d other inputs' % len(rest), rest)]
+    return [('all %d inputs' % len(run.inputs), run.inputs)]
+
+
+def speeds(runs, alg):
+    """Compression and decompression speed over every input of RUNS."""
+    b = cs = ds = 0
     for run in runs:
-        algs += [a for a in guide_algs(run) if a not in algs]
+        t = run.total(alg)
+        b, cs, ds = b + t['bytes'], cs + t['comp_s'], ds + t['dec_s']
+    return b / MIB / cs, b / MIB / ds
+
+
+def summary_table(runs, table, code):
+    """Ratios per group of inputs and speeds, one column per algorithm."""
+    algs = summary_algs(runs)
     rows = []
-    for a in algs:
-        row = [a]
-        for run in runs:
-            if a in run.algs:
-                t = run.total(a)
-                row.append('%.1f / %.1f' % (t['comp'], t['dec']))
-            else:
-                row.append('-')
-        rows.append(row)
-    return rst_table(['algorithm'] + ['%s: comp / dec' % r.name
-                                      for r in runs], rows)
+    for run in runs:
+        for desc, inputs in groups(run):
+            rows.append(['ratio, %s: %s' % (code(run.name + '.csv'), desc)] +
+                        ['%.2f' % run.total(a, inputs)['ratio']
+                         for a in algs])
+    sp = [speeds(runs, a) for a in algs]
+    rows.append(['compression, MiB/s'] + ['%.0f' % c for c, d in sp])
+    rows.append(['decompression, MiB/s'] + ['%.0f' % d for c, d in sp])
+    return table(['figure'] + algs, rows)
 
 
-def others_in(runs):
-    return [a for a in OTHERS if any(a in r.algs for r in runs)]
-
-
-def advice(runs):
-    """The statements that follow from the numbers, all computed."""
-    out = []
+def ahead(runs, code):
+    """Where the default table's ratio is CLOSE or more above the best of
+    the other compressors, per run."""
+    parts = []
+    others = []
     for run in runs:
         others = [a for a in OTHERS if a in run.algs]
         if 'zbewalgo' not in run.algs or not others:
             continue
-        ahead, close, behind = [], [], []
+        n = {'ahead': [], 'close': [], 'behind': []}
         for i in run.inputs:
-            best = max(run.ratio(i, a) for a in others)
-            d = run.ratio(i, 'zbewalgo') / best - 1
-            (ahead if d >= CLOSE else behind if d <= -CLOSE else close
-             ).append((run.label[i], d))
-        fmt = lambda l: join('``%s`` (%+.0f%%)' % (n, d * 100) for n, d in l)
-        text = ('``%s``: the default table gives a ratio %.0f%% or more '
-                'above the best of %s on %d of %d inputs%s' % (
-                    run.name, CLOSE * 100, join(others), len(ahead),
-                    len(run.inputs), ': ' + fmt(ahead) if ahead else ''))
-        text += '; within %.0f%% on %d' % (CLOSE * 100, len(close))
-        if behind:
-            text += '; %.0f%% or more below on %d: %s' % (
-                CLOSE * 100, len(behind), fmt(behind))
-        out.append(bullet(text + '.'))
-    # Speed: how many times as fast the others are, over all inputs.
-    for key, what in (('dec', 'Decompression, which a page fault waits '
-                       'for'), ('comp', 'Compression')):
-        parts = []
-        for ref in others_in(runs):
-            vals = ['%s (``%s``)' % (factor(run.total(ref)[key] /
-                                            run.total('zbewalgo')[key]),
-                                     run.name)
-                    for run in runs if ref in run.algs and
-                    'zbewalgo' in run.algs]
-            parts.append('%s is %s times as fast' % (ref, join(vals)))
-        if parts:
-            out.append(bullet('%s, over all inputs: %s as the default '
-                              'table.' % (what, join(parts))))
+            d = run.ratio(i, 'zbewalgo') / max(run.ratio(i, a)
+                                              for a in others) - 1
+            n['ahead' if d >= CLOSE else 'behind' if d <= -CLOSE
+              else 'close'].append(i)
+        fs = [i for i in run.inputs if run.label[i].startswith(FLOAT_SOLVER)]
+        fs_ahead = [i for i in n['ahead'] if i in fs]
+        text = 'on %d of the %d inputs of %s' % (
+            len(n['ahead']), len(run.inputs), code(run.name + '.csv'))
+        if fs_ahead:
+            text += ', %s%d float and solver sets among them' % (
+                'all ' if len(fs_ahead) == len(fs) else '', len(fs_ahead))
+        text += ' (within %.0f%% on %d' % (CLOSE * 100, len(n['close']))
+        if n['behind']:
+            text += ', below on %d' % len(n['behind'])
+        parts.append(text + ')')
+    if not parts:
+        return ''
+    return wrap('The default table\'s ratio is %.0f%% or more above the best '
+                'of %s %s.' % (CLOSE * 100, join(others), ' and '.join(parts)))
+
+
+def swap_in(runs, code):
+    """How much faster lz4 decompresses than the default table and level 1,
+    over all inputs of each run: the range over the runs."""
     parts = []
-    for run in runs:
-        if 'zbewalgo-1' in run.algs and 'zstd-1' in run.algs:
-            z1, z, s1 = (run.total(a) for a in
-                         ('zbewalgo-1', 'zbewalgo', 'zstd-1'))
-            parts.append('on ``%s`` ratio %.3f (default table %.3f, zstd-1 '
-                         '%.3f), compression at %.1f MiB/s (zstd-1 %.1f), lz4 '
-                         'decompressing %s times as fast' % (
-                             run.name, z1['ratio'], z['ratio'], s1['ratio'],
-                             z1['comp'], s1['comp'],
-                             factor(run.total('lz4')['dec'] / z1['dec'])
-                             if 'lz4' in run.algs else '?'))
-    if parts:
-        out.append(bullet('Level 1 (``zbewalgo-1``): ' + '; '.join(parts) +
-                          '.'))
-    same = []
-    for run in runs:
-        same += ['``%s``' % run.label[i] for i in run.inputs
-                 if all(run.ratio(i, a) == 1.0 for a in guide_algs(run))]
-    if same:
-        out.append(bullet('Stored as they are by every algorithm (ratio '
-                          '1.000): %s.' % join(same)))
-    return '\n'.join(out)
+    for alg, what in (('zbewalgo', 'the default table'),
+                      ('zbewalgo-1', 'level 1')):
+        vals = sorted(run.total('lz4')['dec'] / run.total(alg)['dec']
+                      for run in runs if alg in run.algs and
+                      'lz4' in run.algs)
+        if vals:
+            rng = factor(vals[0]) if factor(vals[0]) == factor(vals[-1]) \
+                else '%s to %s' % (factor(vals[0]), factor(vals[-1]))
+            parts.append('%s times as fast as %s' % (rng, what))
+    if not parts:
+        return ''
+    return wrap('lz4 decompresses %s (over all inputs of %s, one thread in '
+                'user space).' % (' and '.join(parts),
+                                  join(code(r.name + '.csv') for r in runs)))
 
 
 def guide_bench(repo):
     runs = bench_runs(repo)
     if not runs:
         raise ValueError('no bench results (*.csv) in %s' % RESULTS)
-    note = bench_note(repo)
-    sizes = {(r.page_size, r.threshold) for r in runs}
-    parts = [machine_line(note), '']
-    for page, thr in sorted(sizes):
-        parts += [wrap('%d-byte pages; a page whose result is not below %d '
-                       'bytes counts as stored uncompressed.' % (page, thr)),
-                  '']
-    for run in runs:
-        parts += ['Compression ratio, ``%s.csv`` (%d inputs):' % (
-            run.name, len(run.inputs)), '', ratio_table(run), '']
-    parts += ['Speed over all inputs of each file, MiB/s of uncompressed '
-              'data:', '', speed_table(runs), '',
-              'What the numbers say:', '', advice(runs)]
+    code = lambda t: '``%s``' % t
+    sizes = sorted({(r.page_size, r.threshold) for r in runs})
+    line = short_machine_line(bench_note(repo), code)[:-1]
+    if len(sizes) == 1:
+        line += ', %d-byte pages, zram\'s threshold %d bytes' % sizes[0]
+    parts = [wrap('Measured by ' + line + ':'), '',
+             summary_table(runs, rst_table, code), '', ahead(runs, code)]
     return '\n'.join(parts)
+
+
+def readme_summary(repo):
+    runs = bench_runs(repo)
+    if not runs:
+        raise ValueError('no bench results (*.csv) in %s' % RESULTS)
+    code = lambda t: t
+    return '\n'.join([short_machine_line(bench_note(repo)), '',
+                      summary_table(runs, text_table, code), '',
+                      ahead(runs, code)])
+
+
+# ---- Figures in prose ---------------------------------------------------------
+#
+# A measured figure in a user document stands only inside a generated block,
+# where the renderer writes it from the results it cites; in the prose it
+# would go stale, or be wrong from the start.  A figure here is a number
+# (or a range "N to M") followed by "times", "%", or a speed in MiB/s, MB/s
+# or GiB/s, a decimal number followed by "x" ("5.8x"), or a ratio written
+# with three decimals.  Literal
+# blocks and comments of an .rst file are not prose.  render.py --check
+# fails on any such figure outside the generated blocks of PROSE.
+
+FIGURE = re.compile(
+    r'(?<![\w.])\d+(?:\.\d+)?(?:\s*(?:to|-|and)\s*\d+(?:\.\d+)?)?'
+    r'\s*(?:times\b|%|[MG]i?B/s\b)'
+    r'|(?<![\w.])\d+\.\d+ ?x\b'
+    r'|(?<![\w.])\d+\.\d{3}(?![\w.])')
+
+
+def prose_lines(text, rst):
+    """(line number, line) of TEXT outside generated blocks and, in rst,
+    outside literal blocks and comments."""
+    lines = text.split('\n')
+    out, i = [], 0
+    while i < len(lines):
+        line = lines[i]
+        m = BEGIN.match(line)
+        if m:
+            end = m.group(1) + END + m.group(2)
+            i = lines.index(end, i + 1) + 1 if end in lines[i + 1:] \
+                else len(lines)
+            continue
+        ind = len(line) - len(line.lstrip())
+        if rst and (line.rstrip().endswith('::') or
+                    re.match(r'\s*\.\.(\s|$)', line)):
+            # Skip the indented body that follows (a literal block, a
+            # comment or a directive's content).
+            if not re.match(r'\s*\.\.(\s|$)', line):
+                out.append((i + 1, line))      # the paragraph before '::'
+            i += 1
+            while i < len(lines) and (not lines[i].strip() or
+                                      len(lines[i]) -
+                                      len(lines[i].lstrip()) > ind):
+                i += 1
+            continue
+        out.append((i + 1, line))
+        i += 1
+    return out
+
+
+def prose_figures(text, rst):
+    """(line number, figure) of every measured figure in the prose."""
+    return [(n, m.group(0)) for n, line in prose_lines(text, rst)
+            for m in FIGURE.finditer(line)]
 
 
 # ---- The in-kernel results (make bench-kernel) ------------------------------
@@ -525,9 +605,11 @@ def renderers(repo):
         return fuzz_table(fuzz_rows, m.group(1))
 
     def guide_block(key):
-        if key != 'bench results':
-            raise ValueError('%s: unknown block %r' % (GUIDE, key))
-        return guide_bench(repo)
+        if key == 'bench results':
+            return guide_bench(repo)
+        if key == 'swap-in':
+            return swap_in(bench_runs(repo), lambda t: '``%s``' % t)
+        raise ValueError('%s: unknown block %r' % (GUIDE, key))
 
     return {GUIDE: guide_block, FUZZ_README: fuzz_block}
 
@@ -601,6 +683,17 @@ def main(argv):
             with open(path, 'w') as f:
                 f.write(new)
             print('render: %s: rewritten from the results' % name)
+    for name in PROSE:
+        with open(os.path.join(repo, name)) as f:
+            figs = prose_figures(f.read(), name.endswith('.rst'))
+        for n, fig in figs:
+            print('render: %s:%d: "%s" is a measured figure outside a '
+                  'generated block: render it from the results or remove '
+                  'it' % (name, n, fig), file=sys.stderr)
+            status = 1
+        if not figs:
+            print('render: %s: no measured figure outside the generated '
+                  'blocks' % name)
     note = bench_note(repo)
     why = stale(repo, note.get('tree', [''])[0], note.get('code', [None])[0])
     if why:
