@@ -355,8 +355,9 @@ bench-kernel: testdata
 # (tools/testing/kernel/doc-blocks.py); the format document's step
 # table matches lib/zbewalgo/steps.h, and each step's section includes a
 # DOC: block of its source (spec-steps.py); the
-# generated figures of the admin guide and fuzz/README are what the
-# committed results render
+# generated figures of README, the admin guide and fuzz/README are what
+# the committed results render, and no measured figure stands in the
+# prose of README and the guides outside them
 # (tools/testing/zbewalgo/bench/render.py --check, after its tests), and
 # those results were measured on HEAD's lib/zbewalgo.  ZBW_ALLOW_STALE=1
 # accepts results of older code while it is being changed (not in CI).

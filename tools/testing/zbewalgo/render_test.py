@@ -25,7 +25,7 @@ import render  # noqa: E402
 REPO = render.REPO
 RENDER = os.path.join(HERE, 'bench', 'render.py')
 COVER = os.path.join(REPO, 'scripts', 'patches', 'cover.py')
-FILES = [render.GUIDE, render.USER_GUIDE, render.FUZZ_README, render.CAMPAIGNS,
+FILES = [render.README, render.GUIDE, render.USER_GUIDE, render.FUZZ_README, render.CAMPAIGNS,
          render.COVERAGE]
 GIT_ENV = dict(GIT_AUTHOR_NAME='t', GIT_AUTHOR_EMAIL='t@example.org',
                GIT_COMMITTER_NAME='t', GIT_COMMITTER_EMAIL='t@example.org',
@@ -157,6 +157,18 @@ class Drift(Scratch):
         self.assertEqual(r.returncode, 1)
         self.assertIn('+  decompress', r.stdout)
         self.assertIn('37121624', r.stdout)
+
+    def test_edited_readme_figure_fails(self):
+        readme = self.read(render.README)
+        row = re.search(r'(?m)^decompression, MiB/s +\d+', readme)
+        self.assertIsNotNone(row)
+        self.write(render.README, readme.replace(row.group(0),
+                                                 row.group(0) + '0', 1))
+        r = self.check()
+        self.assertEqual(r.returncode, 1)
+        self.assertIn('a/README', r.stdout)
+        self.assertEqual(self.render().returncode, 0)
+        self.assertEqual(self.read(render.README), readme)
 
     def test_edited_guide_outside_blocks_is_free(self):
         self.write(render.GUIDE, self.read(render.GUIDE) + '\nMore prose.\n')

@@ -53,7 +53,8 @@ GUIDE = 'Documentation/admin-guide/blockdev/zbewalgo.rst'
 # The documents for people, whose prose may hold no measured figure outside
 # a generated block (prose_figures()).
 USER_GUIDE = 'docs/user-guide.rst'
-PROSE = [GUIDE, USER_GUIDE]
+README = 'README'
+PROSE = [README, GUIDE, USER_GUIDE]
 FUZZ_README = 'fuzz/README'
 # The code whose output the results describe.
 CODE = ['lib/zbewalgo', 'include/linux/zbewalgo.h']
@@ -611,7 +612,12 @@ def renderers(repo):
             return swap_in(bench_runs(repo), lambda t: '``%s``' % t)
         raise ValueError('%s: unknown block %r' % (GUIDE, key))
 
-    return {GUIDE: guide_block, FUZZ_README: fuzz_block}
+    def readme_block(key):
+        if key != 'summary':
+            raise ValueError('%s: unknown block %r' % (README, key))
+        return readme_summary(repo)
+
+    return {README: readme_block, GUIDE: guide_block, FUZZ_README: fuzz_block}
 
 
 def render_file(text, render, name):
