@@ -146,6 +146,7 @@ check-user: deps
 	$(MAKE) fuzz-smoke
 	$(MAKE) docs
 	$(MAKE) doc-user
+	python3 tools/testing/kernel/demo-progress_test.py
 
 test-unit: $(TEST) testdata $(EXTRA)
 	$(EXTRA_SKIP)

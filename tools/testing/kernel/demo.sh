@@ -8,6 +8,8 @@
 # device per data set and algorithm (reset in between), so mm_stat needs no
 # deltas, plus one with all sets for the pool as a whole. Prints
 # one side-by-side table and writes it to build/kernel-bench/VERSION.{txt,csv}.
+# While the guest runs, demo-progress.py prints its records as readable lines
+# (set, algorithm, ratio, times); the console log keeps them raw.
 # Before zram, zbwbench.ko times each set's pages through lib/zbewalgo,
 # lib/lz4 and lib/zstd alone (kbench-table.py adds its table, and
 # VERSION-kbench.csv).
@@ -38,7 +40,7 @@ TESTDATA_FILES="doc/policy.txt elf/libgmp.so.10.4.1 src/gtest.cc num/nzgd2kgrid0
 mkdir -p "$RUN" "$OUT"
 progress() { say "[$1/6] $2"; }
 
-progress 1 "fetching linux-source-$V (cached)"
+progress 1 "fetching linux-source-$V (cached; about 150 MB from Debian the first time)"
 "$HERE/fetch.sh" "$V"
 progress 2 "building the $V kernel with zbewalgo (cached; about 10 minutes when not)"
 OBJ=$(test_kernel "$V")
@@ -82,12 +84,12 @@ fi
 	"$data=/data"
 
 load=$(cut -d' ' -f1-3 /proc/loadavg)
-progress 5 "booting $V under qemu (TCG, 256 MiB): $(wc -l <"$data/sets.txt") sets x $(echo $ALGS | wc -w) algorithms$([ "$DEPLOY" = 0 ] || echo ", x 6 deployments"), then swap"
+progress 5 "booting $V under qemu (TCG, 256 MiB): $(wc -l <"$data/sets.txt") sets x $(echo $ALGS | wc -w) algorithms$([ "$DEPLOY" = 0 ] || echo ", x 6 deployments"), then swap; about 10 minutes on 2 idle cores, more under load"
+say "one line per set and algorithm: compression ratio, write and read time (the raw records are in $RUN/console.log)"
 { ZBW_APPEND="ZBW_FILL_MIB=$FILL ZBW_REPS=$REPS ZBW_SWAP=$SWAP ZBW_DEPLOY=$DEPLOY ZBW_ALGS=${ALGS// /,} ${ZBW_APPEND:-}" \
 	"$HERE/boot.sh" "$OBJ/arch/x86/boot/bzImage" "$RUN/initramfs.cpio.gz" \
 	"$RUN/console.log" "${ZBW_TIMEOUT:-5400}" || true; } |
-	grep --line-buffered -E '^ZBW-(DEMO|REC|DEP): ' |
-	sed -u 's/\r$//; s/^ZBW-DEMO: /  guest: /; s/^ZBW-\(REC\|DEP\): /  guest: done /' >&2 || true
+	python3 -u "$HERE/demo-progress.py" >&2 || true
 
 progress 6 "results (console log: $RUN/console.log)"
 cp "$RUN/console.log" "$OUT/$V-console.log"
