@@ -51,11 +51,19 @@ struct zbw_param_edit {
 	u32 val;
 };
 
+/*
+ * A search that stops below early_abort_size keeps results below
+ * max_output_size only: with the first not below the second (with a
+ * max_output_size of 0, say) every page of every device would be stored
+ * as it is.
+ */
 static int zbw_edit_param(struct zbewalgo_config *cfg, const void *arg)
 {
 	const struct zbw_param_edit *e = arg;
 
 	*(u32 *)((u8 *)&cfg->params + e->offset) = e->val;
+	if (cfg->params.early_abort_size >= cfg->params.max_output_size)
+		return -EINVAL;
 	return 0;
 }
 

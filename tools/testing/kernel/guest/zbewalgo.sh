@@ -134,6 +134,13 @@ check_sysfs_bad_input() {
 			if echo "$w" >$K/$f 2>/dev/null; then bad="$bad [$f:$(echo "$w" | cut -c1-20)]"; fi
 		done
 	done
+	# early_abort_size stays below max_output_size: 0 would store every page.
+	for w in 0 "$(cat $K/early_abort_size)"; do
+		if echo "$w" >$K/max_output_size 2>/dev/null; then bad="$bad [max_output_size:$w]"; fi
+	done
+	if echo "$(cat $K/max_output_size)" >$K/early_abort_size 2>/dev/null; then
+		bad="$bad [early_abort_size:max_output_size]"
+	fi
 	after=$(cat $K/combinations $K/early_abort_size $K/max_output_size)
 	[ "$before" = "$after" ] || bad="$bad changed:[$after]"
 	echo reset >$K/combinations || bad="$bad reset"
