@@ -263,7 +263,12 @@ def stage_zram(repo, tree, up):
     if 'config ZRAM_BACKEND_LZ4\n' not in tree.read(zram + 'Kconfig'):
         return
     for rel in ZRAM_FILES:
-        copy(repo, tree, rel)
+        if up:
+            # Only this kernel's name for zram's "no level given".
+            not_set = 'ZCOMP_PARAM_NOT_SET' in tree.read(zram + 'zcomp.h')
+            copy(repo, tree, rel, {'ZCOMP_PARAM_NOT_SET': not_set})
+        else:
+            copy(repo, tree, rel)
     kconfig = kconfig_entries(repo, ZRAM_KCONFIG)
     tree.insert(zram + 'Kconfig', 'config ZRAM_BACKEND_FORCE_LZO',
                 kconfig['ZRAM_BACKEND_ZBEWALGO'], after=False)

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * zram backend for zbewalgo.
  *
@@ -18,8 +18,8 @@
 
 #include "backend_zbewalgo.h"
 
-/* zram's "no level= given" marker; older trees call it ZCOMP_PARAM_NO_LEVEL. */
 #ifndef ZCOMP_PARAM_NOT_SET
+/* 6.12 calls zram's "no level= given" marker ZCOMP_PARAM_NO_LEVEL. */
 #define ZCOMP_PARAM_NOT_SET ZCOMP_PARAM_NO_LEVEL
 #endif
 

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* SPDX-License-Identifier: GPL-2.0-only */
 
 #ifndef __BACKEND_ZBEWALGO_H__
 #define __BACKEND_ZBEWALGO_H__
