@@ -13,6 +13,17 @@
  *	a child that died (OOM kill, signal).  With ZBWMEM_HOLD=PATH in the
  *	environment it waits after the page-out until PATH exists, with the
  *	pages out, so that something can be done to them before the verify.
+ *   zbwmem blk DEV MIB [PROCS [ROUNDS [STATFILE...]]]
+ *	PROCS processes (default 2), process i pinned to CPU i (modulo the
+ *	CPUs online), each write their share of the block device DEV's first
+ *	MIB MiB with O_DIRECT, 64 KiB a write, pages of the patterns below,
+ *	fsync; once all have written, each reads its share back with
+ *	O_DIRECT and compares every page (a chunk that fails to read is read
+ *	again page by page; a page that fails counts as a read error).
+ *	ROUNDS (default 1) repeats this with new patterns; after each the
+ *	counts so far and the STATFILEs are printed.  Prints
+ *	"zbwmem: blk verified=N mismatched=M readerr=E"; exits 1 on any
+ *	mismatch, read or write error or a child that died.
  *   zbwmem files DIR MIB
  *	Writes DIR/{text,float,random,zero}.dat, MIB/4 each.
  *   zbwmem check DIR MIB
@@ -29,7 +40,9 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
+#include <sched.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdint.h>
@@ -158,6 +171,7 @@ static double now(void)
 
 struct tally {
 	unsigned long pages, verified, mismatched, kinds[NR_KINDS];
+	unsigned long readerr, writeerr;
 };
 
 /* Compares one page; reports the first few mismatches in detail. */
@@ -185,7 +199,7 @@ static void check_page(const unsigned char *got, int kind, uint64_t seed,
 
 static void cat_file(const char *path)
 {
-	char buf[512];
+	char buf[512], *p;
 	FILE *f = fopen(path, "r");
 	size_t n;
 
@@ -198,6 +212,9 @@ static void cat_file(const char *path)
 	buf[n] = 0;
 	while (n && buf[n - 1] == '\n')
 		buf[--n] = 0;
+	/* One line (debug_stat has two). */
+	for (p = buf; (p = strchr(p, '\n')); )
+		*p = ' ';
 	printf("zbwmem: stat %s: %s\n", path, buf);
 }
 
@@ -379,6 +396,176 @@ static int cmd_fill(int argc, char **argv)
 	return bad || sum.mismatched ? 1 : 0;
 }
 
+#define BLK_CHUNK 16	/* pages a write or read: 64 KiB */
+
+/* Writes pages [first, first + n) of DEV with O_DIRECT, then fsync. */
+static void blk_write(int fd, unsigned char *buf, size_t first, size_t n,
+		      uint64_t seed, struct tally *t)
+{
+	size_t i, j, c;
+
+	for (i = 0; i < n; i += c) {
+		c = n - i < BLK_CHUNK ? n - i : BLK_CHUNK;
+		for (j = 0; j < c; j++)
+			gen_page(buf + j * PAGE, page_kind(seed, i + j), seed, i + j);
+		if (pwrite(fd, buf, c * PAGE, (off_t)(first + i) * PAGE) != (ssize_t)(c * PAGE) &&
+		    t->writeerr++ < 10)
+			printf("zbwmem: blk write at page %zu: %s\n", first + i, strerror(errno));
+	}
+	if (fsync(fd) && t->writeerr++ < 10)
+		printf("zbwmem: blk fsync: %s\n", strerror(errno));
+}
+
+/* Reads them back with O_DIRECT and compares every page. */
+static void blk_verify(int fd, unsigned char *buf, size_t first, size_t n,
+		       uint64_t seed, struct tally *t, const char *who)
+{
+	size_t i, j, c;
+
+	for (i = 0; i < n; i += c) {
+		c = n - i < BLK_CHUNK ? n - i : BLK_CHUNK;
+		if (pread(fd, buf, c * PAGE, (off_t)(first + i) * PAGE) == (ssize_t)(c * PAGE)) {
+			for (j = 0; j < c; j++)
+				check_page(buf + j * PAGE, page_kind(seed, i + j), seed,
+					   i + j, t, who);
+			continue;
+		}
+		/* A page that does not decompress fails the whole read. */
+		for (j = 0; j < c; j++) {
+			if (pread(fd, buf, PAGE, (off_t)(first + i + j) * PAGE) == PAGE) {
+				check_page(buf, page_kind(seed, i + j), seed, i + j, t, who);
+				continue;
+			}
+			t->pages++;
+			if (t->readerr++ < 10)
+				printf("zbwmem: blk read %s page %zu: %s\n", who,
+				       first + i + j, strerror(errno));
+		}
+	}
+}
+
+/* One writer: pinned to a CPU, its share of the device, each round. */
+static void blk_child(int id, const char *dev, size_t pages, int rounds,
+		      int done_fd, int go_fd, struct tally *t)
+{
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	unsigned char *buf;
+	cpu_set_t set;
+	char who[16], c;
+	int fd, r;
+
+	CPU_ZERO(&set);
+	CPU_SET(ncpu > 0 ? id % ncpu : 0, &set);
+	if (sched_setaffinity(0, sizeof(set), &set))
+		printf("zbwmem: proc%d: sched_setaffinity: %s\n", id, strerror(errno));
+	fd = open(dev, O_RDWR | O_DIRECT);
+	if (fd < 0 || posix_memalign((void **)&buf, PAGE, BLK_CHUNK * PAGE)) {
+		printf("zbwmem: %s: %s\n", dev, strerror(errno));
+		_exit(2);
+	}
+	snprintf(who, sizeof(who), "proc%d", id);
+	for (r = 0; r < rounds; r++) {
+		uint64_t seed = (uint64_t)(r + 100) << 16 | id;
+
+		blk_write(fd, buf, id * pages, pages, seed, t);
+		if (write(done_fd, "w", 1) != 1 || read(go_fd, &c, 1) != 1)
+			_exit(2);
+		blk_verify(fd, buf, id * pages, pages, seed, t, who);
+		if (write(done_fd, "v", 1) != 1 || read(go_fd, &c, 1) != 1)
+			_exit(2);
+	}
+	_exit(t->mismatched || t->readerr || t->writeerr ? 1 : 0);
+}
+
+static int cmd_blk(int argc, char **argv)
+{
+	size_t mib = strtoul(argv[3], NULL, 0), pages;
+	int rounds = argc > 5 ? atoi(argv[5]) : 1;
+	struct tally *t, sum = { 0 };
+	int done[2], go[2], i, r, k, st, bad = 0;
+	double t0 = now();
+	long psz = sysconf(_SC_PAGESIZE);
+
+	nprocs = argc > 4 ? atoi(argv[4]) : 2;
+	if (psz > PAGE)
+		kind_span = psz / PAGE;
+	if (nprocs < 1 || nprocs > 64 || rounds < 1 || !mib)
+		return fprintf(stderr, "zbwmem: bad arguments\n"), 2;
+	pages = (mib << 20) / PAGE / nprocs;
+	t = mmap(NULL, sizeof(*t) * nprocs, PROT_READ | PROT_WRITE,
+		 MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (t == MAP_FAILED || pipe(done))
+		return perror("zbwmem: setup"), 2;
+	memset(t, 0, sizeof(*t) * nprocs);
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	printf("zbwmem: blk %s %zu MiB in %d processes, %d round(s)\n", argv[2], mib,
+	       nprocs, rounds);
+	signal(SIGPIPE, SIG_IGN);
+	for (i = 0; i < nprocs; i++) {
+		if (pipe(go))
+			return perror("zbwmem: pipe"), 2;
+		pids[i] = fork();
+		if (pids[i] == 0) {
+			close(done[0]);
+			close(go[1]);
+			blk_child(i, argv[2], pages, rounds, done[1], go[0], &t[i]);
+		}
+		close(go[0]);
+		gofd[i] = go[1];
+	}
+	close(done[1]);
+	for (r = 0; r < rounds && !bad; r++) {
+		/* All have written before any reads: a write overrunning its
+		 * object lands in pages that are verified after it. */
+		if (collect(done[0]) || release() || collect(done[0])) {
+			bad = 1;
+			break;
+		}
+		for (i = 0, sum = (struct tally){ 0 }; i < nprocs; i++) {
+			sum.verified += t[i].verified;
+			sum.mismatched += t[i].mismatched;
+			sum.readerr += t[i].readerr;
+			sum.writeerr += t[i].writeerr;
+		}
+		printf("zbwmem: blk round %d in %.1fs: verified=%lu mismatched=%lu readerr=%lu writeerr=%lu\n",
+		       r, now() - t0, sum.verified, sum.mismatched, sum.readerr, sum.writeerr);
+		for (k = 6; k < argc; k++)
+			cat_file(argv[k]);
+		t0 = now();
+		bad = release();
+	}
+	for (i = 0; i < nprocs; i++) {
+		if (pids[i] <= 0)
+			continue;
+		if (bad)
+			kill(pids[i], SIGKILL);
+		if (waitpid(pids[i], &st, 0) != pids[i] || !WIFEXITED(st) ||
+		    WEXITSTATUS(st) > 1) {
+			printf("zbwmem: proc%d failed (status 0x%x)\n", i, st);
+			bad = 1;
+		}
+	}
+	sum = (struct tally){ 0 };
+	for (i = 0; i < nprocs; i++) {
+		sum.pages += t[i].pages;
+		sum.verified += t[i].verified;
+		sum.mismatched += t[i].mismatched;
+		sum.readerr += t[i].readerr;
+		sum.writeerr += t[i].writeerr;
+		for (k = 0; k < NR_KINDS; k++)
+			sum.kinds[k] += t[i].kinds[k];
+	}
+	printf("zbwmem: kinds");
+	for (k = 0; k < NR_KINDS; k++)
+		printf(" %s=%lu", kind_name[k], sum.kinds[k]);
+	printf("\nzbwmem: blk verified=%lu mismatched=%lu readerr=%lu writeerr=%lu pages=%lu expected=%zu\n",
+	       sum.verified, sum.mismatched, sum.readerr, sum.writeerr, sum.pages,
+	       pages * nprocs * rounds);
+	if (sum.pages != pages * nprocs * rounds)
+		bad = 1;
+	return bad || sum.mismatched || sum.readerr || sum.writeerr ? 1 : 0;
+}
+
 /* The data set of the filesystem check: one file per kind. */
 static const int file_kinds[] = { K_TEXT, K_FLOAT, K_RANDOM, K_ZERO };
 static const char *const file_names[] = { "text", "float", "random", "zero" };
@@ -444,6 +631,8 @@ int main(int argc, char **argv)
 		return cmd_dump(argv);
 	if (argc >= 3 && !strcmp(argv[1], "fill"))
 		return cmd_fill(argc, argv);
+	if (argc >= 4 && !strcmp(argv[1], "blk"))
+		return cmd_blk(argc, argv);
 	if (argc == 4 && !strcmp(argv[1], "files"))
 		return cmd_files(argv, 0);
 	if (argc == 4 && !strcmp(argv[1], "check"))
@@ -451,6 +640,7 @@ int main(int argc, char **argv)
 	if (argc == 2 && !strcmp(argv[1], "pagesize"))
 		return printf("%ld\n", sysconf(_SC_PAGESIZE)) < 0;
 	fprintf(stderr, "usage: zbwmem fill MIB [PROCS [ROUNDS [STATFILE...]]]\n"
+		"       zbwmem blk DEV MIB [PROCS [ROUNDS [STATFILE...]]]\n"
 		"       zbwmem files|check DIR MIB\n"
 		"       zbwmem dump KIND PAGES\n"
 		"       zbwmem pagesize\n");
