@@ -10,6 +10,10 @@
 # versions that integrate zbewalgo (6.12, 7.2), with Debian's arm64 busybox,
 # bash and util-linux (sysroot.sh) and the test programs cross-compiled;
 # run directories and logs are VERSION-arm64 and VERSION-arm64-64k.
+# ZBW_ONLY=NAME,NAME... runs and requires only the checks named (to iterate
+# on one; modules-load is needed where zbewalgo is a module, 6.1).
+# ZBW_RETRY_MIB, ZBW_RETRY_ROUNDS and ZBW_RETRY_PROCS size zram-retry's
+# writes (16 MiB, 6 rounds, 4 writers).
 # ZBW_KERNEL_OBJ boots a kernel built elsewhere in the suite's configuration
 # (scripts/patches/check.sh: the patch series') instead of building one.
 set -euo pipefail
@@ -30,8 +34,8 @@ summary=$(mktemp)
 # Checks every guest must pass; 6.12+ (integrated) adds zram's algorithm_params
 # levels and zswap (6.1 keeps to zram: the suite must fit CI's time budget).
 CHECKS="modules-load crypto-selftest comp-algorithm sysfs-bad-input ext2-zram
-	swap-zram verify-zram sysfs-stress module-reload crypto-selftest-reload
-	kmemleak no-splat"
+	zram-retry swap-zram verify-zram sysfs-stress module-reload
+	crypto-selftest-reload kmemleak no-splat"
 CHECKS_INTEGRATED="zram-levels zswap verify-zswap sysfs-stress-zswap"
 # Where zram has multi-comp (6.12+): zbewalgo as the secondary algorithm
 # and writeback to a loop device (guest/recomp.sh).
@@ -139,6 +143,14 @@ for i in "${!list[@]}"; do
 	# The admin guide's blocks for this guest, each a required check.
 	mapfile -t -O ${#extras[@]} extras < <(doc_extras "$RUN/doc" "$places")
 	want="$want $(python3 "$HERE/doc-blocks.py" names "$places" "${GUIDES[@]}" | tr '\n' ' ')"
+	if [ -n "${ZBW_ONLY:-}" ]; then
+		# shellcheck disable=SC2086  # $want is a list of check names
+		want=$(printf '%s\n' $want | { grep -Fx -f <(tr ',' '\n' <<<"$ZBW_ONLY") || true; } | tr '\n' ' ')
+	fi
+	# Up to 6.12 zram compresses a page again after its sleeping
+	# allocation: zram-retry requires that path (writestall) to have run.
+	retry=0
+	! grep -q compress_again "$CACHE/src/linux-$v/drivers/block/zram/zram_drv.c" || retry=1
 	"$HERE/initramfs.sh" "$RUN/initramfs.cpio.gz" "$HERE/guest/zbewalgo.sh" "$ZBWMEM=/extra/zbwmem" "${mods[@]}" \
 		"$HERE/guest/recomp.sh" \
 		"${extras[@]}" "$TOOL_STATIC=/src/build/zbewalgo"
@@ -159,7 +171,7 @@ for i in "${!list[@]}"; do
 	# RAM).
 	fill=384 part=192 hold=224
 	[ "${ZBW_ARM64_PAGES:-4}" = 4 ] || { fill=768 part=768 hold=448; }
-	{ ZBW_APPEND="ZBW_FILL_MIB=${ZBW_FILL_MIB:-$fill} ZBW_ZSWAP_MIB=${ZBW_ZSWAP_MIB:-$part} ZBW_RECOMP_MIB=${ZBW_RECOMP_MIB:-$part} ZBW_DOC_HOLD_MIB=$hold ZBW_INTEGRATED=$integ ZBW_MULTI_COMP=$mc" \
+	{ ZBW_APPEND="ZBW_FILL_MIB=${ZBW_FILL_MIB:-$fill} ZBW_ZSWAP_MIB=${ZBW_ZSWAP_MIB:-$part} ZBW_RECOMP_MIB=${ZBW_RECOMP_MIB:-$part} ZBW_DOC_HOLD_MIB=$hold ZBW_INTEGRATED=$integ ZBW_MULTI_COMP=$mc ZBW_ZRAM_RETRY=$retry${ZBW_RETRY_MIB:+ ZBW_RETRY_MIB=$ZBW_RETRY_MIB}${ZBW_RETRY_ROUNDS:+ ZBW_RETRY_ROUNDS=$ZBW_RETRY_ROUNDS}${ZBW_RETRY_PROCS:+ ZBW_RETRY_PROCS=$ZBW_RETRY_PROCS}${ZBW_ONLY:+ ZBW_ONLY=$ZBW_ONLY}" \
 		"$HERE/boot.sh" "$img" \
 		"$RUN/initramfs.cpio.gz" "$RUN/console.log" "${ZBW_TIMEOUT:-3600}" || true; } |
 		grep --line-buffered -E '^(ZBW-|zbwmem:|(not )?ok [0-9]+ |1\.\.|# )' | sed -u 's/\r$//' || true
@@ -176,7 +188,7 @@ for i in "${!list[@]}"; do
 	{
 		if [ -z "$missing" ]; then echo "== $v$ZTAG: PASS"; else echo "== $v$ZTAG: FAIL (missing or failed:$missing)"; fi
 		grep -E '^not ok [0-9]+ ' <<<"$log" | cut -c1-300 || true
-		grep -E '^ok [0-9]+ (crypto-selftest|comp-algorithm|swap-zram|verify-zram|zswap|verify-zswap|ext2-zram|recomp-[a-z-]*|writeback-[a-z]*) ' <<<"$log" |
+		grep -E '^ok [0-9]+ (crypto-selftest|comp-algorithm|zram-retry|swap-zram|verify-zram|zswap|verify-zswap|ext2-zram|recomp-[a-z-]*|writeback-[a-z]*) ' <<<"$log" |
 			cut -c1-240 || true
 		echo "  kunit.py parse: $(tail -n 1 "$RUN/kunit-parse.log" | sed 's/^\[[^]]*\] //')"
 		cat "$summary.t"

@@ -6,7 +6,12 @@
 # workload's size (more than the guest's memory); ZBW_INTEGRATED=1 when
 # zbewalgo was built into the tree (6.12+): testmgr has its vectors, zram
 # its preset levels, and zswap runs; ZBW_MULTI_COMP=1 when zram has
-# recompression and writeback (guest/recomp.sh).
+# recompression and writeback (guest/recomp.sh); ZBW_ZRAM_RETRY=1 when the
+# tree's zram compresses a page again after its sleeping allocation (up to
+# 6.12: zram-retry requires that slow path to have run); ZBW_RETRY_MIB and
+# ZBW_RETRY_ROUNDS size zram-retry's writes, ZBW_RETRY_PROCS (4) its
+# writers, process i on CPU i modulo the CPUs; ZBW_ONLY=NAME,NAME... runs only
+# the checks named (to iterate on one; the host then requires only those).
 set -u
 . /extra/lib.sh
 FILL=${ZBW_FILL_MIB:-384}
@@ -229,6 +234,95 @@ check_zram_levels() {
 		flunk "$bad"
 }
 
+# --- zram's slow path: a page compressed twice ---------------------------------------
+# Up to 6.12, when zram's non-sleeping zs_malloc() fails it puts the stream,
+# allocates again with GFP_NOIO (counted in debug_stat's writestall) and
+# compresses the page a second time, perhaps on the other CPU's stream and
+# with other settings, into an object sized for the first result.  failslab
+# forces that path: only the writers' own (task-filter) non-sleeping
+# (ignore-gfp-wait) slab allocations fail, the rest of the guest allocates
+# as usual.  Writers pinned to both CPUs, the table and thresholds
+# rewritten beside them; two writers a CPU, so that while one waits in
+# the slow path the other moves that CPU's stream on (zbewalgo starts
+# with the chain that won last).  Every page must read back as written, with no
+# splat.  An oops (a copy past the object breaks zsmalloc's free lists)
+# panics the guest, so the host sees the check missing.
+F=$D/failslab
+RETRY_MIB=${ZBW_RETRY_MIB:-16}
+RETRY_ROUNDS=${ZBW_RETRY_ROUNDS:-6}
+RETRY_PROCS=${ZBW_RETRY_PROCS:-4}
+
+# failslab PROBABILITY: failslab for tasks with make-it-fail, non-sleeping
+# allocations only; 0 turns it off.
+failslab() {
+	echo Y >$F/task-filter && echo Y >$F/ignore-gfp-wait && echo 0 >$F/verbose &&
+		echo 1 >$F/interval && echo 0 >$F/space &&
+		{ echo -1 >$F/times 2>/dev/null || echo 1000000000 >$F/times; } &&
+		echo "$1" >$F/probability
+}
+
+# retry_log SHOWN: prints zbwmem's lines past the first SHOWN as
+# diagnostics (to stderr, the console), then the count shown (stdout).
+retry_log() {
+	local all
+	all=$(grep -c '' /tmp/retry.log)
+	tail -n +$(($1 + 1)) /tmp/retry.log | head -n $((all - $1)) | sed 's/^/# /' >&2
+	echo "$all"
+}
+
+check_zram_retry() {
+	local n rc=0 spid wpid i=0 t0 s0 new st ws v sn=0 serr shown=0 bad=''
+	[ -d $F ] || flunk "no $F (CONFIG_FAILSLAB, CONFIG_FAULT_INJECTION_DEBUG_FS)" || return
+	n=$(zram_dev zbewalgo $((RETRY_MIB + 4))M) || flunk "zram setup failed" || return
+	s0=$(splats | wc -l)
+	rm -f /tmp/stop /tmp/stress-retry
+	stress retry &
+	spid=$!
+	failslab 20 || bad="$bad failslab-setup"
+	info "zram-retry: panic_on_oops=1 until the writers are done"
+	echo 1 >/proc/sys/kernel/panic_on_oops
+	# make-it-fail is inherited by the writers zbwmem forks.
+	t0=$(date +%s)
+	(echo 1 >/proc/self/make-it-fail && exec zbwmem blk /dev/zram$n "$RETRY_MIB" "$RETRY_PROCS" \
+		"$RETRY_ROUNDS" /sys/block/zram$n/debug_stat) >/tmp/retry.log 2>&1 &
+	wpid=$!
+	# Its lines as they come (an oops may end the guest before it does); a
+	# writer stuck in the kernel never returns: give up after 15 minutes.
+	while kill -0 $wpid 2>/dev/null && [ $i -lt 900 ]; do
+		sleep 1
+		i=$((i + 1))
+		shown=$(retry_log "$shown")
+	done
+	if kill -0 $wpid 2>/dev/null; then
+		bad="$bad writers-hung-${i}s"
+	else
+		wait $wpid || rc=$?
+	fi
+	t0=$(($(date +%s) - t0))
+	failslab 0
+	echo 0 >/proc/sys/kernel/panic_on_oops
+	touch /tmp/stop
+	wait $spid
+	retry_log "$shown" >/dev/null
+	v=$(grep '^zbwmem: blk verified=' /tmp/retry.log)
+	st=$(cat /sys/block/zram$n/mm_stat)
+	ws=$(awk 'NR == 2 { print $1 }' /sys/block/zram$n/debug_stat)
+	info "zram-retry: debug_stat writestall ${ws:-none}, mm_stat $st"
+	[ "$rc" = 0 ] && echo "$v" | grep -q ' mismatched=0 readerr=0 writeerr=0 ' ||
+		bad="$bad exit-$rc:[${v#zbwmem: }]"
+	if [ "${ZBW_ZRAM_RETRY:-0}" = 1 ] && ! [ "${ws:-0}" -gt 0 ] 2>/dev/null; then
+		bad="$bad writestall-${ws:-none}:slow-path-not-run"
+	fi
+	[ -e /tmp/stress-retry ] && read -r sn serr </tmp/stress-retry && [ "$sn" -gt 0 ] && [ "$serr" = 0 ] ||
+		bad="$bad sysfs-writer:[$(cat /tmp/stress-retry 2>/dev/null)]"
+	new=$(splats | tail -n +$((s0 + 1)))
+	[ -z "$new" ] || bad="$bad splat:[$(echo "$new" | head -n 3 | tr '\n' '|')]"
+	zram_del "$n"
+	[ -z "$bad" ] &&
+		pass "${v#zbwmem: blk }, writestall $ws, $sn table/threshold rounds, ${t0}s" ||
+		flunk "$bad; writestall ${ws:-none}"
+}
+
 # --- kmemleak ------------------------------------------------------------------------
 # Fails on a leak of ours, and when kmemleak cannot scan (it switches itself
 # off when its object pool runs dry, which the swap phases' memory pressure
@@ -365,6 +459,8 @@ suite() {
 	[ "$INTEGRATED" = 0 ] || echo zram-levels check_zram_levels
 	# Before the memory pressure: module load, self-tests, sysfs, zram, ext2, levels.
 	echo kmemleak check_kmemleak after module load, self-tests, sysfs writes, ext2 and levels
+	# After kmemleak's scans: failing allocations draw on its object pool.
+	echo zram-retry check_zram_retry
 	echo swap-zram check_swap_zram
 	echo verify-zram verified zram
 	echo sysfs-stress stressed zram
@@ -393,7 +489,15 @@ echo clear >$D/kmemleak 2>/dev/null
 mkdir -p /sbin
 ln -sf /bin/busybox /sbin/modprobe
 info "kernel $(uname -r), $(grep MemTotal /proc/meminfo | tr -s ' '), $(grep -c ^processor /proc/cpuinfo) CPUs"
-ktap_suite suite
+# only_suite: the suite, or with ZBW_ONLY the checks it names.
+only_suite() {
+	if [ -z "${ZBW_ONLY:-}" ]; then
+		suite
+	else
+		suite | awk -v only=",$ZBW_ONLY," 'index(only, "," $1 ",")'
+	fi
+}
+ktap_suite only_suite
 doc_clean
 info "zbewalgo stats: $(cat $K/stats 2>/dev/null)"
 ktap_totals
