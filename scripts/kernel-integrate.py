@@ -14,8 +14,11 @@ and the patch series both use it, so they cannot drift apart.
 
 The edits come in stages, one per patch of the upstream series: lib (the
 core, its header and KUnit tests), crypto (scomp glue, testmgr vectors),
-zram (backend) and docs.  --only runs the named stages; without it all
-run.  --upstream makes the series' form: version-conditional code reduced
+zram (backend) and docs.  One more stage, zram-retry, is no part of the
+series: on trees whose zram still compresses a page again after its
+sleeping allocation (6.12; 7.2 no longer does), it makes zram allocate
+again when the second result's length differs from the first.  --only
+runs the named stages; without it all run.  --upstream makes the series' form: version-conditional code reduced
 to TREE's kernel with unifdef (no -D flags in Makefiles), a MAINTAINERS
 entry that grows with each stage (--maintainer names its M: line), and
 the documents added to their indexes.  The default stays the tree the
@@ -291,6 +294,54 @@ def stage_zram(repo, tree, up):
         add_maintainers(tree, [zram + 'backend_zbewalgo.*'], up)
 
 
+# zram-retry: up to 6.12, zram_write_page() compresses a page, and when
+# the non-sleeping zs_malloc() for that length fails, it puts the stream,
+# allocates with GFP_NOIO and compresses again, perhaps on another CPU's
+# stream, then copies the second result into the object sized for the
+# first.  Each edit is (old, new) text of that function.
+ZRAM_RETRY_EDITS = [
+    ('\tunsigned int comp_len = 0;\n\tvoid *src, *dst, *mem;\n',
+     '\tunsigned int comp_len = 0;\n\tunsigned int last_comp_len = 0;\n'
+     '\tvoid *src, *dst, *mem;\n'),
+    ('\tif (comp_len >= huge_class_size)\n\t\tcomp_len = PAGE_SIZE;\n'
+     '\t/*\n\t * handle allocation has 2 paths:\n',
+     '\tif (comp_len >= huge_class_size)\n\t\tcomp_len = PAGE_SIZE;\n'
+     '\n'
+     '\t/*\n'
+     '\t * The slow path below allocated the handle for the length of the\n'
+     '\t * first compression.  The page may compress to another length the\n'
+     '\t * second time (another CPU\'s stream, a compressor whose output\n'
+     '\t * depends on its state or settings): it would not fit, so allocate\n'
+     '\t * again for this length.\n'
+     '\t */\n'
+     '\tif (last_comp_len && last_comp_len != comp_len) {\n'
+     '\t\tzs_free(zram->mem_pool, handle);\n'
+     '\t\thandle = -ENOMEM;\n'
+     '\t\tlast_comp_len = 0;\n'
+     '\t}\n'
+     '\n'
+     '\t/*\n\t * handle allocation has 2 paths:\n'),
+    ('\t\tif (comp_len != PAGE_SIZE)\n\t\t\tgoto compress_again;\n',
+     '\t\tif (comp_len != PAGE_SIZE) {\n'
+     '\t\t\tlast_comp_len = comp_len;\n'
+     '\t\t\tgoto compress_again;\n'
+     '\t\t}\n'),
+]
+
+
+def stage_zram_retry(repo, tree, up):
+    """zram's length check after the second compression, on trees whose
+    zram_write_page() still compresses twice (6.12; not in the series)."""
+    rel = 'drivers/block/zram/zram_drv.c'
+    if 'config ZRAM_BACKEND_LZ4\n' not in tree.read(
+            'drivers/block/zram/Kconfig'):
+        return
+    if 'goto compress_again;' not in tree.read(rel):
+        return
+    for old, new in ZRAM_RETRY_EDITS:
+        tree.replace(rel, old, new)
+
+
 def stage_docs(repo, tree, up):
     """Format spec, sysfs ABI, and upstream the admin guide."""
     docs = DOCS + [d for d in UPSTREAM_DOCS if up and
@@ -309,7 +360,7 @@ def stage_docs(repo, tree, up):
 # Each stage takes up: None for the default tree, else the MAINTAINERS M:
 # line of the series' form.
 STAGES = {'lib': stage_lib, 'crypto': stage_crypto, 'zram': stage_zram,
-          'docs': stage_docs}
+          'docs': stage_docs, 'zram-retry': stage_zram_retry}
 
 
 def main():
