@@ -4,8 +4,8 @@
 # Does a second compression of a page come out as the first, on the same
 # context, on another context with another history, and after another
 # table ran in between (zbewalgo_retry, retry.c)?  With BASE, the same
-# program is also built against the library of commit BASE (once, in
-# build/retry/COMMIT) and run first, for a before and after.
+# program is also built against the library of commit BASE
+# (base-tree.sh) and run first, for a before and after.
 # `make retry-check [BASE=COMMIT]` runs it on the generated data sets and
 # the test data at levels 1, 2 and 3.
 #
@@ -24,24 +24,16 @@ fi
 [ "${1:-}" = -- ] || { echo "usage: retry.sh PROGRAM [BASE] -- FILE..." >&2; exit 2; }
 shift
 
-
 if [ -n "$base" ]; then
 	rev=$(git -C "$top" rev-parse --short "$base^{commit}")
-	src=$top/build/retry/$rev
-	if [ ! -x "$src/zbewalgo_retry" ]; then
-		rm -rf "$src"
-		mkdir -p "$src"
-		git -C "$top" archive "$rev" | tar -x -C "$src"
-		echo "retry: building the library of $rev" >&2
-		env -u MAKEFLAGS -u MAKELEVEL -u MFLAGS make -C "$src" -s \
-			SANITIZE= BUILD=build build/libzbewalgo.a >/dev/null
-		${CC:-cc} -O2 -I"$src/include" -I"$src/tools/zbewalgo/shim" -o "$src/zbewalgo_retry" \
-			"$here/retry.c" "$src/build/libzbewalgo.a" -lzstd -lm
-	fi
+	src=$("$here/base-tree.sh" "$rev" build/libzbewalgo.a)
+	${CC:-cc} -O2 -I"$src/include" -I"$src/tools/zbewalgo/shim" \
+		-o "$src/build/zbewalgo_retry" "$here/retry.c" \
+		"$src/build/libzbewalgo.a" -lzstd -lm
 	files=("$@")
 	for level in 1 2 3; do
 		echo "== commit $rev, level $level"
-		"$src/zbewalgo_retry" -l "$level" "${files[@]}" | sed -n '2p;$p' || true
+		"$src/build/zbewalgo_retry" -l "$level" "${files[@]}" | sed -n '2p;$p' || true
 	done
 fi
 status=0
