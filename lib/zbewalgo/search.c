@@ -254,7 +254,8 @@ static u32 zbw_probe_matches(const u8 *b, unsigned int n, u32 *slot)
 
 	memset(slot, 0xff, sizeof(*slot) << ZBW_PROBE_HASH_BITS);
 	for (i = 0; i + 4 <= n; i += 2) {
-		u32 w = zbw_load32(b + i);
+		/* little-endian: collisions, so the result, as on any CPU */
+		u32 w = zbw_get_le32(b + i);
 		u32 *p = &slot[zbw_check_hash(w, ZBW_PROBE_HASH_BITS)];
 
 		matched += *p == w;
