@@ -196,18 +196,12 @@ bool zbw_looks_random(struct zbw_sample *s, const u8 *src,
  */
 #define ZBW_PROBE_MATCH_Q8	26
 
-/* Whether the probe applies step @id to its sample */
+/* Whether the probe runs step @id on its sample: a layout step */
 static bool zbw_probe_layout(unsigned int id)
 {
-	switch (id) {
-	case ZBEWALGO_STEP_DELTA4:
-	case ZBEWALGO_STEP_DELTA8:
-	case ZBEWALGO_STEP_BITSHUFFLE4:
-	case ZBEWALGO_STEP_BITSHUFFLE8:
-	case ZBEWALGO_STEP_SIEVE4:
-		return true;
-	}
-	return false;
+	const struct zbewalgo_step *step = zbewalgo_step_get(id);
+
+	return step && step->layout;
 }
 
 /* Leading steps of @comb the probe applies */
@@ -344,8 +338,7 @@ u32 zbw_probe_estimate(const struct zbewalgo_combination *comb,
 	u32 bits = *(u32 *)(count + 256);
 
 	for (j = 0; j < k; j++) {
-		/* the layout steps need no scratch */
-		n = zbewalgo_step_get(comb->ids[j])->encode(in, n, buf[j & 1],
+		n = zbewalgo_step_get(comb->ids[j])->layout(in, n, buf[j & 1],
 							    ZBW_PROBE_STAGE,
 							    NULL);
 		if (n < 0)

@@ -132,4 +132,5 @@ const struct zbewalgo_step zbewalgo_step_SIEVE4 = {
 	.encode		= sieve4_encode,
 	.decode		= sieve4_decode,
 	.scratch_size	= NULL,
+	.layout		= sieve4_encode,
 };

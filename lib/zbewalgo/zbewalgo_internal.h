@@ -60,6 +60,10 @@ static inline bool zbw_comb_equal(const struct zbewalgo_combination *a,
  * @set_level: make the encoder in the state work at compression level
  *	@level (1..ZBEWALGO_MAX_LEVEL); NULL when the step has one way to
  *	encode.
+ * @layout: @encode again, for the steps that only lay the bytes out
+ *	anew (delta, bitshuffle, sieve) at about a copy's cost and need no
+ *	scratch: the probe (search.c) runs them on its sample, with NULL
+ *	scratch.  NULL for the others.
  *
  * Both directions get a scratch area of at least @scratch_size bytes,
  * aligned to 8 bytes, with unspecified contents; a step with state gets
@@ -75,6 +79,8 @@ struct zbewalgo_step {
 	size_t (*state_size)(unsigned int max_len);
 	int (*state_init)(void *state, unsigned int max_len);
 	void (*set_level)(void *state, int level);
+	int (*layout)(const u8 *src, unsigned int slen, u8 *dst,
+		      unsigned int dcap, void *scratch);
 };
 
 /* Each step's implementation, zbewalgo_step_<NAME> */
@@ -91,9 +97,9 @@ void *zbewalgo_step_state_create(const struct zbewalgo_step *step,
 				 unsigned int max_len);
 
 /*
- * ZBW_WORD_STEP() - define the step @step from the coders @coder##_encode()
- * and @coder##_decode(), which take the word size in bytes as their last
- * argument, for words of @w bytes.  The coders are __always_inline: each
+ * ZBW_WORD_STEP() - define the layout step @step from the coders
+ * @coder##_encode() and @coder##_decode(), which take the word size in
+ * bytes as their last argument, for words of @w bytes.  The coders are __always_inline: each
  * step gets its own copy, built for its constant word size.
  */
 #define ZBW_WORD_STEP(step, coder, w)					\
@@ -111,6 +117,7 @@ static int step##_decode(const u8 *src, unsigned int slen, u8 *dst,	\
 const struct zbewalgo_step step = {					\
 	.encode		= step##_encode,				\
 	.decode		= step##_decode,				\
+	.layout		= step##_encode,				\
 }
 
 /*
