@@ -185,6 +185,7 @@ out:
 	mutex_unlock(&zbw_config_lock);
 	return ret;
 }
+EXPORT_SYMBOL_IF_KUNIT(zbewalgo_config_update);
 
 static void zbw_stream_apply(struct zbewalgo_stream *s)
 {
