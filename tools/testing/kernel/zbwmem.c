@@ -300,52 +300,139 @@ static int release(void)
 	return 0;
 }
 
-static int cmd_fill(int argc, char **argv)
+/*
+ * The workers of fill and blk: MIB [PROCS [ROUNDS]] from @args (@nargs of
+ * them), then the shared tallies and the "done" pipe.  Returns 0, or 2
+ * after a message.
+ */
+struct workers {
+	size_t mib, pages;	/* in all; each worker's */
+	int rounds;
+	struct tally *t;	/* one per worker, shared */
+	int done[2];
+};
+
+static int workers_setup(struct workers *w, char **args, int nargs)
 {
-	size_t mib = strtoul(argv[2], NULL, 0);
-	int rounds = argc > 4 ? atoi(argv[4]) : 1;
-	size_t pages;
-	struct tally *t, sum = { 0 };
-	int done[2], go[2], i, r, k, st, bad = 0;
-	double t0 = now(), t1;
-	const char *hold = getenv("ZBWMEM_HOLD");
 	long psz = sysconf(_SC_PAGESIZE);
 
-	nprocs = argc > 3 ? atoi(argv[3]) : 2;
+	w->mib = strtoul(args[0], NULL, 0);
+	nprocs = nargs > 1 ? atoi(args[1]) : 2;
+	w->rounds = nargs > 2 ? atoi(args[2]) : 1;
 	if (psz > PAGE)
 		kind_span = psz / PAGE;
-	if (nprocs < 1 || nprocs > 64 || rounds < 1 || !mib)
+	if (nprocs < 1 || nprocs > 64 || w->rounds < 1 || !w->mib)
 		return fprintf(stderr, "zbwmem: bad arguments\n"), 2;
-	pages = (mib << 20) / PAGE / nprocs;
-	t = mmap(NULL, sizeof(*t) * nprocs, PROT_READ | PROT_WRITE,
-		 MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	if (t == MAP_FAILED || pipe(done))
+	w->pages = (w->mib << 20) / PAGE / nprocs;
+	w->t = mmap(NULL, sizeof(*w->t) * nprocs, PROT_READ | PROT_WRITE,
+		    MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (w->t == MAP_FAILED || pipe(w->done))
 		return perror("zbwmem: setup"), 2;
-	memset(t, 0, sizeof(*t) * nprocs);
+	memset(w->t, 0, sizeof(*w->t) * nprocs);
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	printf("zbwmem: fill %zu MiB in %d processes, %d round(s)\n", mib, nprocs, rounds);
 	signal(SIGPIPE, SIG_IGN);
+	return 0;
+}
+
+static void blk_child(int id, const char *dev, size_t pages, int rounds,
+		      int done_fd, int go_fd, struct tally *t);
+
+/* Forks the workers: fill's, or with @dev blk's.  Returns 0 or 2. */
+static int workers_start(struct workers *w, const char *dev)
+{
+	int go[2], i;
+
 	for (i = 0; i < nprocs; i++) {
 		if (pipe(go))
 			return perror("zbwmem: pipe"), 2;
 		pids[i] = fork();
 		if (pids[i] == 0) {
-			close(done[0]);
+			close(w->done[0]);
 			close(go[1]);
-			child(i, pages, rounds, done[1], go[0], &t[i]);
+			if (dev)
+				blk_child(i, dev, w->pages, w->rounds, w->done[1],
+					  go[0], &w->t[i]);
+			child(i, w->pages, w->rounds, w->done[1], go[0], &w->t[i]);
 		}
 		close(go[0]);
 		gofd[i] = go[1];
 	}
-	close(done[1]);
-	for (r = 0; r < rounds && !bad; r++) {
-		if (collect(done[0])) {
+	close(w->done[1]);
+	return 0;
+}
+
+/*
+ * Waits for the workers (after a failure the survivors would wait forever
+ * for the go byte: killed).  Returns @bad, or 1 when one failed.
+ */
+static int workers_reap(int bad)
+{
+	int i, st;
+
+	for (i = 0; i < nprocs; i++) {
+		if (pids[i] <= 0)
+			continue;
+		if (bad)
+			kill(pids[i], SIGKILL);
+		if (waitpid(pids[i], &st, 0) != pids[i] || !WIFEXITED(st) ||
+		    WEXITSTATUS(st) > 1) {
+			printf("zbwmem: proc%d failed (status 0x%x)\n", i, st);
+			bad = 1;
+		}
+	}
+	return bad;
+}
+
+/* The workers' tallies added up. */
+static struct tally workers_sum(const struct workers *w)
+{
+	struct tally sum = { 0 };
+	int i, k;
+
+	for (i = 0; i < nprocs; i++) {
+		sum.pages += w->t[i].pages;
+		sum.verified += w->t[i].verified;
+		sum.mismatched += w->t[i].mismatched;
+		sum.readerr += w->t[i].readerr;
+		sum.writeerr += w->t[i].writeerr;
+		for (k = 0; k < NR_KINDS; k++)
+			sum.kinds[k] += w->t[i].kinds[k];
+	}
+	return sum;
+}
+
+static void print_kinds(const struct tally *sum)
+{
+	int k;
+
+	printf("zbwmem: kinds");
+	for (k = 0; k < NR_KINDS; k++)
+		printf(" %s=%lu", kind_name[k], sum->kinds[k]);
+	printf("\n");
+}
+
+static int cmd_fill(int argc, char **argv)
+{
+	struct workers w;
+	struct tally sum;
+	int r, k, bad = 0;
+	double t0 = now(), t1;
+	const char *hold = getenv("ZBWMEM_HOLD");
+
+	if (workers_setup(&w, argv + 2, argc - 2))
+		return 2;
+	printf("zbwmem: fill %zu MiB in %d processes, %d round(s)\n", w.mib,
+	       nprocs, w.rounds);
+	if (workers_start(&w, NULL))
+		return 2;
+	for (r = 0; r < w.rounds && !bad; r++) {
+		if (collect(w.done[0])) {
 			bad = 1;
 			break;
 		}
 		t1 = now();
-		printf("zbwmem: round %d filled %zu MiB in %.1fs\n", r, mib, t1 - t0);
-		if (release() || collect(done[0])) {
+		printf("zbwmem: round %d filled %zu MiB in %.1fs\n", r, w.mib, t1 - t0);
+		if (release() || collect(w.done[0])) {
 			bad = 1;
 			break;
 		}
@@ -359,7 +446,7 @@ static int cmd_fill(int argc, char **argv)
 				sleep(1);
 		}
 		t1 = now();
-		if (release() || collect(done[0])) {
+		if (release() || collect(w.done[0])) {
 			bad = 1;
 			break;
 		}
@@ -367,31 +454,13 @@ static int cmd_fill(int argc, char **argv)
 		printf("zbwmem: round %d verified in %.1fs\n", r, t0 - t1);
 		bad = release();
 	}
-	/* After a failure the survivors would wait forever for the go byte. */
-	for (i = 0; i < nprocs; i++) {
-		if (pids[i] <= 0)
-			continue;
-		if (bad)
-			kill(pids[i], SIGKILL);
-		if (waitpid(pids[i], &st, 0) != pids[i] || !WIFEXITED(st) ||
-		    WEXITSTATUS(st) > 1) {
-			printf("zbwmem: proc%d failed (status 0x%x)\n", i, st);
-			bad = 1;
-		}
-	}
-	for (i = 0; i < nprocs; i++) {
-		sum.pages += t[i].pages;
-		sum.verified += t[i].verified;
-		sum.mismatched += t[i].mismatched;
-		for (k = 0; k < NR_KINDS; k++)
-			sum.kinds[k] += t[i].kinds[k];
-	}
-	printf("zbwmem: kinds");
-	for (k = 0; k < NR_KINDS; k++)
-		printf(" %s=%lu", kind_name[k], sum.kinds[k]);
-	printf("\nzbwmem: verified=%lu mismatched=%lu pages=%lu expected=%zu\n",
-	       sum.verified, sum.mismatched, sum.pages, pages * nprocs * rounds);
-	if (sum.pages != pages * nprocs * rounds)
+	bad = workers_reap(bad);
+	sum = workers_sum(&w);
+	print_kinds(&sum);
+	printf("zbwmem: verified=%lu mismatched=%lu pages=%lu expected=%zu\n",
+	       sum.verified, sum.mismatched, sum.pages,
+	       w.pages * nprocs * w.rounds);
+	if (sum.pages != w.pages * nprocs * w.rounds)
 		bad = 1;
 	return bad || sum.mismatched ? 1 : 0;
 }
@@ -479,54 +548,25 @@ static void blk_child(int id, const char *dev, size_t pages, int rounds,
 
 static int cmd_blk(int argc, char **argv)
 {
-	size_t mib = strtoul(argv[3], NULL, 0), pages;
-	int rounds = argc > 5 ? atoi(argv[5]) : 1;
-	struct tally *t, sum = { 0 };
-	int done[2], go[2], i, r, k, st, bad = 0;
+	struct workers w;
+	struct tally sum;
+	int r, k, bad = 0;
 	double t0 = now();
-	long psz = sysconf(_SC_PAGESIZE);
 
-	nprocs = argc > 4 ? atoi(argv[4]) : 2;
-	if (psz > PAGE)
-		kind_span = psz / PAGE;
-	if (nprocs < 1 || nprocs > 64 || rounds < 1 || !mib)
-		return fprintf(stderr, "zbwmem: bad arguments\n"), 2;
-	pages = (mib << 20) / PAGE / nprocs;
-	t = mmap(NULL, sizeof(*t) * nprocs, PROT_READ | PROT_WRITE,
-		 MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	if (t == MAP_FAILED || pipe(done))
-		return perror("zbwmem: setup"), 2;
-	memset(t, 0, sizeof(*t) * nprocs);
-	setvbuf(stdout, NULL, _IOLBF, 0);
-	printf("zbwmem: blk %s %zu MiB in %d processes, %d round(s)\n", argv[2], mib,
-	       nprocs, rounds);
-	signal(SIGPIPE, SIG_IGN);
-	for (i = 0; i < nprocs; i++) {
-		if (pipe(go))
-			return perror("zbwmem: pipe"), 2;
-		pids[i] = fork();
-		if (pids[i] == 0) {
-			close(done[0]);
-			close(go[1]);
-			blk_child(i, argv[2], pages, rounds, done[1], go[0], &t[i]);
-		}
-		close(go[0]);
-		gofd[i] = go[1];
-	}
-	close(done[1]);
-	for (r = 0; r < rounds && !bad; r++) {
+	if (argc < 4 || workers_setup(&w, argv + 3, argc - 3))
+		return 2;
+	printf("zbwmem: blk %s %zu MiB in %d processes, %d round(s)\n", argv[2],
+	       w.mib, nprocs, w.rounds);
+	if (workers_start(&w, argv[2]))
+		return 2;
+	for (r = 0; r < w.rounds && !bad; r++) {
 		/* All have written before any reads: a write overrunning its
 		 * object lands in pages that are verified after it. */
-		if (collect(done[0]) || release() || collect(done[0])) {
+		if (collect(w.done[0]) || release() || collect(w.done[0])) {
 			bad = 1;
 			break;
 		}
-		for (i = 0, sum = (struct tally){ 0 }; i < nprocs; i++) {
-			sum.verified += t[i].verified;
-			sum.mismatched += t[i].mismatched;
-			sum.readerr += t[i].readerr;
-			sum.writeerr += t[i].writeerr;
-		}
+		sum = workers_sum(&w);
 		printf("zbwmem: blk round %d in %.1fs: verified=%lu mismatched=%lu readerr=%lu writeerr=%lu\n",
 		       r, now() - t0, sum.verified, sum.mismatched, sum.readerr, sum.writeerr);
 		for (k = 6; k < argc; k++)
@@ -534,34 +574,13 @@ static int cmd_blk(int argc, char **argv)
 		t0 = now();
 		bad = release();
 	}
-	for (i = 0; i < nprocs; i++) {
-		if (pids[i] <= 0)
-			continue;
-		if (bad)
-			kill(pids[i], SIGKILL);
-		if (waitpid(pids[i], &st, 0) != pids[i] || !WIFEXITED(st) ||
-		    WEXITSTATUS(st) > 1) {
-			printf("zbwmem: proc%d failed (status 0x%x)\n", i, st);
-			bad = 1;
-		}
-	}
-	sum = (struct tally){ 0 };
-	for (i = 0; i < nprocs; i++) {
-		sum.pages += t[i].pages;
-		sum.verified += t[i].verified;
-		sum.mismatched += t[i].mismatched;
-		sum.readerr += t[i].readerr;
-		sum.writeerr += t[i].writeerr;
-		for (k = 0; k < NR_KINDS; k++)
-			sum.kinds[k] += t[i].kinds[k];
-	}
-	printf("zbwmem: kinds");
-	for (k = 0; k < NR_KINDS; k++)
-		printf(" %s=%lu", kind_name[k], sum.kinds[k]);
-	printf("\nzbwmem: blk verified=%lu mismatched=%lu readerr=%lu writeerr=%lu pages=%lu expected=%zu\n",
+	bad = workers_reap(bad);
+	sum = workers_sum(&w);
+	print_kinds(&sum);
+	printf("zbwmem: blk verified=%lu mismatched=%lu readerr=%lu writeerr=%lu pages=%lu expected=%zu\n",
 	       sum.verified, sum.mismatched, sum.readerr, sum.writeerr, sum.pages,
-	       pages * nprocs * rounds);
-	if (sum.pages != pages * nprocs * rounds)
+	       w.pages * nprocs * w.rounds);
+	if (sum.pages != w.pages * nprocs * w.rounds)
 		bad = 1;
 	return bad || sum.mismatched || sum.readerr || sum.writeerr ? 1 : 0;
 }
