@@ -8,7 +8,7 @@
  * rest is split at '\0' bytes into NUL-terminated strings in exact-size
  * buffers, each applied with zbewalgo_table_command() or directly with
  * parse/add/remove.  After every call: a failed call left the table
- * byte-identical; a table is valid (1..256 combinations of 1..7 known
+ * byte-identical; a table is valid (1..64 combinations of 1..7 known
  * steps, no duplicates); formatting into every buffer size writes whole
  * lines only; and parsing the formatted text gives the same table.
  */

@@ -20,14 +20,14 @@
 
 /* Most steps in one combination; fixed by the page format. */
 #define ZBEWALGO_MAX_STEPS		7
-/* Most combinations in one table. */
-#define ZBEWALGO_MAX_COMBINATIONS	256
 /*
  * Most steps in one table, summed over its combinations: a page runs each
  * at most once, so this bounds the work per page (which zswap does with
  * bottom halves disabled).  The level 3 preset has 58.
  */
 #define ZBEWALGO_MAX_TABLE_STEPS	64
+/* Most combinations in one table: each has a step at least. */
+#define ZBEWALGO_MAX_COMBINATIONS	ZBEWALGO_MAX_TABLE_STEPS
 /* Largest input one call can compress (a 64 KiB page). */
 #define ZBEWALGO_MAX_INPUT		65536
 /*
