@@ -234,6 +234,35 @@ check_zram_levels() {
 		flunk "$bad"
 }
 
+# --- zram's huge class: zbewalgo keeps every page that zram would keep -------------
+# Pages of about 81% random bytes compress to about 3320 of 4096 bytes: below
+# zsmalloc's huge class (3625 since 6.3), above the 3264 zbewalgo used to
+# store pages from.  None may come out huge; random pages all do.
+check_zram_huge() {
+	local n i r=$((PSZ * 3300 / 4096)) huge compr bad=''
+	rm -f /tmp/hp
+	for i in $(seq 64); do
+		head -c $r /dev/urandom
+		head -c $((PSZ - r)) /dev/zero
+	done >/tmp/hp
+	head -c $((64 * PSZ)) /dev/urandom >>/tmp/hp
+	n=$(zram_dev zbewalgo 16M) || flunk "zram setup failed" || return
+	dd if=/tmp/hp of=/dev/zram$n bs=$PSZ count=64 conv=fsync 2>/dev/null
+	huge=$(zram_stat "$n" mm_stat 8)
+	compr=$(zram_stat "$n" mm_stat 2)
+	[ "$huge" = 0 ] || bad="$bad $huge-of-64-compressible-pages-huge"
+	[ "$compr" -lt $((64 * PSZ * 3625 / 4096)) ] || bad="$bad compr:$compr"
+	dd if=/tmp/hp of=/dev/zram$n bs=$PSZ skip=64 seek=64 count=64 conv=fsync 2>/dev/null
+	blockdev --flushbufs /dev/zram$n
+	[ "$(zram_stat "$n" mm_stat 8)" = 64 ] || bad="$bad random:$(zram_stat "$n" mm_stat 8)-huge"
+	cmp -n $((128 * PSZ)) /tmp/hp /dev/zram$n 2>/dev/null || bad="$bad mismatch"
+	info "threshold $(cat $K/max_output_size), mm_stat: $(cat /sys/block/zram$n/mm_stat)"
+	zram_del "$n"
+	rm -f /tmp/hp
+	[ -z "$bad" ] && pass "64 pages of ~81% entropy kept compressed ($compr bytes), 64 random ones huge" ||
+		flunk "$bad"
+}
+
 # --- zram's slow path: a page compressed twice ---------------------------------------
 # Up to 6.12, when zram's non-sleeping zs_malloc() fails it puts the stream,
 # allocates again with GFP_NOIO (counted in debug_stat's writestall) and
@@ -457,6 +486,7 @@ suite() {
 	echo sysfs-bad-input check_sysfs_bad_input
 	echo ext2-zram check_ext2_zram
 	[ "$INTEGRATED" = 0 ] || echo zram-levels check_zram_levels
+	[ "$INTEGRATED" = 0 ] || echo zram-huge check_zram_huge
 	# Before the memory pressure: module load, self-tests, sysfs, zram, ext2, levels.
 	echo kmemleak check_kmemleak after module load, self-tests, sysfs writes, ext2 and levels
 	# After kmemleak's scans: failing allocations draw on its object pool.
