@@ -17,20 +17,52 @@ static unsigned int zbw_len_bytes(u32 val)
 	return val < (1u << 7) ? 1 : val < (1u << 14) ? 2 : 3;
 }
 
+/*
+ * zsmalloc's huge-class threshold since Linux 6.3, for zspages of up to 8
+ * pages and size classes page_len / 256 apart: zram stores a page whole,
+ * and zswap gains nothing from a result, from this length on.  It is the
+ * size of the largest class that still packs several objects into a
+ * zspage, less the handle zs_malloc() adds to each object, plus one: 3625
+ * bytes for 4 KiB pages with 8-byte handles (the class of 3632 bytes).
+ */
+static size_t zbw_huge_size(size_t page_len)
+{
+	/* zsmalloc's smallest class and alignment; tools try tiny pages. */
+	size_t step = max_t(size_t, page_len / 256, 8), i;
+
+	if (page_len <= 32)
+		return page_len;
+	for (i = DIV_ROUND_UP(page_len - 32, step); i; i--) {
+		size_t size = min(32 + i * step, page_len);
+		size_t waste = page_len % size, pages = 1, k;
+
+		/* zsmalloc gives power-of-two classes one page each. */
+		for (k = 2; k <= 8 && (size & (size - 1)); k++) {
+			if (k * page_len % size < waste) {
+				waste = k * page_len % size;
+				pages = k;
+			}
+		}
+		if (pages > 1 && pages * page_len / size > 1)
+			return size - (sizeof(unsigned long) - 1);
+	}
+	return page_len;
+}
+
 /**
  * zbewalgo_default_params() - default thresholds for a page size
  * @params: filled in
  * @page_len: size of the pages that will be compressed
  *
- * max_output_size defaults to 51/64 of the page, which is zsmalloc's
- * huge-class size for 4 KiB pages; callers that know the real value (zram)
- * should set it.  Searching stops at results below an eighth of the page.
+ * max_output_size defaults to the length from which zram (since Linux 6.3,
+ * with zsmalloc's default zspage chain) keeps a page whole: 3625 bytes for
+ * 4 KiB pages.  Searching stops at results below an eighth of the page.
  * Pages that measure at least 7.45 bits of entropy per byte are stored at
  * once.
  */
 void zbewalgo_default_params(struct zbewalgo_params *params, size_t page_len)
 {
-	params->max_output_size = page_len - page_len * 13 / 64;
+	params->max_output_size = zbw_huge_size(page_len);
 	params->early_abort_size = page_len / 8;
 	params->tolerance_shift = 5;
 	params->store_entropy = ZBEWALGO_STORE_ENTROPY;

@@ -14,6 +14,8 @@
 #include <lz4.h>
 #include <zstd.h>
 
+#include <linux/zbewalgo.h>
+
 #include "zbewalgo_tool.h"
 
 double tool_now(void)
@@ -170,13 +172,18 @@ bool tool_output_opt(struct tool_output *o, int c, const char *arg)
 }
 
 /*
- * zram's huge-class threshold -t for pages of @page bytes: by default
- * zsmalloc's huge-class size, 3264 for 4 KiB pages, and at most a page.
+ * zram's huge-class threshold -t for pages of @page bytes: by default the
+ * library's, zsmalloc's since Linux 6.3 (3625 for 4 KiB pages), and at
+ * most a page.
  */
 int tool_threshold(size_t *threshold, size_t page)
 {
-	if (!*threshold)
-		*threshold = page - page * 13 / 64;
+	if (!*threshold) {
+		struct zbewalgo_params p;
+
+		zbewalgo_default_params(&p, page);
+		*threshold = p.max_output_size;
+	}
 	if (*threshold > page) {
 		fprintf(stderr, "zbewalgo: the threshold must not exceed the page size\n");
 		return -1;

@@ -245,7 +245,7 @@ expect_fail "bench --recompress --csv" "$tool" bench --recompress --csv "$tmp/re
 expect_fail "bench --recompress, secondary not zbewalgo" "$tool" bench --recompress -a lz4 "$tmp/recomp.in"
 expect_fail "bench --recompress=memcpy" "$tool" bench --recompress=memcpy "$tmp/recomp.in"
 expect_fail "bench --recompress-threshold at the threshold" "$tool" bench --recompress \
-	--recompress-threshold 3264 "$tmp/recomp.in"
+	--recompress-threshold 3625 "$tmp/recomp.in"
 expect_fail "bench custom without -c" "$tool" bench -a zbewalgo-custom "$first"
 expect_fail "bench threshold above page" "$tool" bench -t 5000 "$first"
 expect_fail "bench two outputs on stdout" "$tool" bench --csv --json "$first"

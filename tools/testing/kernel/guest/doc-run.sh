@@ -14,6 +14,24 @@ DOC_K=/sys/kernel/zbewalgo
 DOC_P=/sys/module/zswap/parameters
 DOC_ZSWAP_COMP=$(cat $DOC_P/compressor 2>/dev/null)
 
+# doc_huge_size PAGE: the length from which zram keeps a page whole, as
+# zsmalloc computes it since 6.3 (zspages of up to 8 pages, classes PAGE/256
+# apart, an 8-byte handle): 3625 for 4 KiB pages.
+doc_huge_size() {
+	awk -v p="$1" 'BEGIN {
+		st = p / 256 < 8 ? 8 : p / 256
+		for (i = int((p - 32 + st - 1) / st); i > 0; i--) {
+			s = 32 + i * st; if (s > p) s = p
+			w = p % s; n = 1; q = s
+			while (q % 2 == 0) q /= 2
+			for (k = 2; k <= 8 && q > 1; k++)
+				if (k * p % s < w) { w = k * p % s; n = k }
+			if (n > 1 && int(n * p / s) > 1) { print s - 7; exit }
+		}
+		print p
+	}'
+}
+
 doc_clean() {
 	local d n
 	for d in $(awk 'NR > 1 { print $1 }' /proc/swaps); do swapoff "$d"; done
@@ -29,12 +47,12 @@ doc_clean() {
 	for d in /dev/loop[0-9]*; do
 		[ -b "$d" ] && losetup -d "$d" 2>/dev/null
 	done
-	# The module's defaults (zbewalgo_default_params()): an eighth and
-	# 51/64 of the page.
+	# The module's defaults (zbewalgo_default_params()): an eighth of the
+	# page and zsmalloc's huge-class threshold.
 	if [ -d $DOC_K ]; then
 		echo reset >$DOC_K/combinations
 		echo $((PSZ / 8)) >$DOC_K/early_abort_size
-		echo $((PSZ - PSZ * 13 / 64)) >$DOC_K/max_output_size
+		doc_huge_size $PSZ >$DOC_K/max_output_size
 	fi
 	return 0
 }

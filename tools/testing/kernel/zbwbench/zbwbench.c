@@ -49,9 +49,10 @@ MODULE_PARM_DESC(rounds, "timed rounds per file and algorithm");
 static unsigned int max_pages = 2048;
 module_param(max_pages, uint, 0444);
 MODULE_PARM_DESC(max_pages, "pages read from each file at most");
-static unsigned int huge_size = 3264;
+static unsigned int huge_size;
 module_param(huge_size, uint, 0444);
-MODULE_PARM_DESC(huge_size, "results of this size or more count as huge");
+MODULE_PARM_DESC(huge_size,
+		 "results of this size or more count as huge (0: zram's threshold, zsmalloc's since 6.3)");
 
 /* Room for one page's worst result, whatever the coder. */
 #define ZBB_SLOT	(2 * PAGE_SIZE)
@@ -245,6 +246,12 @@ static int __init zbb_init(void)
 	if (!files || !rounds || !max_pages) {
 		pr_err("FAIL: files=, rounds= and max_pages= must be set\n");
 		return -EINVAL;
+	}
+	if (!huge_size) {
+		struct zbewalgo_params p;
+
+		zbewalgo_default_params(&p, PAGE_SIZE);
+		huge_size = p.max_output_size;
 	}
 	list = kstrdup(files, GFP_KERNEL);
 	ret = list ? zbb_setup(&b) : -ENOMEM;
