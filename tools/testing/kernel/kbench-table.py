@@ -18,11 +18,12 @@ import sys
 PAGE = 4096
 LINE = re.compile(r"^ZBW-KBENCH: (\S+) (\S+) pages=(\d+) bytes=(\d+) huge=(\d+) "
                   r"comp_ns=(\d+) decomp_ns=(\d+)$")
+MEM = re.compile(r"^ZBW-KBENCH: memory zbewalgo=(\d+) zstd=(\d+)$")
 ALGS = ("zbewalgo", "lz4", "zstd")
 
 
 def read(log):
-    recs, done, failed = {}, False, []
+    recs, done, failed, mem = {}, False, [], None
     with open(log, errors="replace") as f:
         for line in f:
             line = line.rstrip("\r\n")
@@ -34,11 +35,14 @@ def read(log):
                 pages, size, huge, c, d = (int(x) for x in m.groups()[2:])
                 recs.setdefault(s, {})[a] = {"pages": pages, "bytes": size,
                                              "huge": huge, "c": c, "d": d}
+            elif MEM.match(line):
+                mem = {k: int(v) for k, v in zip(("zbewalgo", "zstd"),
+                                                 MEM.match(line).groups())}
             elif line == "ZBW-KBENCH: done":
                 done = True
             elif line.startswith("ZBW-KBENCH: FAIL"):
                 failed.append(line[len("ZBW-KBENCH: "):])
-    return recs, done, failed
+    return recs, done, failed, mem
 
 
 def geomean(v):
@@ -50,7 +54,7 @@ def main():
     if len(sys.argv) != 3:
         sys.exit(__doc__)
     log, outbase = sys.argv[1:]
-    recs, done, failed = read(log)
+    recs, done, failed, mem = read(log)
     sets = [s for s in recs if all(a in recs[s] for a in ALGS)]
     out = ["", "compressors alone in the kernel (zbwbench.ko: every page of each set through",
            "  lib/zbewalgo as zram's backend calls it, lib/lz4 and lib/zstd level 3 as zram's",
@@ -87,6 +91,10 @@ def main():
         out.append(line)
         out.append("ratio: page bytes over the sum of the results (huge ones included as")
         out.append("  they came out); zbw/zstd: zbewalgo's time over zstd's, below 1 is faster")
+    if mem:
+        out.append("memory per stream: zbewalgo %d bytes (its context), zram's zstd backend %d "
+                   "(level 3: compression and decompression workspaces): %.2f x"
+                   % (mem["zbewalgo"], mem["zstd"], mem["zbewalgo"] / mem["zstd"]))
     problems = []
     if not done:
         problems.append("zbwbench.ko did not finish")

@@ -18,7 +18,12 @@
  *   zbwbench: FILE ALG pages=N bytes=B huge=H comp_ns=C decomp_ns=D
  *
  * B sums the compressed sizes, H counts the results zram would store whole
- * (not below huge_size=).  Then "zbwbench: done" or "zbwbench: FAIL ...".
+ * (not below huge_size=).  Then the memory of one stream, zbewalgo's
+ * context and zram's zstd backend's two workspaces at level 3:
+ *
+ *   zbwbench: memory zbewalgo=Z zstd=S
+ *
+ * and "zbwbench: done", or "zbwbench: FAIL ..." at the first failure.
  * Loading always fails with -ECANCELED once the figures are printed, so
  * nothing stays loaded.
  */
@@ -236,6 +241,15 @@ static void zbb_free(struct zbb *b)
 	vfree(b->in);
 }
 
+/* What zram's zstd backend allocates per stream at its default level. */
+static size_t __init zbb_zstd_stream_size(void)
+{
+	zstd_parameters params = zstd_get_params(ZBB_ZSTD_LEVEL, PAGE_SIZE);
+
+	return zstd_cctx_workspace_bound(&params.cParams) +
+	       zstd_dctx_workspace_bound();
+}
+
 static int __init zbb_init(void)
 {
 	struct zbb b = { };
@@ -276,6 +290,8 @@ static int __init zbb_init(void)
 				goto out;
 		}
 	}
+	pr_info("memory zbewalgo=%zu zstd=%zu\n", zbewalgo_ctx_size(PAGE_SIZE),
+		zbb_zstd_stream_size());
 	pr_info("done\n");
 	ret = -ECANCELED;
 out:
