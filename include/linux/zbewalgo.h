@@ -179,6 +179,9 @@ struct zbewalgo_config;
 bool zbewalgo_ready(void);
 
 struct zbewalgo_config *zbewalgo_config_get(void);
+struct zbewalgo_config *zbewalgo_config_create(const char *table,
+					       int early_abort_size,
+					       int max_output_size);
 void zbewalgo_config_put(struct zbewalgo_config *cfg);
 
 struct zbewalgo_stream *zbewalgo_stream_create(size_t page_len, int level,

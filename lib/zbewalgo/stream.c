@@ -90,6 +90,7 @@ static struct zbewalgo_config *zbw_config_alloc(const struct zbewalgo_config *ol
 	}
 	kref_init(&cfg->ref);
 	atomic_inc(&zbw_nr_configs);
+	cfg->own_table = false;
 	if (old) {
 		cfg->table = old->table;
 		cfg->params = old->params;
@@ -137,6 +138,80 @@ bool zbewalgo_ready(void)
 	return rcu_access_pointer(zbw_config);
 }
 EXPORT_SYMBOL_GPL(zbewalgo_ready);
+
+/**
+ * zbewalgo_check_params() - whether thresholds make sense together
+ * @params: the thresholds
+ *
+ * Sizes beyond the largest stored page mean nothing, and a search that
+ * stops below early_abort_size keeps results below max_output_size only:
+ * with the first not below the second (a max_output_size of 0, say) every
+ * page would be stored as it is.
+ *
+ * Return: 0, or -EINVAL.
+ */
+int zbewalgo_check_params(const struct zbewalgo_params *params)
+{
+	if (params->max_output_size > ZBEWALGO_STORED_SIZE(ZBEWALGO_MAX_INPUT) ||
+	    params->early_abort_size >= params->max_output_size)
+		return -EINVAL;
+	return 0;
+}
+
+/**
+ * zbewalgo_config_create() - settings of a device's own
+ * @table: combinations in text form, as for zbewalgo_table_parse() (for
+ *	example "delta4-zstd bitshuffle4-zstd"), or NULL for the shared
+ *	table
+ * @early_abort_size: the threshold, or negative for the shared one
+ * @max_output_size: the threshold, or negative for the shared one
+ *
+ * The shared settings in force now with the changes given, for a caller
+ * that keeps settings per device (zram's algorithm_params).  The result
+ * is not published: sysfs neither shows nor changes it, and its streams
+ * count in statistics of its own.  A table given here takes the place of
+ * the preset of a stream's level; the level still sets how hard the steps
+ * work.
+ *
+ * Context: may sleep.
+ * Return: the configuration, to be released with zbewalgo_config_put(),
+ * or an ERR_PTR(): -EINVAL for a table that does not parse or thresholds
+ * that sysfs would refuse, -ENOMEM, -ENODEV when zbewalgo_init() failed.
+ */
+struct zbewalgo_config *zbewalgo_config_create(const char *table,
+					       int early_abort_size,
+					       int max_output_size)
+{
+	struct zbewalgo_config *old, *cfg;
+	int ret = 0;
+
+	mutex_lock(&zbw_config_lock);
+	old = rcu_dereference_protected(zbw_config,
+					lockdep_is_held(&zbw_config_lock));
+	cfg = old ? zbw_config_alloc(old) : NULL;
+	mutex_unlock(&zbw_config_lock);
+	if (!cfg)
+		return ERR_PTR(old ? -ENOMEM : -ENODEV);
+	if (table) {
+		ret = zbewalgo_table_parse(&cfg->table, table);
+		/* Not found, duplicate, overflow: all malformed to the user. */
+		if (ret && ret != -ENOMEM)
+			ret = -EINVAL;
+		cfg->own_table = true;
+	}
+	if (early_abort_size >= 0)
+		cfg->params.early_abort_size = early_abort_size;
+	if (max_output_size >= 0)
+		cfg->params.max_output_size = max_output_size;
+	if (!ret)
+		ret = zbewalgo_check_params(&cfg->params);
+	if (ret) {
+		zbw_config_put(cfg);
+		return ERR_PTR(ret);
+	}
+	return cfg;
+}
+EXPORT_SYMBOL_GPL(zbewalgo_config_create);
 
 /**
  * zbewalgo_config_put() - release a reference from zbewalgo_config_get()
@@ -218,10 +293,11 @@ static void zbw_stream_refresh(struct zbewalgo_stream *s)
  * zbewalgo_stream_create() - a compression stream for kernel users
  * @page_len: largest input, normally PAGE_SIZE
  * @level: 0 for the shared (sysfs) table, or a preset level, see
- *	zbewalgo_preset_table()
- * @cfg: the configuration to keep, from zbewalgo_config_get() (the stream
- *	takes a reference of its own), or NULL to follow the one sysfs
- *	publishes, page by page
+ *	zbewalgo_preset_table(), whose table is used unless @cfg has one of
+ *	its own
+ * @cfg: the configuration to keep, from zbewalgo_config_get() or
+ *	zbewalgo_config_create() (the stream takes a reference of its own),
+ *	or NULL to follow the one sysfs publishes, page by page
  *
  * A stream with a configuration of its own compresses a page the same
  * whenever it is asked, as do all streams given the same configuration and
@@ -254,6 +330,8 @@ struct zbewalgo_stream *zbewalgo_stream_create(size_t page_len, int level,
 			zbewalgo_stream_destroy(s);
 			return ERR_PTR(-EINVAL);
 		}
+		if (s->config->own_table)
+			s->preset = NULL;
 	}
 	s->ctx = zbewalgo_ctx_create(page_len);
 	if (!s->ctx) {

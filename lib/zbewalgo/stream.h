@@ -28,6 +28,8 @@ struct zbewalgo_stats {
  * struct zbewalgo_config - one published set of shared settings
  * @ref: references: the published pointer and every stream using it
  * @rcu: frees it after readers of the published pointer are done
+ * @own_table: @table was chosen for this configuration (a device's), and
+ *	takes the place of a level's preset
  * @table: combination table
  * @params: thresholds
  * @stats: counters gathered under this configuration
@@ -35,6 +37,7 @@ struct zbewalgo_stats {
 struct zbewalgo_config {
 	struct kref ref;
 	struct rcu_head rcu;
+	bool own_table;
 	struct zbewalgo_table table;
 	struct zbewalgo_params params;
 	struct zbewalgo_stats __percpu *stats;
@@ -43,6 +46,8 @@ struct zbewalgo_config {
 int zbewalgo_config_update(int (*edit)(struct zbewalgo_config *cfg,
 				       const void *arg),
 			   const void *arg);
+
+int zbewalgo_check_params(const struct zbewalgo_params *params);
 
 int zbewalgo_sysfs_init(void);
 void zbewalgo_sysfs_exit(void);

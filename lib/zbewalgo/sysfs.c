@@ -51,20 +51,12 @@ struct zbw_param_edit {
 	u32 val;
 };
 
-/*
- * A search that stops below early_abort_size keeps results below
- * max_output_size only: with the first not below the second (with a
- * max_output_size of 0, say) every page of every device would be stored
- * as it is.
- */
 static int zbw_edit_param(struct zbewalgo_config *cfg, const void *arg)
 {
 	const struct zbw_param_edit *e = arg;
 
 	*(u32 *)((u8 *)&cfg->params + e->offset) = e->val;
-	if (cfg->params.early_abort_size >= cfg->params.max_output_size)
-		return -EINVAL;
-	return 0;
+	return zbewalgo_check_params(&cfg->params);
 }
 
 /* A threshold's attribute: where in struct zbewalgo_params it is kept */
@@ -95,8 +87,7 @@ static ssize_t zbw_param_store(struct kobject *kobj,
 	struct zbw_param_edit e = { .offset = zbw_param_offset(attr) };
 	int ret = kstrtou32(buf, 0, &e.val);
 
-	/* Sizes beyond the largest stored page make no sense. */
-	if (ret || e.val > ZBEWALGO_STORED_SIZE(ZBEWALGO_MAX_INPUT))
+	if (ret)
 		return -EINVAL;
 	ret = zbewalgo_config_update(zbw_edit_param, &e);
 	return ret ?: count;
