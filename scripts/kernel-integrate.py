@@ -14,10 +14,12 @@ and the patch series both use it, so they cannot drift apart.
 
 The edits come in stages, one per patch of the upstream series: lib (the
 core, its header and KUnit tests), crypto (scomp glue, testmgr vectors),
-zram (backend) and docs.  One more stage, zram-retry, is no part of the
-series: on trees whose zram still compresses a page again after its
-sleeping allocation (6.12; 7.2 no longer does), it makes zram allocate
-again when the second result's length differs from the first.  --only
+zram (backend, and zram's parser for its zbewalgo.* keys) and docs.  Two
+more stages are no part of the series, as 7.2 needs neither: zram-retry,
+on trees whose zram still compresses a page again after its sleeping
+allocation (6.12), makes zram allocate again when the second result's
+length differs from the first; zram-busy makes 6.12 refuse
+algorithm_params on an initialised device, as 7.2 does.  --only
 runs the named stages; without it all run.  --upstream makes the series' form: version-conditional code reduced
 to TREE's kernel with unifdef (no -D flags in Makefiles), a MAINTAINERS
 entry that grows with each stage (--maintainer names its M: line), and
@@ -285,6 +287,7 @@ def stage_zram(repo, tree, up):
     tree.insert(zram + 'Makefile',
                 'zram-$(CONFIG_ZRAM_BACKEND_842)		+= backend_842.o',
                 'zram-$(CONFIG_ZRAM_BACKEND_ZBEWALGO)	+= backend_zbewalgo.o\n')
+    zram_keys(tree)
     tree.insert(zram + 'zcomp.c', '#include "backend_842.h"',
                 '#include "backend_zbewalgo.h"\n')
     tree.insert(zram + 'zcomp.c', '\tNULL',
@@ -292,6 +295,128 @@ def stage_zram(repo, tree, up):
                 '\t&backend_zbewalgo,\n#endif\n', after=False)
     if up:
         add_maintainers(tree, [zram + 'backend_zbewalgo.*'], up)
+
+
+# zbewalgo's keys of algorithm_params, parsed by zram like deflate.winbits
+# and kept in struct zcomp_params for the backend's setup_params().  The
+# table is zram's copy of the text, freed with the other parameters.
+ZBW_PARAMS_STRUCT = '''
+/* zbewalgo.* keys of algorithm_params: NULL or not set when absent */
+struct zbewalgo_zcomp_params {
+	char *table;
+	s32 early_abort_size;
+	s32 max_output_size;
+};
+'''
+
+ZBW_PARAMS_PARSE = '''		if (!strcmp(param, "zbewalgo.table")) {
+			zbewalgo_params.table = val;
+			continue;
+		}
+
+		if (!strcmp(param, "zbewalgo.early_abort_size")) {
+			ret = kstrtoint(val, 10,
+					&zbewalgo_params.early_abort_size);
+			if (ret)
+				return ret;
+			continue;
+		}
+
+		if (!strcmp(param, "zbewalgo.max_output_size")) {
+			ret = kstrtoint(val, 10,
+					&zbewalgo_params.max_output_size);
+			if (ret)
+				return ret;
+			continue;
+		}
+
+'''
+
+
+def zram_keys(tree):
+    """zram parses the zbewalgo.* keys of algorithm_params."""
+    h, drv = 'drivers/block/zram/zcomp.h', 'drivers/block/zram/zram_drv.c'
+    not_set = ('ZCOMP_PARAM_NOT_SET' if 'ZCOMP_PARAM_NOT_SET' in tree.read(h)
+               else 'ZCOMP_PARAM_NO_LEVEL')
+    tree.insert(h, '#define %s\tINT_MIN' % not_set, ZBW_PARAMS_STRUCT)
+    tree.replace(h, '\n\n\tvoid *drv_data;\n};',
+                 '\n\tstruct zbewalgo_zcomp_params zbewalgo;\n'
+                 '\n\tvoid *drv_data;\n};')
+    tree.replace(drv, '\tparams->dict_sz = 0;\n\tparams->dict = NULL;\n}\n',
+                 '\tparams->dict_sz = 0;\n\tparams->dict = NULL;\n'
+                 '\tkfree(params->zbewalgo.table);\n'
+                 '\tparams->zbewalgo.table = NULL;\n'
+                 '\tparams->zbewalgo.early_abort_size = %s;\n'
+                 '\tparams->zbewalgo.max_output_size = %s;\n}\n'
+                 % (not_set, not_set))
+    text = tree.read(drv)
+    if 'struct zbewalgo_zcomp_params *zbewalgo_params)' not in text:
+        m = re.search(r'static int comp_params_store\(struct zram \*zram,'
+                      r'[^)]*\)\n\{\n', text)
+        if not m:
+            sys.exit('%s: comp_params_store() not found' % drv)
+        head = m.group(0)
+        text = text.replace(head, head[:-4] + ',\n\t\t\t     '
+                            'struct zbewalgo_zcomp_params *zbewalgo_params)'
+                            '\n{\n', 1)
+        tree.write(drv, text)
+    tree.replace(drv, '\tzram->params[prio].dict_sz = sz;\n',
+                 '\tif (zbewalgo_params->table) {\n'
+                 '\t\tzram->params[prio].zbewalgo.table =\n'
+                 '\t\t\tkstrdup(zbewalgo_params->table, GFP_KERNEL);\n'
+                 '\t\tif (!zram->params[prio].zbewalgo.table)\n'
+                 '\t\t\treturn -ENOMEM;\n\t}\n'
+                 '\tzram->params[prio].zbewalgo.early_abort_size =\n'
+                 '\t\tzbewalgo_params->early_abort_size;\n'
+                 '\tzram->params[prio].zbewalgo.max_output_size =\n'
+                 '\t\tzbewalgo_params->max_output_size;\n'
+                 '\tzram->params[prio].dict_sz = sz;\n')
+    text = tree.read(drv)
+    m = re.search(r'(static ssize_t algorithm_params_store\(.*?\n)'
+                  r'(\tstruct zram \*zram = dev_to_zram\(dev\);\n)', text,
+                  re.S)
+    if not m:
+        sys.exit('%s: algorithm_params_store() not found' % drv)
+    if 'struct zbewalgo_zcomp_params zbewalgo_params' not in text:
+        text = text.replace(m.group(0), m.group(0) +
+                            '\tstruct zbewalgo_zcomp_params zbewalgo_params = {\n'
+                            '\t\t.early_abort_size = %s,\n'
+                            '\t\t.max_output_size = %s,\n\t};\n'
+                            % (not_set, not_set), 1)
+        text = re.sub(r'comp_params_store\(zram, prio, level, dict_path'
+                      r'(, &deflate_params)?\)',
+                      lambda k: k.group(0)[:-1] + ',\n\t\t\t\t'
+                      '&zbewalgo_params)',
+                      text, count=1)
+        tree.write(drv, text)
+    tree.insert(drv, '\t\tif (!strcmp(param, "dict")) {', ZBW_PARAMS_PARSE,
+                after=False)
+
+
+# zram-busy: 6.12's algorithm_params_store() changes a device's parameters
+# after disksize, without setup_params(): a level the backend refuses then
+# fails only when a CPU comes online.  7.2 refuses the write (-EBUSY).
+def stage_zram_busy(repo, tree, up):
+    """6.12: algorithm_params refused on an initialised device (not in
+    the series; 7.2 does it)."""
+    rel = 'drivers/block/zram/zram_drv.c'
+    if 'config ZRAM_BACKEND_LZ4\n' not in tree.read(
+            'drivers/block/zram/Kconfig'):
+        return
+    old = ('\tret = comp_params_store(zram, prio, level, dict_path')
+    text = tree.read(rel)
+    body = text[text.index('static ssize_t algorithm_params_store('):]
+    body = body[:body.index('\n}\n')]
+    if 'init_done(zram)' in body:
+        return
+    i = text.index(old, text.index('static ssize_t algorithm_params_store('))
+    j = text.index('\treturn ret ? ret : len;\n', i)
+    call = text[i:j]
+    text = (text[:i] + '\tdown_write(&zram->init_lock);\n'
+            '\tif (init_done(zram)) {\n\t\tup_write(&zram->init_lock);\n'
+            '\t\treturn -EBUSY;\n\t}\n' + call +
+            '\tup_write(&zram->init_lock);\n' + text[j:])
+    tree.write(rel, text)
 
 
 # zram-retry: up to 6.12, zram_write_page() compresses a page, and when
@@ -360,7 +485,8 @@ def stage_docs(repo, tree, up):
 # Each stage takes up: None for the default tree, else the MAINTAINERS M:
 # line of the series' form.
 STAGES = {'lib': stage_lib, 'crypto': stage_crypto, 'zram': stage_zram,
-          'docs': stage_docs, 'zram-retry': stage_zram_retry}
+          'docs': stage_docs, 'zram-retry': stage_zram_retry,
+          'zram-busy': stage_zram_busy}
 
 
 def main():

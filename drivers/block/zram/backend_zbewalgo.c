@@ -4,9 +4,12 @@
  *
  * algorithm_params level=1, 2 or 3 selects a preset combination table
  * (fast, default, thorough), any other level is refused; without a level
- * the streams use the table tuned in /sys/kernel/zbewalgo.  A device keeps
- * the sysfs settings in force when it was set up until it is reset: zram
- * may compress a page twice and trust the first length.
+ * the streams use the table tuned in /sys/kernel/zbewalgo.  The keys
+ * zbewalgo.table, zbewalgo.early_abort_size and zbewalgo.max_output_size
+ * give a device settings of its own, in the form sysfs takes them; a table
+ * given so replaces the level's preset.  A device keeps the settings in
+ * force when it was set up until it is reset: zram may compress a page
+ * twice and trust the first length.
  * Incompressible pages come back in stored form, larger than zram's
  * huge-class size, so zram keeps them as-is: compression never fails for
  * a valid page.
@@ -23,21 +26,47 @@
 #define ZCOMP_PARAM_NOT_SET ZCOMP_PARAM_NO_LEVEL
 #endif
 
+/* A threshold key: -1 when not given (the shared value), else its value. */
+static int zbewalgo_zram_size(s32 val, int *size)
+{
+	if (val < 0 && val != ZCOMP_PARAM_NOT_SET)
+		return -EINVAL;
+	*size = val == ZCOMP_PARAM_NOT_SET ? -1 : val;
+	return 0;
+}
+
 static int zbewalgo_zram_setup_params(struct zcomp_params *params)
 {
+	const struct zbewalgo_zcomp_params *zp = &params->zbewalgo;
+	struct zbewalgo_config *cfg;
+	int early, max;
+
 	/*
 	 * No level means the sysfs table (stream level 0).  Only the presets
 	 * are levels: 0 and negative ones are refused like any other.
 	 */
 	if (params->level == ZCOMP_PARAM_NOT_SET)
 		params->level = 0;
-	else if (params->level <= 0 || !zbewalgo_preset_table(params->level))
+	else if (!zbewalgo_preset_table(params->level))
 		return -EINVAL;
 	/* zbewalgo has no dictionary support. */
 	if (params->dict_sz)
 		return -EINVAL;
-	params->drv_data = zbewalgo_config_get();
-	return params->drv_data ? 0 : -ENODEV;
+	if (zbewalgo_zram_size(zp->early_abort_size, &early) ||
+	    zbewalgo_zram_size(zp->max_output_size, &max))
+		return -EINVAL;
+	if (!zp->table && early < 0 && max < 0) {
+		/* The shared settings, counted in the shared statistics. */
+		cfg = zbewalgo_config_get();
+		if (!cfg)
+			return -ENODEV;
+	} else {
+		cfg = zbewalgo_config_create(zp->table, early, max);
+		if (IS_ERR(cfg))
+			return PTR_ERR(cfg);
+	}
+	params->drv_data = cfg;
+	return 0;
 }
 
 static void zbewalgo_zram_release_params(struct zcomp_params *params)
