@@ -637,6 +637,95 @@ static u64 zbw_stored(struct zbewalgo_config *cfg)
 }
 
 /*
+ * zram's zbewalgo.* keys: a device's configuration takes a table and
+ * thresholds of its own, refuses what sysfs refuses, replaces the preset
+ * of its stream's level, and neither follows nor counts in the shared
+ * settings.
+ */
+static void zbewalgo_test_device_config(struct kunit *test)
+{
+	static const struct {
+		const char *table;
+		int early, max;
+	} bad[] = {
+		{ "nosuchstep", -1, -1 }, { "", -1, -1 }, { "rle rle", -1, -1 },
+		{ "bwt-mtf-rle-huffman-jbe-rle-mtf-huffman", -1, -1 },
+		{ NULL, 4000, 3000 }, { NULL, -1, 0 }, { NULL, 0, 70000 },
+	};
+	struct zbw_fixture *f = test->priv;
+	struct zbewalgo_config *shared = zbewalgo_config_get();
+	struct zbewalgo_config *cfg, *now;
+	struct zbewalgo_stream *dev;
+	size_t max = ZBEWALGO_STORED_SIZE(PAGE_LEN), n, m;
+	u8 *a = kunit_kmalloc(test, max, GFP_KERNEL);
+	u8 *b = kunit_kmalloc(test, max, GFP_KERNEL);
+	u64 stored, shared_stored;
+	unsigned int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, shared);
+	KUNIT_ASSERT_NOT_NULL(test, a);
+	KUNIT_ASSERT_NOT_NULL(test, b);
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		cfg = zbewalgo_config_create(bad[i].table, bad[i].early,
+					     bad[i].max);
+		KUNIT_EXPECT_EQ_MSG(test, PTR_ERR_OR_ZERO(cfg), -EINVAL,
+				    "case %u", i);
+		if (!IS_ERR(cfg))
+			zbewalgo_config_put(cfg);
+	}
+
+	/* Thresholds alone: the shared table, the sizes given. */
+	cfg = zbewalgo_config_create(NULL, 100, 2000);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(cfg));
+	KUNIT_EXPECT_FALSE(test, cfg->own_table);
+	KUNIT_EXPECT_EQ(test, cfg->params.early_abort_size, 100);
+	KUNIT_EXPECT_EQ(test, cfg->params.max_output_size, 2000);
+	KUNIT_EXPECT_EQ(test, cfg->table.nr, shared->table.nr);
+	KUNIT_EXPECT_MEMEQ(test, cfg->table.comb, shared->table.comb,
+			   shared->table.nr * sizeof(shared->table.comb[0]));
+	zbewalgo_config_put(cfg);
+
+	/* A table of its own at level 1: that table, zstd at level 1. */
+	cfg = zbewalgo_config_create("delta4-zstd rle", -1, -1);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(cfg));
+	KUNIT_EXPECT_EQ(test, cfg->table.nr, 2U);
+	KUNIT_EXPECT_EQ(test, cfg->params.max_output_size,
+			shared->params.max_output_size);
+	dev = zbewalgo_stream_create(PAGE_LEN, 1, cfg);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(dev));
+	zbewalgo_ctx_set_level(f->ctx, 1);
+	zbewalgo_ctx_set_table(f->ctx, &cfg->table);
+	zbewalgo_ctx_set_params(f->ctx, &cfg->params);
+	n = max;
+	KUNIT_ASSERT_EQ(test, zbewalgo_compress(f->ctx, f->page[ZBW_TEXT],
+						PAGE_LEN, a, &n), 0);
+	m = zbw_stream_pack(test, dev, f->page[ZBW_TEXT], b);
+	KUNIT_EXPECT_EQ(test, m, n);
+	KUNIT_EXPECT_MEMEQ(test, b, a, min(m, n));
+
+	/* The shared settings change; the device's do not. */
+	KUNIT_ASSERT_EQ(test, zbewalgo_config_update(zbw_edit_rle, NULL), 0);
+	KUNIT_EXPECT_EQ(test, zbw_stream_pack(test, dev, f->page[ZBW_TEXT], b),
+			n);
+	KUNIT_EXPECT_MEMEQ(test, b, a, n);
+
+	/* Its pages count in its own statistics only. */
+	now = zbewalgo_config_get();
+	KUNIT_ASSERT_NOT_NULL(test, now);
+	stored = zbw_stored(cfg);
+	shared_stored = zbw_stored(now);
+	zbw_stream_pack(test, dev, f->page[ZBW_RANDOM], b);
+	KUNIT_EXPECT_EQ(test, zbw_stored(cfg), stored + 1);
+	KUNIT_EXPECT_EQ(test, zbw_stored(now), shared_stored);
+
+	KUNIT_EXPECT_EQ(test, zbewalgo_config_update(zbw_edit_copy, shared), 0);
+	zbewalgo_stream_destroy(dev);
+	zbewalgo_config_put(now);
+	zbewalgo_config_put(cfg);
+	zbewalgo_config_put(shared);
+}
+
+/*
  * zswap compresses into one page, which a stored page does not fit: the
  * stream says -ENOSPC, and the page still counts as stored (it did not).
  */
@@ -677,6 +766,7 @@ static struct kunit_case zbewalgo_test_cases[] = {
 	KUNIT_CASE(zbewalgo_test_page_too_long),
 	KUNIT_CASE(zbewalgo_test_deterministic),
 	KUNIT_CASE(zbewalgo_test_stats_stored_enospc),
+	KUNIT_CASE(zbewalgo_test_device_config),
 	{}
 };
 
