@@ -39,7 +39,7 @@ CHECKS="modules-load crypto-selftest comp-algorithm sysfs-bad-input ext2-zram
 CHECKS_INTEGRATED="zram-levels zram-huge zswap verify-zswap sysfs-stress-zswap"
 # Where zram has multi-comp (6.12+): zbewalgo as the secondary algorithm
 # and writeback to a loop device (guest/recomp.sh).
-CHECKS_RECOMP="recomp-setup recomp-huge recomp-idle recomp-huge-idle recomp-swap
+CHECKS_RECOMP="zram-devices recomp-setup recomp-huge recomp-idle recomp-huge-idle recomp-swap
 	verify-recomp sysfs-stress-recomp writeback-zbewalgo writeback-recomp"
 
 # The workload is static: the guest has no libc.

@@ -263,6 +263,80 @@ check_zram_huge() {
 		flunk "$bad"
 }
 
+# --- per-device settings: the zbewalgo.* keys of algorithm_params -------------------
+# A has a table and max_output_size of its own; B level 1 with another
+# table and early_abort_size; C is lz4 with zbewalgo recompressing at
+# priority 1 with a third table; S takes the shared settings.  A is written
+# alone, then again beside B and C while the shared settings are rewritten
+# and C recompresses: every device reads back as written, A's second write
+# takes the bytes its first took (nothing of the others reaches it), and A,
+# B and S differ (each used its own table).  Bad keys fail at disksize.
+DV_DATA=/tmp/dv.dat
+
+# dv_write N: the data set to zramN with direct I/O; prints compr_data_size.
+dv_write() {
+	dd if=$DV_DATA of=/dev/zram$1 bs=64k oflag=direct 2>/dev/null &&
+		zram_stat "$1" mm_stat 2
+}
+
+# dv_same N: zramN holds the data set.
+dv_same() {
+	[ "$(dd if=/dev/zram$1 bs=64k count=$((DV_KIB / 64)) iflag=direct 2>/dev/null | sha256sum)" = \
+		"$(sha256sum <$DV_DATA)" ]
+}
+
+check_zram_devices() {
+	local a b c s n w k ca0 ca1 cs cb cc0 cc1 bad='' spid pa pb
+	[ -s $DV_DATA ] || for k in float text int sparse; do zbwmem dump $k 256 >>$DV_DATA; done
+	DV_KIB=$(($(wc -c <$DV_DATA) / 1024))
+	for w in zbewalgo.table=nosuchstep 'zbewalgo.table="rle rle"' zbewalgo.max_output_size=-5 \
+		'zbewalgo.early_abort_size=4000 zbewalgo.max_output_size=3000' \
+		zbewalgo.max_output_size=70000 zbewalgo.early_abort_size=abc; do
+		n=$(cat /sys/class/zram-control/hot_add)
+		echo zbewalgo >/sys/block/zram$n/comp_algorithm
+		if echo "algo=zbewalgo $w" >/sys/block/zram$n/algorithm_params 2>/dev/null &&
+			echo 16M >/sys/block/zram$n/disksize 2>/dev/null; then
+			bad="$bad [$w]:accepted"
+		fi
+		zram_del "$n"
+	done
+	a=$(zram_dev zbewalgo 16M "algo=zbewalgo zbewalgo.table=delta4-zstd zbewalgo.max_output_size=3000") &&
+		s=$(zram_dev zbewalgo 16M) &&
+		b=$(zram_dev zbewalgo 16M 'algo=zbewalgo level=1 zbewalgo.table="rle bitshuffle4-zstd" zbewalgo.early_abort_size=256') ||
+		flunk "setup failed:$bad" || return
+	c=$(cat /sys/class/zram-control/hot_add)
+	echo lz4 >/sys/block/zram$c/comp_algorithm &&
+		echo 'algo=zbewalgo priority=1' >/sys/block/zram$c/recomp_algorithm &&
+		echo 'priority=1 zbewalgo.table=bwt-mtf-huffman' >/sys/block/zram$c/algorithm_params &&
+		echo 16M >/sys/block/zram$c/disksize || bad="$bad C:setup"
+	ca0=$(dv_write "$a")
+	cs=$(dv_write "$s")
+	rm -f /tmp/stop /tmp/stress-dv
+	stress dv &
+	spid=$!
+	dv_write "$a" >/tmp/dv.a &
+	pa=$!
+	dv_write "$b" >/tmp/dv.b &
+	pb=$!
+	cc0=$(dv_write "$c")
+	echo all >/sys/block/zram$c/idle
+	echo type=idle >/sys/block/zram$c/recompress || bad="$bad C:recompress"
+	cc1=$(zram_stat "$c" mm_stat 2)
+	wait $pa $pb
+	touch /tmp/stop
+	wait $spid
+	ca1=$(cat /tmp/dv.a)
+	cb=$(cat /tmp/dv.b)
+	for n in $a $b $c $s; do dv_same "$n" || bad="$bad zram$n:mismatch"; done
+	[ "$ca1" = "$ca0" ] || bad="$bad A:$ca0->$ca1"
+	[ "$ca0" != "$cs" ] && [ "$cb" != "$cs" ] && [ "$ca0" != "$cb" ] || bad="$bad same-output:A=$ca0,B=$cb,S=$cs"
+	[ "$cc1" -lt "$cc0" ] || bad="$bad C:recompressed-$cc0->$cc1"
+	info "compr_data_size of ${DV_KIB} KiB: A $ca0 (again $ca1), B $cb, S $cs, C lz4 $cc0, recompressed $cc1"
+	for n in $a $b $c $s; do zram_del "$n"; done
+	[ -z "$bad" ] && pass "A again under load: $ca1 = $ca0 bytes; A $ca0, B $cb, shared $cs; C recompressed $cc0 -> $cc1; bad keys refused" ||
+		flunk "$bad"
+}
+
 # --- zram's slow path: a page compressed twice ---------------------------------------
 # Up to 6.12, when zram's non-sleeping zs_malloc() fails it puts the stream,
 # allocates again with GFP_NOIO (counted in debug_stat's writestall) and
@@ -487,6 +561,7 @@ suite() {
 	echo ext2-zram check_ext2_zram
 	[ "$INTEGRATED" = 0 ] || echo zram-levels check_zram_levels
 	[ "$INTEGRATED" = 0 ] || echo zram-huge check_zram_huge
+	[ "$MULTI_COMP" = 0 ] || echo zram-devices check_zram_devices
 	# Before the memory pressure: module load, self-tests, sysfs, zram, ext2, levels.
 	echo kmemleak check_kmemleak after module load, self-tests, sysfs writes, ext2 and levels
 	# After kmemleak's scans: failing allocations draw on its object pool.
