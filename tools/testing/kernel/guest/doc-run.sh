@@ -128,6 +128,15 @@ doc_verify_level_by_hand() {
 	[ "$(cat /sys/block/zram0/disksize)" -gt 0 ] && doc_comp zram0 &&
 		echo "zram0 initialized with zbewalgo level 1"
 }
+# The device's own table: its pages are not in the shared statistics.
+doc_verify_device_keys() {
+	local s0
+	s0=$(cut -d' ' -f1 $DOC_K/stats)
+	[ "$(cat /sys/block/zram0/disksize)" -gt 0 ] && doc_comp zram0 &&
+		zbwmem dump float 64 | dd of=/dev/zram0 bs=64k oflag=direct 2>/dev/null &&
+		[ "$(cut -d' ' -f1 $DOC_K/stats)" = "$s0" ] &&
+		echo "zram0 initialized with a table of its own, not in stats ($s0)"
+}
 doc_table_is() { # CHAIN...: the table is exactly these chains
 	[ "$(cat $DOC_K/combinations | tr '\n' ' ')" = "$* " ]
 }
