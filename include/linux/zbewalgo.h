@@ -23,11 +23,18 @@
 /*
  * Most steps in one table, summed over its combinations: a page runs each
  * at most once, so this bounds the work per page (which zswap does with
- * bottom halves disabled).  The level 3 preset has 58.
+ * bottom halves disabled).  The level 3 preset has 31.
  */
 #define ZBEWALGO_MAX_TABLE_STEPS	64
 /* Most combinations in one table: each has a step at least. */
 #define ZBEWALGO_MAX_COMBINATIONS	ZBEWALGO_MAX_TABLE_STEPS
+/*
+ * Most work of one table on one page, summed over its steps in units of a
+ * sixteenth of zstd's slowest page (see zbewalgo_table_cost()): with
+ * every combination tried, no page takes longer than about 64 times
+ * zstd's slowest page at level 3, whatever the table.
+ */
+#define ZBEWALGO_MAX_TABLE_COST		1024
 /* Largest input one call can compress (a 64 KiB page). */
 #define ZBEWALGO_MAX_INPUT		65536
 /*
@@ -154,6 +161,7 @@ const struct zbewalgo_table *zbewalgo_table_default(void);
 const struct zbewalgo_table *zbewalgo_preset_table(int level);
 void zbewalgo_table_reset(struct zbewalgo_table *table);
 unsigned int zbewalgo_table_steps(const struct zbewalgo_table *table);
+unsigned int zbewalgo_table_cost(const struct zbewalgo_table *table);
 int zbewalgo_table_parse(struct zbewalgo_table *table, const char *text);
 int zbewalgo_table_add(struct zbewalgo_table *table, const char *text);
 int zbewalgo_table_remove(struct zbewalgo_table *table, const char *text);

@@ -253,6 +253,55 @@ unsigned int zbewalgo_table_steps(const struct zbewalgo_table *table)
 EXPORT_SYMBOL_GPL(zbewalgo_table_steps);
 
 /*
+ * The most work of one run of each step on a page, in sixteenths of
+ * zstd's slowest page at level 3 with zram's parameters, measured on pages
+ * built to be slow, as the first step and after others (make worst).
+ * The BWT's sorters take about 21 times zstd's time on pages that repeat
+ * with a period of a few hundred bytes; the byte-plane and word steps
+ * take a fifth of it or less.
+ */
+static const u16 zbw_step_cost[ZBEWALGO_NR_STEP_IDS] = {
+	[ZBEWALGO_STEP_BWT] = 384,
+	[ZBEWALGO_STEP_MTF] = 40,
+	[ZBEWALGO_STEP_LZ] = 48,
+	[ZBEWALGO_STEP_ZSTD] = 32,
+	[ZBEWALGO_STEP_HUFFMAN4] = 24,
+	[ZBEWALGO_STEP_HUFFMAN] = 16,
+	[ZBEWALGO_STEP_BEWALGO2] = 16,
+	[ZBEWALGO_STEP_JBE] = 4,
+	[ZBEWALGO_STEP_JBE2] = 4,
+	[ZBEWALGO_STEP_RLE] = 4,
+	[ZBEWALGO_STEP_BEWALGO] = 4,
+	[ZBEWALGO_STEP_BITSHUFFLE4] = 4,
+	[ZBEWALGO_STEP_BITSHUFFLE8] = 4,
+	[ZBEWALGO_STEP_DELTA4] = 4,
+	[ZBEWALGO_STEP_DELTA8] = 4,
+	[ZBEWALGO_STEP_SIEVE4] = 4,
+};
+
+/**
+ * zbewalgo_table_cost() - the most work a table does on one page
+ * @table: the table
+ *
+ * The work of every step of every combination, each at its worst, in
+ * units of a sixteenth of zstd's slowest page at level 3.  Tables built
+ * from text cost at most ZBEWALGO_MAX_TABLE_COST, which bounds the time
+ * a page takes whatever the table.
+ *
+ * Return: the cost.
+ */
+unsigned int zbewalgo_table_cost(const struct zbewalgo_table *table)
+{
+	unsigned int i, k, cost = 0;
+
+	for (i = 0; i < table->nr; i++)
+		for (k = 0; k < table->comb[i].nr_steps; k++)
+			cost += zbw_step_cost[table->comb[i].ids[k]];
+	return cost;
+}
+EXPORT_SYMBOL_GPL(zbewalgo_table_cost);
+
+/*
  * The table functions build the result in @tmp and copy it over @table only
  * on success, so a failed call leaves @table as it was.
  */
@@ -265,7 +314,8 @@ static int zbw_edit(struct zbewalgo_table *table, struct zbewalgo_table *tmp,
 		return ret;
 	if (!tmp->nr)
 		return -EINVAL;
-	if (zbewalgo_table_steps(tmp) > ZBEWALGO_MAX_TABLE_STEPS)
+	if (zbewalgo_table_steps(tmp) > ZBEWALGO_MAX_TABLE_STEPS ||
+	    zbewalgo_table_cost(tmp) > ZBEWALGO_MAX_TABLE_COST)
 		return -ENOSPC;
 	*table = *tmp;
 	return 0;
@@ -278,8 +328,8 @@ static int zbw_edit(struct zbewalgo_table *table, struct zbewalgo_table *tmp,
  *
  * Return: 0, or -EINVAL for an unknown step, more than ZBEWALGO_MAX_STEPS
  * steps, an empty text, or a combination listed twice; -ENOSPC for more
- * than ZBEWALGO_MAX_COMBINATIONS combinations or ZBEWALGO_MAX_TABLE_STEPS
- * steps in all; -ENOMEM.
+ * than ZBEWALGO_MAX_COMBINATIONS combinations, ZBEWALGO_MAX_TABLE_STEPS
+ * steps in all or a cost over ZBEWALGO_MAX_TABLE_COST; -ENOMEM.
  */
 int zbewalgo_table_parse(struct zbewalgo_table *table, const char *text)
 {
@@ -301,8 +351,8 @@ EXPORT_SYMBOL_GPL(zbewalgo_table_parse);
  *
  * Return: 0, -EINVAL for malformed text, -EEXIST when a combination is
  * already in the table, -ENOSPC when the table would exceed
- * ZBEWALGO_MAX_COMBINATIONS combinations or ZBEWALGO_MAX_TABLE_STEPS
- * steps, -ENOMEM.
+ * ZBEWALGO_MAX_COMBINATIONS combinations, ZBEWALGO_MAX_TABLE_STEPS
+ * steps or ZBEWALGO_MAX_TABLE_COST, -ENOMEM.
  */
 int zbewalgo_table_add(struct zbewalgo_table *table, const char *text)
 {

@@ -339,6 +339,16 @@ static bool in_table(const struct tsel *s, int ci)
 	return false;
 }
 
+/* Whether the table of @s is one sysfs takes: steps and work bounded. */
+static bool tsel_fits(const struct tuner *t, const struct tsel *s)
+{
+	struct zbewalgo_table tab;
+
+	tune_table_of(t, s, &tab);
+	return zbewalgo_table_steps(&tab) <= ZBEWALGO_MAX_TABLE_STEPS &&
+	       zbewalgo_table_cost(&tab) <= ZBEWALGO_MAX_TABLE_COST;
+}
+
 /*
  * Greedy set cover from @start within the budget, then pruning; pruning
  * keeps the bytes at or below @cap.
@@ -360,6 +370,8 @@ void tune_greedy(struct tuner *t, const struct tsel *start, double cap,
 				continue;
 			try = cur;
 			try.idx[try.n++] = i;
+			if (!tsel_fits(t, &try))
+				continue;
 			tune_run_sim(t, &try);
 			if (try.ok && (!found || tune_better(&try, &best))) {
 				best = try;

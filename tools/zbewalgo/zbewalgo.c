@@ -409,6 +409,11 @@ static int opt_combinations(struct options *o, const char *arg)
 	if (!own_table(o))
 		return -1;
 	err = zbewalgo_table_parse(o->table, arg);
+	if (err == -ENOSPC) {
+		fprintf(stderr, "zbewalgo: combination table '%s' too large: at most %d steps, and a cost of at most %d per page (a bwt costs 384, zstd 32)\n",
+			arg, ZBEWALGO_MAX_TABLE_STEPS, ZBEWALGO_MAX_TABLE_COST);
+		return -1;
+	}
 	if (err) {
 		fprintf(stderr, "zbewalgo: bad combination table '%s': %s\n",
 			arg, strerror(-err));

@@ -406,18 +406,25 @@ static void zbewalgo_test_table_budget(struct kunit *test)
 		KUNIT_EXPECT_LE(test,
 				zbewalgo_table_steps(zbewalgo_preset_table(level)),
 				ZBEWALGO_MAX_TABLE_STEPS);
-	/* "set" and nine different 7-step chains, then "mtf" */
+	for (level = 1; zbewalgo_preset_table(level); level++)
+		KUNIT_EXPECT_LE(test,
+				zbewalgo_table_cost(zbewalgo_preset_table(level)),
+				ZBEWALGO_MAX_TABLE_COST);
+	/* Three BWTs cost more than a page may. */
+	KUNIT_EXPECT_EQ(test, zbewalgo_table_command(t, "set bwt bwt-rle bwt-jbe"),
+			-ENOSPC);
+	/* "set" and nine different 7-step chains, then "jbe" */
 	len += scnprintf(text + len, PAGE_SIZE - len, "set");
 	for (i = 0; i < ZBEWALGO_MAX_TABLE_STEPS / 7; i++)
 		len += scnprintf(text + len, PAGE_SIZE - len,
-				 " bwt-bwt-bwt-bwt-bwt-bwt-%s",
+				 " rle-rle-rle-rle-rle-rle-%s",
 				 zbewalgo_step_name(1 + i));
-	len += scnprintf(text + len, PAGE_SIZE - len, " mtf\n");
+	len += scnprintf(text + len, PAGE_SIZE - len, " jbe\n");
 	KUNIT_ASSERT_EQ(test, ZBEWALGO_MAX_TABLE_STEPS % 7, 1);
 	KUNIT_ASSERT_EQ(test, zbewalgo_table_command(t, text), 0);
 	KUNIT_EXPECT_EQ(test, zbewalgo_table_steps(t), ZBEWALGO_MAX_TABLE_STEPS);
 	*old = *t;
-	KUNIT_EXPECT_EQ(test, zbewalgo_table_command(t, "add rle\n"), -ENOSPC);
+	KUNIT_EXPECT_EQ(test, zbewalgo_table_command(t, "add delta4\n"), -ENOSPC);
 	KUNIT_EXPECT_MEMEQ(test, t, old, sizeof(*t));
 	memcpy(text + len - 1, " rle\n", 6);
 	KUNIT_EXPECT_EQ(test, zbewalgo_table_command(t, text), -ENOSPC);

@@ -1610,20 +1610,28 @@ static void test_table_budget(void)
 		CHECK(zbewalgo_table_steps(zbewalgo_preset_table(level)) <=
 		      ZBEWALGO_MAX_TABLE_STEPS, "level %u over the budget",
 		      level);
-	/* bwt-...-bwt-<name of i>: 7 steps each, all different */
+	for (level = 1; zbewalgo_preset_table(level); level++)
+		CHECK(zbewalgo_table_cost(zbewalgo_preset_table(level)) <=
+		      ZBEWALGO_MAX_TABLE_COST, "level %u over the cost",
+		      level);
+	/* Three BWTs cost more than a page may. */
+	CHECK(zbewalgo_table_parse(t, "bwt-mtf bwt-rle bwt-huffman") ==
+	      -ENOSPC, "a table over the cost accepted");
+	CHECK(!zbewalgo_table_parse(t, "bwt-mtf bwt-rle"), "two BWTs refused");
+	/* rle-...-rle-<name of i>: 7 steps each, all different */
 	for (i = 0; i < ZBEWALGO_MAX_TABLE_STEPS / 7; i++) {
 		for (k = 0; k < 6; k++)
-			p += sprintf(p, "bwt-");
+			p += sprintf(p, "rle-");
 		p += sprintf(p, "%s ", zbewalgo_step_name(1 + i));
 	}
 	for (k = 0; k < ZBEWALGO_MAX_TABLE_STEPS % 7; k++)
-		p += sprintf(p, "%s%s", k ? "-" : "", "mtf");
+		p += sprintf(p, "%s%s", k ? "-" : "", "jbe");
 	err = zbewalgo_table_parse(t, text);
 	CHECK(!err && zbewalgo_table_steps(t) == ZBEWALGO_MAX_TABLE_STEPS,
 	      "a table of exactly the budget: %d, %u steps", err,
 	      zbewalgo_table_steps(t));
 	*old = *t;
-	err = zbewalgo_table_command(t, "add rle");
+	err = zbewalgo_table_command(t, "add delta4");
 	CHECK(err == -ENOSPC && !memcmp(t, old, sizeof(*t)),
 	      "add over the budget gave %d", err);
 	err = zbewalgo_table_add(t, "lz");
@@ -1639,7 +1647,7 @@ static void test_table_budget(void)
 	CHECK(err == -ENOSPC && !memcmp(t, old, sizeof(*t)),
 	      "set over the budget gave %d", err);
 	/* Room again after a remove. */
-	CHECK(!zbewalgo_table_command(t, "remove bwt-bwt-bwt-bwt-bwt-bwt-bwt") &&
+	CHECK(!zbewalgo_table_command(t, "remove rle-rle-rle-rle-rle-rle-bwt") &&
 	      !zbewalgo_table_command(t, "add lz rle"),
 	      "add after remove");
 	end();

@@ -109,11 +109,12 @@ check_comp_algorithm() {
 }
 
 # --- bad sysfs input: rejected, table and thresholds intact ---------------------------
-# N distinct combinations, shortest first.  A table holds at most 256
-# combinations and 64 steps in all (ZBEWALGO_MAX_TABLE_STEPS): the first
-# 33 have 5 + 2 * 25 + 3 * 3 = 64 steps, the first 34 have 67.
+# N distinct combinations of cheap steps, shortest first.  A table holds at
+# most 64 steps in all (ZBEWALGO_MAX_TABLE_STEPS): the first 33 have
+# 5 + 2 * 25 + 3 * 3 = 64 steps, the first 34 have 67.  It also costs at
+# most ZBEWALGO_MAX_TABLE_COST: three BWTs are too many.
 combs() {
-	local s="bwt mtf jbe rle jbe2" a b c d
+	local s="rle jbe jbe2 delta4 sieve4" a b c d
 	{ for a in $s; do echo $a; done
 	  for a in $s; do for b in $s; do echo $a-$b; done; done
 	  for a in $s; do for b in $s; do for c in $s; do echo $a-$b-$c; done; done; done
@@ -131,7 +132,8 @@ check_sysfs_bad_input() {
 	before=$(cat $K/combinations $K/early_abort_size $K/max_output_size)
 	for w in 'set nosuchstep' 'set bwt-mtf-rle-huffman-jbe-rle-mtf-huffman' '' 'set' 'set  ' \
 		"set $long" "add $long" "set $(combs 34)" "set $(combs 257)" "set rle rle" 'add bwt-mtf-huffman' 'remove bwt-mtf-huffman' \
-		'remove jbe-huffman' 'frobnicate bwt' 'reset now' 'set bwt--mtf' 'set -bwt'; do
+		'remove jbe-huffman' 'frobnicate bwt' 'reset now' 'set bwt--mtf' 'set -bwt' \
+		'set bwt-mtf bwt-rle bwt-huffman'; do
 		if echo "$w" >$K/combinations 2>/dev/null; then bad="$bad [combinations:$(echo "$w" | cut -c1-40)]"; fi
 	done
 	for f in early_abort_size max_output_size; do
