@@ -93,6 +93,16 @@ RETRY		:= $(BUILD)/zbewalgo_retry
 $(RETRY): tools/testing/zbewalgo/retry.c $(BUILD)/libzbewalgo.a
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) $(LDFLAGS) -o $@ $^ -lzstd -lm
 
+# The longest a page takes to compress, presets and the costliest tables
+# sysfs accepts, against zstd-3 in the same run (worst.c).
+WORST		:= $(BUILD)/zbewalgo_worst
+$(WORST): tools/testing/zbewalgo/worst.c $(BUILD)/libzbewalgo.a
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) $(LDFLAGS) -o $@ $^ -lzstd -lm
+
+.PHONY: worst
+worst: $(WORST)
+	$(WORST) | tee $(BENCH_RESULTS)/worst.txt
+
 # Test data: real files (documentation, man pages, ELF executables and
 # libraries, C and C++ source, float grids and signals) from Debian
 # packages pinned in tools/testing/zbewalgo/testdata/manifest, downloaded
