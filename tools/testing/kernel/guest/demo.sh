@@ -94,6 +94,23 @@ if [ -e /extra/zbwbench.ko ]; then
 		rounds="$REPS" 2>/dev/null
 	dmesg | sed -n '/taints kernel/d; s/^\[[ 0-9.]*\] zbwbench: /ZBW-KBENCH: /p'
 	dmesg | grep -q '\] zbwbench: done$' || result=FAIL
+	# The slowest pages a table sysfs accepts can make (make worst): pages
+	# that repeat every 1021 bytes under the costliest BWT table.
+	w=/tmp/worst-period1021
+	for i in $(seq 64); do
+		head -c 1021 /dev/urandom >/tmp/chunk
+		cat /tmp/chunk /tmp/chunk /tmp/chunk /tmp/chunk /tmp/chunk | head -c 4096
+	done >$w
+	n0=$(dmesg | wc -l)
+	if echo 'set bwt-lz-lz-lz-lz bwt-mtf-huffman-rle' >/sys/kernel/zbewalgo/combinations; then
+		insmod /extra/zbwbench.ko files=$w rounds="$REPS" 2>/dev/null
+		dmesg | tail -n +$((n0 + 1)) |
+			sed -n '/taints kernel/d; s/^\[[ 0-9.]*\] zbwbench: /ZBW-KBENCH: /p'
+		echo reset >/sys/kernel/zbewalgo/combinations
+	else
+		result=FAIL
+	fi
+	rm -f $w /tmp/chunk
 fi
 
 # Block device first, every algorithm, while the data sets are in memory.
