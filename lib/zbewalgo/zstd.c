@@ -9,10 +9,7 @@
  * zbewalgo context (the step's state): set up afresh for every page, zstd
  * spends more time clearing its tables and asking the CPU for its features
  * (cpuid, which traps to the hypervisor in a virtual machine) than
- * compressing.  The compression and the decompression context share one
- * workspace, as a context never does both at once: a stream then takes
- * less memory than zram's zstd backend, which keeps both, and only the
- * first page compressed after a decompression sets zstd up again.
+ * compressing.
  */
 
 /**
@@ -43,14 +40,13 @@ static const u8 zbw_zstd_magic[ZBW_ZSTD_MAGIC_BYTES] = {
 
 /**
  * struct zbw_zstd_state - zstd's contexts, kept from page to page
- * @cctx: compression context, or NULL while @dctx holds the workspace
- * @dctx: decompression context, or NULL while @cctx holds it
+ * @cctx: compression context
+ * @dctx: decompression context
  * @params: the parameters of the current level
  * @max_len: largest page
  * @frame_size: bytes at the start of @mem for one frame with its magic
  *	number, as zstd writes it and as zstd reads it
- * @ws_size: bytes of the workspace after the frame
- * @mem: that frame, then the workspace of @cctx or of @dctx
+ * @mem: that frame, then the workspaces of @cctx and of @dctx
  */
 struct zbw_zstd_state {
 	zstd_cctx *cctx;
@@ -58,7 +54,6 @@ struct zbw_zstd_state {
 	zstd_parameters params;
 	unsigned int max_len;
 	size_t frame_size;
-	size_t ws_size;
 	u8 mem[] __aligned(8);
 };
 
@@ -111,37 +106,10 @@ static size_t zbw_zstd_cctx_size(unsigned int max_len)
 	return ALIGN(size, 8);
 }
 
-static size_t zbw_zstd_ws_size(unsigned int max_len)
-{
-	return max(zbw_zstd_cctx_size(max_len),
-		   ALIGN(zstd_dctx_workspace_bound(), 8));
-}
-
 static size_t zstd_state_size(unsigned int max_len)
 {
 	return sizeof(struct zbw_zstd_state) + zbw_zstd_frame_size(max_len) +
-	       zbw_zstd_ws_size(max_len);
-}
-
-/* Gives the workspace to the compression context if it does not have it. */
-static zstd_cctx *zbw_zstd_cctx(struct zbw_zstd_state *st)
-{
-	if (!st->cctx) {
-		st->dctx = NULL;
-		st->cctx = zstd_init_cctx(st->mem + st->frame_size,
-					  st->ws_size);
-	}
-	return st->cctx;
-}
-
-static zstd_dctx *zbw_zstd_dctx(struct zbw_zstd_state *st)
-{
-	if (!st->dctx) {
-		st->cctx = NULL;
-		st->dctx = zstd_init_dctx(st->mem + st->frame_size,
-					  st->ws_size);
-	}
-	return st->dctx;
+	       zbw_zstd_cctx_size(max_len) + zstd_dctx_workspace_bound();
 }
 
 static void zstd_set_level(void *state, int level)
@@ -154,30 +122,25 @@ static void zstd_set_level(void *state, int level)
 static int zstd_state_init(void *state, unsigned int max_len)
 {
 	struct zbw_zstd_state *st = state;
+	size_t cctx_size = zbw_zstd_cctx_size(max_len);
+	u8 *ws;
 
 	st->max_len = max_len;
 	zstd_set_level(st, ZBEWALGO_DEFAULT_LEVEL);
 	st->frame_size = zbw_zstd_frame_size(max_len);
-	st->ws_size = zbw_zstd_ws_size(max_len);
-	st->cctx = NULL;
-	st->dctx = NULL;
-	/*
-	 * The workspace fits both contexts (zstd refuses only one too
-	 * small); the compression context takes it at the first page.
-	 */
-	return zbw_zstd_dctx(st) ? 0 : -EINVAL;
+	ws = st->mem + st->frame_size;
+	st->cctx = zstd_init_cctx(ws, cctx_size);
+	st->dctx = zstd_init_dctx(ws + cctx_size, zstd_dctx_workspace_bound());
+	return st->cctx && st->dctx ? 0 : -ENOMEM;
 }
 
 static int zstd_encode(const u8 *src, unsigned int slen, u8 *dst,
 		       unsigned int dcap, void *state)
 {
 	struct zbw_zstd_state *st = state;
-	zstd_cctx *cctx = zbw_zstd_cctx(st);
 	size_t n;
 
-	if (!cctx)
-		return -EINVAL;
-	n = zstd_compress_cctx(cctx, st->mem, st->frame_size, src, slen,
+	n = zstd_compress_cctx(st->cctx, st->mem, st->frame_size, src, slen,
 			       &st->params);
 	if (zstd_is_error(n))
 		return -EINVAL;
@@ -193,7 +156,6 @@ static int zstd_decode(const u8 *src, unsigned int slen, u8 *dst,
 {
 	struct zbw_zstd_state *st = state;
 	size_t n, flen = ZBW_ZSTD_MAGIC_BYTES + slen;
-	zstd_dctx *dctx;
 
 	if (flen > st->frame_size)
 		return -EINVAL;
@@ -202,10 +164,7 @@ static int zstd_decode(const u8 *src, unsigned int slen, u8 *dst,
 	/* one frame, nothing after it: zstd would go on to the next */
 	if (zstd_find_frame_compressed_size(st->mem, flen) != flen)
 		return -EINVAL;
-	dctx = zbw_zstd_dctx(st);
-	if (!dctx)
-		return -EINVAL;
-	n = zstd_decompress_dctx(dctx, dst, dcap, st->mem, flen);
+	n = zstd_decompress_dctx(st->dctx, dst, dcap, st->mem, flen);
 	if (zstd_is_error(n))
 		return -EINVAL;
 	return n;
