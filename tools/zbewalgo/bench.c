@@ -15,6 +15,7 @@
  * store.  Decompression is zram's read path: decompress stored results,
  * memcpy pages that were stored as they are.
  */
+#include <errno.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdint.h>
@@ -26,6 +27,7 @@
 #include <lz4hc.h>
 #include <lzo/lzo1x.h>
 #include <zlib.h>
+#define ZSTD_STATIC_LINKING_ONLY	/* CDicts with a page's parameters */
 #include <zstd.h>
 
 #include <linux/zbewalgo.h>
@@ -64,6 +66,7 @@ struct algo {
 	decomp_fn decomp;
 	int level;
 	bool raw_only;			/* memcpy: every page stored as is */
+	bool opt_in;			/* run only when -a names it */
 	const struct zbewalgo_table *table;
 	size_t threshold;
 	long early_abort;		/* -1: the default */
@@ -242,6 +245,77 @@ static size_t zstd_decomp(struct algo *a, const void *src, size_t slen,
 }
 
 /*
+ * ---- zstd with zram's dict=: backend_zstd.c builds a CDict and a DDict
+ * by reference, with the level's parameters for a page, once per device.
+ * The dictionary is --dict's file; without it these are not run.
+ */
+static const void *bench_dict;
+static size_t bench_dict_len;
+
+struct zstd_dict_state {
+	ZSTD_CCtx *cctx;
+	ZSTD_DCtx *dctx;
+	ZSTD_CDict *cdict;
+	ZSTD_DDict *ddict;
+};
+
+static void zstd_dict_fini(struct algo *a)
+{
+	struct zstd_dict_state *z = a->cstate;
+
+	if (!z)
+		return;
+	ZSTD_freeCCtx(z->cctx);
+	ZSTD_freeDCtx(z->dctx);
+	ZSTD_freeCDict(z->cdict);
+	ZSTD_freeDDict(z->ddict);
+	free(z);
+	a->cstate = NULL;
+}
+
+static int zstd_dict_init(struct algo *a, size_t page)
+{
+	struct zstd_dict_state *z = calloc(1, sizeof(*z));
+	ZSTD_compressionParameters cp;
+
+	a->cstate = z;
+	if (!z || !bench_dict)
+		return -1;
+	cp = ZSTD_getCParams(a->level, page, 0);
+	z->cctx = ZSTD_createCCtx();
+	z->dctx = ZSTD_createDCtx();
+	z->cdict = ZSTD_createCDict_advanced(bench_dict, bench_dict_len,
+					     ZSTD_dlm_byRef, ZSTD_dct_auto, cp,
+					     ZSTD_defaultCMem);
+	z->ddict = ZSTD_createDDict_byReference(bench_dict, bench_dict_len);
+	if (!z->cctx || !z->dctx || !z->cdict || !z->ddict) {
+		zstd_dict_fini(a);
+		return -1;
+	}
+	return 0;
+}
+
+static size_t zstd_dict_comp(struct algo *a, const void *src, size_t slen,
+			     void *dst, size_t cap)
+{
+	struct zstd_dict_state *z = a->cstate;
+	size_t n = ZSTD_compress_usingCDict(z->cctx, dst, cap, src, slen,
+					    z->cdict);
+
+	return ZSTD_isError(n) ? 0 : n;
+}
+
+static size_t zstd_dict_decomp(struct algo *a, const void *src, size_t slen,
+			       void *dst, size_t cap)
+{
+	struct zstd_dict_state *z = a->cstate;
+	size_t n = ZSTD_decompress_usingDDict(z->dctx, dst, cap, src, slen,
+					      z->ddict);
+
+	return ZSTD_isError(n) ? 0 : n;
+}
+
+/*
  * ---- deflate: crypto/deflate.c and zram's backend_deflate.c ------------
  * Raw deflate (negative windowBits) with a 2 KiB window (11 bits),
  * memLevel MAX_MEM_LEVEL (9), Z_DEFAULT_COMPRESSION (level 6); streams are
@@ -330,6 +404,15 @@ static const struct algo algo_templates[] = {
 	  .comp = zstd_comp, .decomp = zstd_decomp, .level = 1 },
 	{ .name = "zstd-3", .init = zstd_init, .fini = zstd_fini,
 	  .comp = zstd_comp, .decomp = zstd_decomp, .level = 3 },
+	{ .name = "zstd-8", .init = zstd_init, .fini = zstd_fini,
+	  .comp = zstd_comp, .decomp = zstd_decomp, .level = 8,
+	  .opt_in = true },
+	{ .name = "zstd-1+dict", .init = zstd_dict_init, .fini = zstd_dict_fini,
+	  .comp = zstd_dict_comp, .decomp = zstd_dict_decomp, .level = 1 },
+	{ .name = "zstd-3+dict", .init = zstd_dict_init, .fini = zstd_dict_fini,
+	  .comp = zstd_dict_comp, .decomp = zstd_dict_decomp, .level = 3 },
+	{ .name = "zstd-8+dict", .init = zstd_dict_init, .fini = zstd_dict_fini,
+	  .comp = zstd_dict_comp, .decomp = zstd_dict_decomp, .level = 8 },
 	{ .name = "deflate", .init = deflate_init, .fini = deflate_fini,
 	  .comp = deflate_comp, .decomp = deflate_decomp,
 	  .level = Z_DEFAULT_COMPRESSION },
@@ -1045,8 +1128,12 @@ static void bench_usage(FILE *f)
 		fprintf(f, " %s", algo_templates[i].name);
 	fprintf(f, "\n"
 "                            (default: all but zbewalgo-2 when it equals\n"
-"                            the default table, zbewalgo-custom only with -c)\n"
+"                            the default table, zbewalgo-custom only with -c,\n"
+"                            zstd-8 only when named, +dict only with --dict)\n"
 "  -c, --combinations TABLE  zbewalgo table for zbewalgo-custom\n"
+"      --dict FILE           a dictionary as zram's dict= takes it; adds\n"
+"                            zstd-1+dict, zstd-3+dict and zstd-8+dict, as\n"
+"                            zram's zstd backend compresses with it\n"
 "  -e, --early-abort N       early_abort_size of zbewalgo-custom (default:\n"
 "                            an eighth of the page, as for the others)\n"
 "  -d, --drop-same           drop same-filled pages (zram stores them\n"
@@ -1076,7 +1163,7 @@ static void bench_usage(FILE *f)
 }
 
 enum {
-	OPT_BACKING = 256, OPT_BACKING_READ, OPT_CSV, OPT_RECOMP,
+	OPT_BACKING = 256, OPT_BACKING_READ, OPT_CSV, OPT_RECOMP, OPT_DICT,
 	OPT_RECOMP_THR,
 };
 
@@ -1087,6 +1174,36 @@ static FILE *open_out(const char *path, FILE **mine)
 		return stdout;
 	*mine = tool_open(path, "w");
 	return *mine;
+}
+
+/*
+ * --dict FILE: a dictionary as zram's dict= takes it (zstd --train or
+ * zbewalgo train-dict), for the zstd-N+dict algorithms.
+ */
+static int bench_read_dict(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	unsigned char *data;
+	size_t len;
+	int ret;
+
+	if (!f) {
+		fprintf(stderr, "zbewalgo: %s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	ret = tool_read_all(f, &data, &len);
+	fclose(f);
+	if (ret)
+		return -1;
+	if (!len) {
+		fprintf(stderr, "zbewalgo: %s: an empty dictionary\n", path);
+		free(data);
+		return -1;
+	}
+	free((void *)bench_dict);
+	bench_dict = data;
+	bench_dict_len = len;
+	return 0;
 }
 
 /* The command line. */
@@ -1194,6 +1311,7 @@ static int bench_parse(int argc, char **argv, struct bench_args *a)
 		{ "csv", optional_argument, NULL, OPT_CSV },
 		TOOL_OUTPUT_LONGOPTS,
 		{ "recompress", optional_argument, NULL, OPT_RECOMP },
+		{ "dict", required_argument, NULL, OPT_DICT },
 		{ "recompress-threshold", required_argument, NULL,
 		  OPT_RECOMP_THR },
 		{ "verbose", no_argument, NULL, 'v' },
@@ -1228,6 +1346,10 @@ static int bench_parse(int argc, char **argv, struct bench_args *a)
 			break;
 		case OPT_RECOMP:
 			a->recomp = optarg ? optarg : "lz4,zstd-3";
+			break;
+		case OPT_DICT:
+			if (bench_read_dict(optarg))
+				return -1;
 			break;
 		case 'v':
 			a->verbose = true;
@@ -1313,7 +1435,11 @@ static bool wanted(const struct bench_args *a, const struct algo *t)
 	const char *p = a->alist;
 	bool want = false;
 
+	if (t->init == zstd_dict_init && !bench_dict)
+		return false;
 	if (!p) {
+		if (t->opt_in)
+			return false;
 		if (t->init == zbw_init && t->level == -1)
 			return a->table;
 		if (t->init == zbw_init && t->level == 2)
