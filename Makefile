@@ -58,7 +58,7 @@ $(BUILD)/libzbewalgo.a: $(LIB_OBJS)
 	$(AR) rcs $@ $^
 
 TUNE_OBJS	:= $(patsubst %,$(BUILD)/tools/zbewalgo/%.o,tune tune_input \
-		   tune_search tune_report)
+		   tune_search tune_report train_dict)
 TOOL_OBJS	:= $(BUILD)/tools/zbewalgo/zbewalgo.o $(BUILD)/tools/zbewalgo/bench.o \
 		   $(TUNE_OBJS) $(BUILD)/tools/zbewalgo/common.o
 $(TOOL_OBJS): tools/zbewalgo/zbewalgo_tool.h
@@ -92,6 +92,14 @@ $(TEST): $(BUILD)/tools/testing/zbewalgo/zbewalgo_test.o $(BUILD)/libzbewalgo.a
 RETRY		:= $(BUILD)/zbewalgo_retry
 $(RETRY): tools/testing/zbewalgo/retry.c $(BUILD)/libzbewalgo.a
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) $(LDFLAGS) -o $@ $^ -lzstd -lm
+
+# zram's dict= on the data sets: zstd with a dictionary trained on half of
+# each set, and on a mix of all, next to zbewalgo (bench/dict.py).
+.PHONY: bench-dict
+bench-dict: $(TOOL)
+	python3 tools/testing/zbewalgo/gen-data.py $(BENCH_DATA) $(BENCH_KIB)
+	tools/testing/zbewalgo/bench/dict.py $(TOOL) $(BENCH_DATA) \
+		$(BENCH_RESULTS)/dict.txt
 
 # The longest a page takes to compress, presets and the costliest tables
 # sysfs accepts, against zstd-3 in the same run (worst.c).

@@ -193,6 +193,8 @@ void *tune_grow(void *p, size_t *cap, size_t need, size_t elem);
 /* tune_input.c */
 int tune_open_path(struct source *s, const char *path, size_t page);
 int tune_open_pid(struct source *s, const char *pidstr, size_t page);
+int tune_read_page(const struct source *s, size_t idx, size_t page,
+		   unsigned char *buf);
 int tune_sample(struct sampler *sp, size_t want_t, size_t want_h,
 		struct pageset *train, struct pageset *hold);
 

@@ -187,8 +187,8 @@ out:
 }
 
 /* Reads page @idx of @s into @buf; -1 when it cannot be read. */
-static int read_page(const struct source *s, size_t idx, size_t page,
-		     unsigned char *buf)
+int tune_read_page(const struct source *s, size_t idx, size_t page,
+		   unsigned char *buf)
 {
 	size_t lo = 0, hi = s->next, want, done = 0;
 	unsigned long long off;
@@ -243,7 +243,7 @@ static int take_page(struct sampler *sp, size_t g, struct pageset *ps)
 		return -1;
 	ps->data = d;
 	dst = d + ps->n * page;
-	if (read_page(&sp->src[i], g - sp->start[i], page, dst)) {
+	if (tune_read_page(&sp->src[i], g - sp->start[i], page, dst)) {
 		sp->unreadable++;
 		return 0;
 	}

@@ -47,6 +47,7 @@ static void usage(FILE *f)
 "       zbewalgo bench [options] FILE...  compare with zram's other compressors\n"
 "       zbewalgo tune [options] INPUT...  recommend a table for a workload\n"
 "                 (files, block devices, --pid PID; see zbewalgo tune -h)\n"
+"       zbewalgo train-dict -o FILE INPUT...  a dictionary for zram's dict=\n"
 "IN/OUT may be '-' for stdin/stdout.\n"
 "options:\n"
 "  -c, --combinations TABLE  combinations to try, e.g. 'bwt-mtf-huffman\n"
@@ -600,6 +601,8 @@ int main(int argc, char **argv)
 		return bench_main(argc - 1, argv + 1);
 	if (argc > 1 && !strcmp(argv[1], "tune"))
 		return tune_main(argc - 1, argv + 1);
+	if (argc > 1 && !strcmp(argv[1], "train-dict"))
+		return train_dict_main(argc - 1, argv + 1);
 
 	ret = parse_options(argc, argv, &o);
 	if (!ret)

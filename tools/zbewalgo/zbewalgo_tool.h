@@ -81,5 +81,6 @@ static inline size_t tool_zram_store(unsigned char *store, size_t *pos,
 
 int bench_main(int argc, char **argv);
 int tune_main(int argc, char **argv);
+int train_dict_main(int argc, char **argv);
 
 #endif

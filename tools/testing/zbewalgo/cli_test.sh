@@ -249,6 +249,31 @@ expect_fail "bench --recompress-threshold at the threshold" "$tool" bench --reco
 expect_fail "bench custom without -c" "$tool" bench -a zbewalgo-custom "$first"
 expect_fail "bench threshold above page" "$tool" bench -t 5000 "$first"
 expect_fail "bench two outputs on stdout" "$tool" bench --csv --json "$first"
+# train-dict: a dictionary zram's dict= takes, which bench's zstd-N+dict use
+alltest=$(find "${dirs[@]}" -type f ! -name '.*' | sort | head -40)
+# shellcheck disable=SC2086  # the file list
+if "$tool" train-dict -o "$tmp/d.dict" -s 8192 $alltest >"$tmp/out" 2>"$tmp/err" &&
+   [ -s "$tmp/d.dict" ] && [ "$(stat -c %s "$tmp/d.dict")" -le 8192 ] &&
+   [ "$(head -c 4 "$tmp/d.dict" | od -An -tx1 | tr -d ' ')" = 37a430ec ]; then
+	ok "train-dict: $(cat "$tmp/out")"
+else
+	not_ok "train-dict"; sed 's/^/#   /' "$tmp/err"
+fi
+# shellcheck disable=SC2086
+if "$tool" bench --csv --dict "$tmp/d.dict" -a zstd-3,zstd-3+dict $alltest >"$tmp/out" 2>"$tmp/err" &&
+   [ "$(grep -c '"zstd-3+dict",.*,true,' "$tmp/out")" -gt 0 ] &&
+   ! grep -q ',false,' "$tmp/out"; then
+	ok "bench --dict: zstd-3+dict round-trips"
+else
+	not_ok "bench --dict"; sed 's/^/#   /' "$tmp/err" "$tmp/out" | head -5
+fi
+expect_fail "bench zstd-3+dict without --dict" "$tool" bench -a zstd-3+dict "$first"
+: >"$tmp/empty.dict"
+expect_fail "bench --dict empty" "$tool" bench --dict "$tmp/empty.dict" "$first"
+expect_fail "bench --dict missing" "$tool" bench --dict "$tmp/nosuch.dict" "$first"
+expect_fail "train-dict without -o" "$tool" train-dict "$first"
+expect_fail "train-dict too few pages" "$tool" train-dict -o "$tmp/x.dict" "$tmp/page"
+expect_fail "train-dict missing input" "$tool" train-dict -o "$tmp/x.dict" "$tmp/nosuch"
 # --plot without matplotlib: refused up front, naming the package (python -S
 # has no site-packages, so it cannot import matplotlib even where installed).
 printf '#!/bin/sh\nexec /usr/bin/python3 -S "$@"\n' >"$tmp/nompl"
