@@ -616,8 +616,8 @@ static void text_apply(FILE *f, const struct tuner *t,
 	const struct entry *rec = &rp->ent[rp->rec];
 	char line[32768];
 
-	fputs("\nApply it (as root; global: every zbewalgo stream not created with an\n"
-	      "algorithm_params level uses it from its next page):\n", f);
+	fputs("\nApply it (as root; global: zswap takes it at its next page, zram devices\n"
+	      "without a level or zbewalgo.* keys when they are next set up):\n", f);
 	write_commands(f, rp, false);
 	if (rp->preset_match == 2) {
 		fputs("The default table is as good: `echo reset > /sys/kernel/zbewalgo/combinations`\n"
@@ -630,6 +630,12 @@ static void text_apply(FILE *f, const struct tuner *t,
 			rp->preset_match, rp->preset_match);
 	}
 	table_line(rec->table, line, sizeof(line));
+	fprintf(f, "For one zram device only (6.12+ with zbewalgo's zram patch; after\n"
+		"comp_algorithm, before disksize; the shared settings stay as they are):\n"
+		"  echo 'algo=zbewalgo zbewalgo.table=\"%s\" zbewalgo.early_abort_size=%u zbewalgo.max_output_size=%u' \\\n"
+		"      > /sys/block/zram0/algorithm_params\n",
+		line, rec->params.early_abort_size,
+		rec->params.max_output_size);
 	fprintf(f, "Check it on the whole input: zbewalgo bench -c '%s'", line);
 	if (rec->params.early_abort_size != t->page / 8)
 		fprintf(f, " -e %u", rec->params.early_abort_size);
