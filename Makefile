@@ -85,9 +85,11 @@ $(TOOL): $(TOOL_OBJS) $(LZORLE_OBJS) $(BUILD)/libzbewalgo.a
 	$(CC) $(LDFLAGS) -o $@ $^ -llz4 -lzstd -llzo2 -lz -lm
 
 $(BUILD)/tools/testing/zbewalgo/zbewalgo_test.o: tools/testing/zbewalgo/test_pages.h
-# --wrap: the test counts the allocations of the library
+# --wrap: the test counts the allocations of the library, and makes
+# zstd refuse its workspace
 $(TEST): $(BUILD)/tools/testing/zbewalgo/zbewalgo_test.o $(BUILD)/libzbewalgo.a
-	$(CC) $(LDFLAGS) -Wl,--wrap=malloc,--wrap=calloc -o $@ $^ -lzstd -lm
+	$(CC) $(LDFLAGS) -Wl,--wrap=malloc,--wrap=calloc \
+		-Wl,--wrap=ZSTD_initStaticCCtx -o $@ $^ -lzstd -lm
 
 RETRY		:= $(BUILD)/zbewalgo_retry
 $(RETRY): tools/testing/zbewalgo/retry.c $(BUILD)/libzbewalgo.a

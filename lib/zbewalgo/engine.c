@@ -106,30 +106,30 @@ size_t zbewalgo_ctx_size(size_t max_len)
 EXPORT_SYMBOL_GPL(zbewalgo_ctx_size);
 
 /**
- * zbewalgo_ctx_create() - allocate a compression context
- * @max_len: largest input that will be compressed, at most
- *	ZBEWALGO_MAX_INPUT (use PAGE_SIZE for zram)
+ * zbw_ctx_new() - zbewalgo_ctx_create(), saying why it failed
+ * @max_len: as for zbewalgo_ctx_create()
+ * @ctxp: the context, set on success only
  *
- * All scratch memory is allocated here, once; compression and
- * decompression allocate nothing.  The context starts with the default
- * combination table and zbewalgo_default_params() for @max_len.
  * May sleep.
  *
- * Return: the context, or NULL when out of memory or @max_len is too big.
+ * Return: 0, -EINVAL for a @max_len above ZBEWALGO_MAX_INPUT, -ENOMEM when
+ * out of memory, or the error of a step's state set-up (-EINVAL when zstd
+ * refuses its workspace).
  */
-struct zbewalgo_ctx *zbewalgo_ctx_create(size_t max_len)
+int zbw_ctx_new(size_t max_len, struct zbewalgo_ctx **ctxp)
 {
 	size_t head, stage, steps, size;
 	unsigned int id;
 	struct zbewalgo_ctx *ctx;
 	u8 *mem, *state;
+	int ret;
 
 	if (max_len > ZBEWALGO_MAX_INPUT)
-		return NULL;
+		return -EINVAL;
 	size = zbw_ctx_layout(max_len, &head, &stage, &steps);
 	mem = kvzalloc(size, GFP_KERNEL);
 	if (!mem)
-		return NULL;
+		return -ENOMEM;
 	ctx = (struct zbewalgo_ctx *)mem;
 	ctx->max_len = max_len;
 	ctx->table = zbewalgo_table_default();
@@ -147,12 +147,33 @@ struct zbewalgo_ctx *zbewalgo_ctx_create(size_t max_len)
 			continue;
 		ctx->state[id] = state;
 		state += zbw_state_size(id, max_len);
-		if (step->state_init(ctx->state[id], max_len)) {
+		ret = step->state_init(ctx->state[id], max_len);
+		if (ret) {
 			kvfree(mem);
-			return NULL;
+			return ret;
 		}
 	}
-	return ctx;
+	*ctxp = ctx;
+	return 0;
+}
+
+/**
+ * zbewalgo_ctx_create() - allocate a compression context
+ * @max_len: largest input that will be compressed, at most
+ *	ZBEWALGO_MAX_INPUT (use PAGE_SIZE for zram)
+ *
+ * All scratch memory is allocated here, once; compression and
+ * decompression allocate nothing.  The context starts with the default
+ * combination table and zbewalgo_default_params() for @max_len.
+ * May sleep.
+ *
+ * Return: the context, or NULL when out of memory or @max_len is too big.
+ */
+struct zbewalgo_ctx *zbewalgo_ctx_create(size_t max_len)
+{
+	struct zbewalgo_ctx *ctx;
+
+	return zbw_ctx_new(max_len, &ctx) ? NULL : ctx;
 }
 EXPORT_SYMBOL_GPL(zbewalgo_ctx_create);
 

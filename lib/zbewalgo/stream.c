@@ -306,13 +306,16 @@ static void zbw_stream_refresh(struct zbewalgo_stream *s)
  *
  * Context: may sleep.
  * Return: the stream, or an ERR_PTR(): -EINVAL for an unknown level or a
- * @page_len above ZBEWALGO_MAX_INPUT (the page format's limit), -ENOMEM,
- * -ENODEV when the library failed to initialise.
+ * @page_len above ZBEWALGO_MAX_INPUT (the page format's limit), -ENOMEM
+ * when out of memory, -ENODEV when the library failed to initialise, or
+ * the error of the context's set-up (-EINVAL when zstd refuses its
+ * workspace).
  */
 struct zbewalgo_stream *zbewalgo_stream_create(size_t page_len, int level,
 					       struct zbewalgo_config *cfg)
 {
 	struct zbewalgo_stream *s = kzalloc(sizeof(*s), GFP_KERNEL);
+	int ret;
 
 	if (!s)
 		return ERR_PTR(-ENOMEM);
@@ -333,12 +336,10 @@ struct zbewalgo_stream *zbewalgo_stream_create(size_t page_len, int level,
 		if (s->config->own_table)
 			s->preset = NULL;
 	}
-	s->ctx = zbewalgo_ctx_create(page_len);
-	if (!s->ctx) {
+	ret = zbw_ctx_new(page_len, &s->ctx);
+	if (ret) {
 		zbewalgo_stream_destroy(s);
-		/* Not an allocation failure: no context takes such pages. */
-		return ERR_PTR(page_len > ZBEWALGO_MAX_INPUT ? -EINVAL :
-			       -ENOMEM);
+		return ERR_PTR(ret);
 	}
 	if (level)
 		zbewalgo_ctx_set_level(s->ctx, level);

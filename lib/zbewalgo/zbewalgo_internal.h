@@ -96,6 +96,10 @@ size_t zbewalgo_steps_scratch_size(unsigned int max_len);
 void *zbewalgo_step_state_create(const struct zbewalgo_step *step,
 				 unsigned int max_len);
 
+/* zbewalgo_ctx_create() with its error code (engine.c) */
+struct zbewalgo_ctx;
+int zbw_ctx_new(size_t max_len, struct zbewalgo_ctx **ctxp);
+
 /*
  * ZBW_WORD_STEP() - define the layout step @step from the coders
  * @coder##_encode() and @coder##_decode(), which take the word size in

@@ -131,7 +131,11 @@ static int zstd_state_init(void *state, unsigned int max_len)
 	ws = st->mem + st->frame_size;
 	st->cctx = zstd_init_cctx(ws, cctx_size);
 	st->dctx = zstd_init_dctx(ws + cctx_size, zstd_dctx_workspace_bound());
-	return st->cctx && st->dctx ? 0 : -ENOMEM;
+	/*
+	 * zstd allocates nothing here: it refuses a workspace that is too
+	 * small or misaligned, an invalid argument (as crypto/zstd.c says).
+	 */
+	return st->cctx && st->dctx ? 0 : -EINVAL;
 }
 
 static int zstd_encode(const u8 *src, unsigned int slen, u8 *dst,

@@ -1050,7 +1050,7 @@ static struct zbewalgo_table *table_of(const char *text)
  * kvzalloc()/kvmalloc() stand-ins use: while alloc_watch is set, every
  * allocation is counted and its size kept.
  */
-static bool alloc_watch;
+static bool alloc_watch, alloc_fail;
 static unsigned long alloc_count;
 static size_t alloc_last;
 
@@ -1068,11 +1068,64 @@ void *__wrap_malloc(size_t size)
 
 void *__wrap_calloc(size_t nmemb, size_t size)
 {
+	if (alloc_fail)
+		return NULL;
 	if (alloc_watch) {
 		alloc_count++;
 		alloc_last = nmemb * size;
 	}
 	return __real_calloc(nmemb, size);
+}
+
+/*
+ * zstd's static contexts fail without allocating anything (a workspace
+ * too small or misaligned): while zstd_refuse is set, zstd refuses every
+ * compression workspace it is given.
+ */
+static bool zstd_refuse;
+
+ZSTD_CCtx *__real_ZSTD_initStaticCCtx(void *workspace, size_t size);
+
+ZSTD_CCtx *__wrap_ZSTD_initStaticCCtx(void *workspace, size_t size)
+{
+	return zstd_refuse ? NULL : __real_ZSTD_initStaticCCtx(workspace, size);
+}
+
+/*
+ * zstd refusing its workspace is no allocation failure: the zstd step's
+ * state init says -EINVAL, as the kernel's crypto/zstd.c does, and so does
+ * creating a context (what zbewalgo_stream_create() returns); -ENOMEM is
+ * for allocations that failed.
+ */
+static void test_zstd_init_error(void)
+{
+	const struct zbewalgo_step *zstd = &zbewalgo_step_ZSTD;
+	void *state = calloc(1, zstd->state_size(PAGE));
+	struct zbewalgo_ctx *ctx = NULL;
+	int ret;
+
+	begin("zstd_init_error");
+	zstd_refuse = true;
+	CHECK(zstd->state_init(state, PAGE) == -EINVAL,
+	      "zstd refused its workspace: state init says %d, not -EINVAL",
+	      zstd->state_init(state, PAGE));
+	ret = zbw_ctx_new(PAGE, &ctx);
+	CHECK(ret == -EINVAL && !ctx,
+	      "zstd refused its workspace: context creation says %d", ret);
+	CHECK(!zbewalgo_ctx_create(PAGE), "a context without zstd's");
+	zstd_refuse = false;
+	CHECK(zstd->state_init(state, PAGE) == 0, "zstd state init failed");
+	ret = zbw_ctx_new(ZBEWALGO_MAX_INPUT + 1, &ctx);
+	CHECK(ret == -EINVAL && !ctx, "a page too long: %d", ret);
+	alloc_fail = true;
+	ret = zbw_ctx_new(PAGE, &ctx);
+	alloc_fail = false;
+	CHECK(ret == -ENOMEM && !ctx, "out of memory: %d", ret);
+	ret = zbw_ctx_new(PAGE, &ctx);
+	CHECK(!ret && ctx, "context creation failed: %d", ret);
+	zbewalgo_ctx_destroy(ctx);
+	free(state);
+	end();
 }
 
 /*
@@ -2155,6 +2208,7 @@ int main(int argc, char **argv)
 	test_short_input_large_pages();
 	test_deterministic();
 	test_context_memory();
+	test_zstd_init_error();
 	test_random_stored_at_once();
 	test_precheck_keeps_compressible();
 	test_precheck_structured();
