@@ -13,7 +13,8 @@
  * Either way it compresses without any lock held, so a change is safe
  * while every CPU compresses, and compression may sleep or migrate (zram
  * streams are preemptible since 6.15).  Statistics are per-CPU counters of
- * the configuration they were gathered under.
+ * the table they were gathered under, shared by every configuration with
+ * that table: a threshold write keeps them.
  */
 
 #include <kunit/visibility.h>
@@ -49,9 +50,55 @@ static DEFINE_MUTEX(zbw_config_lock);
 /* Configurations allocated and not yet freed, RCU callbacks included. */
 static atomic_t zbw_nr_configs = ATOMIC_INIT(0);
 
+static void zbw_stats_release(struct kref *ref)
+{
+	struct zbewalgo_stats_set *set = container_of(ref,
+						      struct zbewalgo_stats_set,
+						      ref);
+
+	free_percpu(set->cpu);
+	kfree(set);
+}
+
+static void zbw_stats_put(struct zbewalgo_stats_set *set)
+{
+	if (set)
+		kref_put(&set->ref, zbw_stats_release);
+}
+
+static struct zbewalgo_stats_set *zbw_stats_alloc(void)
+{
+	struct zbewalgo_stats_set *set = kmalloc(sizeof(*set), GFP_KERNEL);
+
+	if (!set)
+		return NULL;
+	set->cpu = alloc_percpu(struct zbewalgo_stats);
+	if (!set->cpu) {
+		kfree(set);
+		return NULL;
+	}
+	kref_init(&set->ref);
+	return set;
+}
+
+/* Whether @a and @b hold the same combinations in the same order */
+static bool zbw_table_same(const struct zbewalgo_table *a,
+			   const struct zbewalgo_table *b)
+{
+	unsigned int i;
+
+	if (a->nr != b->nr)
+		return false;
+	for (i = 0; i < a->nr; i++)
+		if (a->comb[i].nr_steps != b->comb[i].nr_steps ||
+		    memcmp(a->comb[i].ids, b->comb[i].ids, a->comb[i].nr_steps))
+			return false;
+	return true;
+}
+
 static void zbw_config_free(struct zbewalgo_config *cfg)
 {
-	free_percpu(cfg->stats);
+	zbw_stats_put(cfg->stats);
 	kfree(cfg);
 	atomic_dec(&zbw_nr_configs);
 }
@@ -76,17 +123,22 @@ static void zbw_config_put(struct zbewalgo_config *cfg)
 		kref_put(&cfg->ref, zbw_config_release);
 }
 
-/* A copy of @old (or the defaults) with fresh statistics. */
+/* A copy of @old sharing its statistics, or the defaults with new ones. */
 static struct zbewalgo_config *zbw_config_alloc(const struct zbewalgo_config *old)
 {
 	struct zbewalgo_config *cfg = kmalloc(sizeof(*cfg), GFP_KERNEL);
 
 	if (!cfg)
 		return NULL;
-	cfg->stats = alloc_percpu(struct zbewalgo_stats);
-	if (!cfg->stats) {
-		kfree(cfg);
-		return NULL;
+	if (old) {
+		cfg->stats = old->stats;
+		kref_get(&cfg->stats->ref);
+	} else {
+		cfg->stats = zbw_stats_alloc();
+		if (!cfg->stats) {
+			kfree(cfg);
+			return NULL;
+		}
 	}
 	kref_init(&cfg->ref);
 	atomic_inc(&zbw_nr_configs);
@@ -230,7 +282,8 @@ EXPORT_SYMBOL_GPL(zbewalgo_config_put);
  * @arg: passed to @edit
  *
  * The configuration in use is never modified: running compressions keep
- * the one they started with.  Updates are serialised.
+ * the one they started with.  Updates are serialised.  The copy keeps the
+ * statistics unless @edit changed the table.
  *
  * Return: 0, -ENOMEM, or the error of @edit.
  */
@@ -250,6 +303,16 @@ int zbewalgo_config_update(int (*edit)(struct zbewalgo_config *cfg,
 		goto out;
 	}
 	ret = edit(new, arg);
+	if (!ret && !zbw_table_same(&new->table, &old->table)) {
+		struct zbewalgo_stats_set *set = zbw_stats_alloc();
+
+		if (set) {
+			zbw_stats_put(new->stats);
+			new->stats = set;
+		} else {
+			ret = -ENOMEM;
+		}
+	}
 	if (ret) {
 		zbw_config_put(new);
 		goto out;
@@ -400,7 +463,7 @@ int zbewalgo_stream_compress(struct zbewalgo_stream *s, const void *src,
 	 */
 	if (s->preset)
 		return ret;
-	st = s->config->stats;
+	st = s->config->stats->cpu;
 	this_cpu_inc(st->pages);
 	this_cpu_add(st->tried, r->tried);
 	if (r->stored)

@@ -25,6 +25,20 @@ struct zbewalgo_stats {
 };
 
 /**
+ * struct zbewalgo_stats_set - statistics of one table
+ * @ref: references: every configuration with that table
+ * @cpu: the per-CPU counters
+ *
+ * Configurations that differ only in their thresholds share one set, so a
+ * threshold write keeps the statistics; a new table gets a new set (@wins
+ * counts per table entry).
+ */
+struct zbewalgo_stats_set {
+	struct kref ref;
+	struct zbewalgo_stats __percpu *cpu;
+};
+
+/**
  * struct zbewalgo_config - one published set of shared settings
  * @ref: references: the published pointer and every stream using it
  * @rcu: frees it after readers of the published pointer are done
@@ -32,7 +46,8 @@ struct zbewalgo_stats {
  *	takes the place of a level's preset
  * @table: combination table
  * @params: thresholds
- * @stats: counters gathered under this configuration
+ * @stats: counters gathered under this configuration's table; holds a
+ *	reference
  */
 struct zbewalgo_config {
 	struct kref ref;
@@ -40,7 +55,7 @@ struct zbewalgo_config {
 	bool own_table;
 	struct zbewalgo_table table;
 	struct zbewalgo_params params;
-	struct zbewalgo_stats __percpu *stats;
+	struct zbewalgo_stats_set *stats;
 };
 
 int zbewalgo_config_update(int (*edit)(struct zbewalgo_config *cfg,

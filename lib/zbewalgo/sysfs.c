@@ -4,7 +4,8 @@
  * Documentation/ABI/testing/sysfs-kernel-zbewalgo.
  *
  * Every write builds a new configuration and publishes it (see stream.c);
- * a write that does not parse returns -EINVAL and changes nothing.
+ * a write that does not parse returns -EINVAL and changes nothing.  The
+ * statistics stay until the table changes.
  */
 
 #include <linux/kobject.h>
@@ -116,7 +117,7 @@ static void zbw_stats_sum(struct zbewalgo_config *cfg,
 
 	memset(sum, 0, sizeof(*sum));
 	for_each_possible_cpu(cpu) {
-		struct zbewalgo_stats *st = per_cpu_ptr(cfg->stats, cpu);
+		struct zbewalgo_stats *st = per_cpu_ptr(cfg->stats->cpu, cpu);
 
 		sum->pages += READ_ONCE(st->pages);
 		sum->tried += READ_ONCE(st->tried);

@@ -639,7 +639,7 @@ static u64 zbw_stored(struct zbewalgo_config *cfg)
 	int cpu;
 
 	for_each_possible_cpu(cpu)
-		n += per_cpu_ptr(cfg->stats, cpu)->stored;
+		n += per_cpu_ptr(cfg->stats->cpu, cpu)->stored;
 	return n;
 }
 
@@ -757,6 +757,72 @@ static void zbewalgo_test_stats_stored_enospc(struct kunit *test)
 	zbewalgo_config_put(cfg);
 }
 
+/* Pages counted under @cfg, over all CPUs. */
+static u64 zbw_pages(struct zbewalgo_config *cfg)
+{
+	u64 n = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		n += per_cpu_ptr(cfg->stats->cpu, cpu)->pages;
+	return n;
+}
+
+static int zbw_edit_early_abort(struct zbewalgo_config *cfg, const void *arg)
+{
+	cfg->params.early_abort_size = *(const u32 *)arg;
+	return 0;
+}
+
+/*
+ * A threshold write publishes a new configuration with the same table: it
+ * keeps the statistics, and a stream that still holds the configuration
+ * before the write counts into the same counters.  A new table starts
+ * afresh (wins are counted per table entry).
+ */
+static void zbewalgo_test_stats_kept(struct kunit *test)
+{
+	struct zbw_fixture *f = test->priv;
+	struct zbewalgo_config *old = zbewalgo_config_get(), *cfg;
+	struct zbewalgo_stream *kept;
+	u8 *dst = kunit_kmalloc(test, ZBEWALGO_STORED_SIZE(PAGE_LEN),
+				GFP_KERNEL);
+	u64 before;
+	u32 ea;
+
+	KUNIT_ASSERT_NOT_NULL(test, old);
+	KUNIT_ASSERT_NOT_NULL(test, dst);
+	kept = zbewalgo_stream_create(PAGE_LEN, 0, old);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(kept));
+	zbw_stream_pack(test, kept, f->page[ZBW_TEXT], dst);
+	before = zbw_pages(old);
+	KUNIT_EXPECT_GT(test, before, 0);
+
+	ea = old->params.early_abort_size + 1;
+	KUNIT_ASSERT_LT(test, ea, old->params.max_output_size);
+	KUNIT_ASSERT_EQ(test, zbewalgo_config_update(zbw_edit_early_abort, &ea),
+			0);
+	cfg = zbewalgo_config_get();
+	KUNIT_EXPECT_PTR_NE(test, cfg, old);
+	KUNIT_EXPECT_EQ(test, cfg->params.early_abort_size, ea);
+	KUNIT_EXPECT_EQ_MSG(test, zbw_pages(cfg), before,
+			    "a threshold write reset the statistics");
+	zbw_stream_pack(test, kept, f->page[ZBW_TEXT], dst);
+	KUNIT_EXPECT_EQ_MSG(test, zbw_pages(cfg), before + 1,
+			    "a page of the old configuration was not counted");
+	zbewalgo_config_put(cfg);
+
+	KUNIT_ASSERT_EQ(test, zbewalgo_config_update(zbw_edit_rle, NULL), 0);
+	cfg = zbewalgo_config_get();
+	KUNIT_EXPECT_EQ_MSG(test, zbw_pages(cfg), 0,
+			    "a new table kept the old table's statistics");
+	zbewalgo_config_put(cfg);
+
+	KUNIT_EXPECT_EQ(test, zbewalgo_config_update(zbw_edit_copy, old), 0);
+	zbewalgo_stream_destroy(kept);
+	zbewalgo_config_put(old);
+}
+
 static struct kunit_case zbewalgo_test_cases[] = {
 	KUNIT_CASE(zbewalgo_test_steps_and_presets),
 	KUNIT_CASE(zbewalgo_test_compresses),
@@ -774,6 +840,7 @@ static struct kunit_case zbewalgo_test_cases[] = {
 	KUNIT_CASE(zbewalgo_test_deterministic),
 	KUNIT_CASE(zbewalgo_test_stats_stored_enospc),
 	KUNIT_CASE(zbewalgo_test_device_config),
+	KUNIT_CASE(zbewalgo_test_stats_kept),
 	{}
 };
 
