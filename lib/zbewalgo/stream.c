@@ -69,6 +69,7 @@ static void zbw_stats_put(struct zbewalgo_stats_set *set)
 static struct zbewalgo_stats_set *zbw_stats_alloc(void)
 {
 	struct zbewalgo_stats_set *set = kmalloc(sizeof(*set), GFP_KERNEL);
+	int cpu;
 
 	if (!set)
 		return NULL;
@@ -77,6 +78,8 @@ static struct zbewalgo_stats_set *zbw_stats_alloc(void)
 		kfree(set);
 		return NULL;
 	}
+	for_each_possible_cpu(cpu)
+		u64_stats_init(&per_cpu_ptr(set->cpu, cpu)->syncp);
 	kref_init(&set->ref);
 	return set;
 }
@@ -445,7 +448,8 @@ int zbewalgo_stream_compress(struct zbewalgo_stream *s, const void *src,
 			     size_t slen, void *dst, size_t *dlen)
 {
 	const struct zbewalgo_result *r;
-	struct zbewalgo_stats __percpu *st;
+	struct zbewalgo_stats *st;
+	unsigned long flags;
 	int ret;
 
 	zbw_stream_refresh(s);
@@ -463,13 +467,21 @@ int zbewalgo_stream_compress(struct zbewalgo_stream *s, const void *src,
 	 */
 	if (s->preset)
 		return ret;
-	st = s->config->stats->cpu;
-	this_cpu_inc(st->pages);
-	this_cpu_add(st->tried, r->tried);
+	/*
+	 * The stream may be preempted and migrate (zram since 6.15): pin
+	 * the CPU whose counters these are.  _irqsave: a crypto API user
+	 * may compress in softirq context, on top of a task doing so.
+	 */
+	st = get_cpu_ptr(s->config->stats->cpu);
+	flags = u64_stats_update_begin_irqsave(&st->syncp);
+	u64_stats_inc(&st->pages);
+	u64_stats_add(&st->tried, r->tried);
 	if (r->stored)
-		this_cpu_inc(st->stored);
+		u64_stats_inc(&st->stored);
 	else
-		this_cpu_inc(st->wins[r->comb]);
+		u64_stats_inc(&st->wins[r->comb]);
+	u64_stats_update_end_irqrestore(&st->syncp, flags);
+	put_cpu_ptr(st);
 	return ret;
 }
 EXPORT_SYMBOL_GPL(zbewalgo_stream_compress);

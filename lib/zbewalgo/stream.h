@@ -8,16 +8,37 @@
 
 #include <linux/kref.h>
 #include <linux/rcupdate.h>
+#include <linux/u64_stats_sync.h>
 #include <linux/zbewalgo.h>
 
 /**
- * struct zbewalgo_stats - per-CPU counters of one configuration
+ * struct zbewalgo_stats - per-CPU counters of one table
+ * @syncp: makes the counters' reads whole on 32-bit kernels
+ * @pages: pages compressed
+ * @tried: combinations tried, summed over pages
+ * @stored: pages written in stored (incompressible) form
+ * @wins: pages won by each table entry
+ *
+ * Written by the CPU they belong to only, with preemption disabled;
+ * read with zbewalgo_stats_sum().
+ */
+struct zbewalgo_stats {
+	struct u64_stats_sync syncp;
+	u64_stats_t pages;
+	u64_stats_t tried;
+	u64_stats_t stored;
+	u64_stats_t wins[ZBEWALGO_MAX_COMBINATIONS];
+};
+
+/**
+ * struct zbewalgo_stats_sum - counters of struct zbewalgo_stats, summed
+ *	over the CPUs
  * @pages: pages compressed
  * @tried: combinations tried, summed over pages
  * @stored: pages written in stored (incompressible) form
  * @wins: pages won by each table entry
  */
-struct zbewalgo_stats {
+struct zbewalgo_stats_sum {
 	u64 pages;
 	u64 tried;
 	u64 stored;
@@ -72,6 +93,8 @@ int zbewalgo_core_init(struct zbewalgo_config __rcu **slot,
 		       int (*setup)(void));
 void zbewalgo_core_exit(struct zbewalgo_config __rcu **slot);
 int zbewalgo_nr_configs(void);
+void zbewalgo_stats_sum(const struct zbewalgo_config *cfg,
+			struct zbewalgo_stats_sum *sum);
 #endif
 
 #endif /* __ZBEWALGO_STREAM_H */

@@ -8,6 +8,7 @@
  * statistics stay until the table changes.
  */
 
+#include <kunit/visibility.h>
 #include <linux/kobject.h>
 #include <linux/kstrtox.h>
 #include <linux/percpu.h>
@@ -108,36 +109,59 @@ static struct zbw_param_attr max_output_size_attr = {
 	.offset = offsetof(struct zbewalgo_params, max_output_size),
 };
 
-/* Sums the per-CPU counters of @cfg into @sum. */
-static void zbw_stats_sum(struct zbewalgo_config *cfg,
-			  struct zbewalgo_stats *sum)
+/* One counter of @st, whole even while its CPU adds to it (32-bit) */
+static u64 zbw_stat_read(const struct zbewalgo_stats *st,
+			 const u64_stats_t *counter)
+{
+	unsigned int start;
+	u64 val;
+
+	do {
+		start = u64_stats_fetch_begin(&st->syncp);
+		val = u64_stats_read(counter);
+	} while (u64_stats_fetch_retry(&st->syncp, start));
+	return val;
+}
+
+/**
+ * zbewalgo_stats_sum() - sum the per-CPU counters of a configuration
+ * @cfg: the configuration, referenced by the caller
+ * @sum: the sums; wins beyond the table's entries are 0
+ *
+ * Each counter is read whole, on 32-bit kernels too; pages compressed
+ * meanwhile may count in some sums and not yet in others.
+ */
+VISIBLE_IF_KUNIT void zbewalgo_stats_sum(const struct zbewalgo_config *cfg,
+					 struct zbewalgo_stats_sum *sum)
 {
 	unsigned int i;
 	int cpu;
 
 	memset(sum, 0, sizeof(*sum));
 	for_each_possible_cpu(cpu) {
-		struct zbewalgo_stats *st = per_cpu_ptr(cfg->stats->cpu, cpu);
+		const struct zbewalgo_stats *st = per_cpu_ptr(cfg->stats->cpu,
+							      cpu);
 
-		sum->pages += READ_ONCE(st->pages);
-		sum->tried += READ_ONCE(st->tried);
-		sum->stored += READ_ONCE(st->stored);
+		sum->pages += zbw_stat_read(st, &st->pages);
+		sum->tried += zbw_stat_read(st, &st->tried);
+		sum->stored += zbw_stat_read(st, &st->stored);
 		for (i = 0; i < cfg->table.nr; i++)
-			sum->wins[i] += READ_ONCE(st->wins[i]);
+			sum->wins[i] += zbw_stat_read(st, &st->wins[i]);
 	}
 }
+EXPORT_SYMBOL_IF_KUNIT(zbewalgo_stats_sum);
 
 static ssize_t zbw_stats_show(char *buf, bool wins)
 {
 	struct zbewalgo_config *cfg = zbewalgo_config_get();
-	struct zbewalgo_stats *sum = kmalloc(sizeof(*sum), GFP_KERNEL);
+	struct zbewalgo_stats_sum *sum = kmalloc(sizeof(*sum), GFP_KERNEL);
 	ssize_t len;
 
 	if (!sum) {
 		zbewalgo_config_put(cfg);
 		return -ENOMEM;
 	}
-	zbw_stats_sum(cfg, sum);
+	zbewalgo_stats_sum(cfg, sum);
 	if (!wins) {
 		len = sysfs_emit(buf, "%llu %llu %llu\n", sum->pages,
 				 sum->tried, sum->stored);
