@@ -197,6 +197,9 @@ struct zbewalgo_stream *zbewalgo_stream_create(size_t page_len, int level,
 void zbewalgo_stream_destroy(struct zbewalgo_stream *s);
 int zbewalgo_stream_compress(struct zbewalgo_stream *s, const void *src,
 			     size_t slen, void *dst, size_t *dlen);
+int zbewalgo_stream_compress_default(struct zbewalgo_stream *s,
+				     const void *src, size_t slen, void *dst,
+				     size_t *dlen);
 int zbewalgo_stream_decompress(struct zbewalgo_stream *s, const void *src,
 			       size_t slen, void *dst, size_t *dlen);
 

@@ -885,6 +885,66 @@ static void zbewalgo_test_stats_sums(struct kunit *test)
 	zbewalgo_config_put(cfg);
 }
 
+static int zbw_edit_store_all(struct zbewalgo_config *cfg, const void *arg)
+{
+	cfg->params.early_abort_size = 0;
+	cfg->params.max_output_size = 64;
+	return zbewalgo_table_parse(&cfg->table, "rle");
+}
+
+/*
+ * What the crypto glue does with a page that does not fit in the room it
+ * has under the sysfs settings (a table of rle alone, thresholds that
+ * store everything above 64 bytes): it compresses the page again with the
+ * defaults, which fit it; the stream keeps the sysfs settings for the
+ * next page.  Under the defaults that second try is refused at once, and
+ * a random page does not fit either way.
+ */
+static void zbewalgo_test_compress_default(struct kunit *test)
+{
+	struct zbw_fixture *f = test->priv;
+	struct zbewalgo_config *old = zbewalgo_config_get();
+	struct zbewalgo_stream *s = zbewalgo_stream_create(PAGE_LEN, 0, NULL);
+	u8 *dst = kunit_kmalloc(test, PAGE_LEN, GFP_KERNEL);
+	u8 *out = kunit_kmalloc(test, PAGE_LEN, GFP_KERNEL);
+	const u8 *text = f->page[ZBW_TEXT];
+	size_t len = PAGE_LEN, n = PAGE_LEN;
+
+	KUNIT_ASSERT_NOT_NULL(test, old);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(s));
+	KUNIT_ASSERT_NOT_NULL(test, dst);
+	KUNIT_ASSERT_NOT_NULL(test, out);
+	KUNIT_EXPECT_EQ(test, zbewalgo_stream_compress_default(s, text,
+							       PAGE_LEN, dst,
+							       &len), -ENOSPC);
+	KUNIT_ASSERT_EQ(test, zbewalgo_config_update(zbw_edit_store_all, NULL),
+			0);
+	len = PAGE_LEN;
+	KUNIT_EXPECT_EQ(test, zbewalgo_stream_compress(s, text, PAGE_LEN, dst,
+						       &len), -ENOSPC);
+	len = PAGE_LEN;
+	KUNIT_ASSERT_EQ(test, zbewalgo_stream_compress_default(s, text,
+							       PAGE_LEN, dst,
+							       &len), 0);
+	KUNIT_EXPECT_LT(test, len, 512);
+	KUNIT_ASSERT_EQ(test, zbewalgo_stream_decompress(s, dst, len, out, &n),
+			0);
+	KUNIT_EXPECT_EQ(test, n, PAGE_LEN);
+	KUNIT_EXPECT_MEMEQ(test, out, text, PAGE_LEN);
+	len = PAGE_LEN;
+	KUNIT_EXPECT_EQ_MSG(test, zbewalgo_stream_compress(s, text, PAGE_LEN,
+							   dst, &len), -ENOSPC,
+			    "the stream kept the defaults");
+	len = PAGE_LEN;
+	KUNIT_EXPECT_EQ(test, zbewalgo_stream_compress_default(s,
+							       f->page[ZBW_RANDOM],
+							       PAGE_LEN, dst,
+							       &len), -ENOSPC);
+	KUNIT_EXPECT_EQ(test, zbewalgo_config_update(zbw_edit_copy, old), 0);
+	zbewalgo_stream_destroy(s);
+	zbewalgo_config_put(old);
+}
+
 static struct kunit_case zbewalgo_test_cases[] = {
 	KUNIT_CASE(zbewalgo_test_steps_and_presets),
 	KUNIT_CASE(zbewalgo_test_compresses),
@@ -904,6 +964,7 @@ static struct kunit_case zbewalgo_test_cases[] = {
 	KUNIT_CASE(zbewalgo_test_device_config),
 	KUNIT_CASE(zbewalgo_test_stats_kept),
 	KUNIT_CASE(zbewalgo_test_stats_sums),
+	KUNIT_CASE(zbewalgo_test_compress_default),
 	{}
 };
 

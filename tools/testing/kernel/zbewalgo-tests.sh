@@ -36,7 +36,8 @@ summary=$(mktemp)
 CHECKS="modules-load crypto-selftest comp-algorithm sysfs-bad-input ext2-zram
 	zram-retry swap-zram verify-zram sysfs-stress module-reload
 	crypto-selftest-reload kmemleak no-splat"
-CHECKS_INTEGRATED="zram-levels zram-huge zswap verify-zswap sysfs-stress-zswap"
+CHECKS_INTEGRATED="zram-levels zram-huge zswap verify-zswap sysfs-stress-zswap
+	crypto-selftest-settings"
 # Where zram has multi-comp (6.12+): zbewalgo as the secondary algorithm
 # and writeback to a loop device (guest/recomp.sh).
 CHECKS_RECOMP="zram-devices recomp-setup recomp-huge recomp-idle recomp-huge-idle recomp-swap

@@ -538,6 +538,53 @@ check_module_reload() {
 	[ -z "$err" ] && pass "$rev unloaded, $MODS loaded again, zram round trip ok" || flunk "$err"
 }
 
+# --- crypto self-tests under the live settings (6.12+) -------------------------------
+# testmgr tests the algorithm whenever the crypto module registers it, with
+# whatever /sys/kernel/zbewalgo holds then.  Under a table that cannot
+# compress its 512-byte vectors (rle alone) and thresholds that store
+# everything above 64 bytes, the vectors must still round-trip: reload the
+# crypto module, no testmgr failure in dmesg, every entry passed, and zswap
+# can select the algorithm.  The defaults are back afterwards.
+check_selftest_settings() {
+	local err='' i l ea mo
+	ea=$(cat $K/early_abort_size)
+	mo=$(cat $K/max_output_size)
+	echo 'set rle' >$K/combinations && echo 0 >$K/early_abort_size &&
+		echo 64 >$K/max_output_size || err="$err sysfs-writes"
+	i=0
+	until rmmod zbewalgo 2>/dev/null; do
+		i=$((i + 1))
+		[ $i -lt 20 ] || { err="$err rmmod"; break; }
+		sleep 1
+	done
+	echo "zbw-selftest-settings: $(cat $K/combinations | tr '\n' ' ')" >/dev/kmsg
+	insmod /extra/zbewalgo.ko || err="$err insmod"
+	# 7.x tests a new algorithm asynchronously: wait for its verdict.
+	i=0
+	while l=$(crypto_lines); echo "$l" | grep -q -e ':unknown' -e '^$'; do
+		i=$((i + 1))
+		[ $i -lt 20 ] || break
+		sleep 1
+	done
+	info "/proc/crypto: $l"
+	dmesg | sed -n '/zbw-selftest-settings:/,$p' | grep -e 'alg:' -e 'zbewalgo' |
+		sed 's/^/# dmesg: /'
+	dmesg | sed -n '/zbw-selftest-settings:/,$p' | grep -q -e 'alg: .*zbewalgo' -e 'self-tests for zbewalgo' &&
+		err="$err testmgr-failure-in-dmesg"
+	[ -n "$l" ] && ! echo "$l" | grep -q -v -e '^\([^ ]*:passed \)*$' ||
+		err="$err not-passed:${l:-none}"
+	if echo zbewalgo >$P/compressor && grep -qx zbewalgo $P/compressor; then
+		echo lz4 >$P/compressor
+	else
+		err="$err zswap-cannot-select:$(cat $P/compressor)"
+	fi
+	echo reset >$K/combinations
+	echo "$ea" >$K/early_abort_size
+	echo "$mo" >$K/max_output_size
+	[ -z "$err" ] && pass "table 'set rle', thresholds 0/64: ${l% }; zswap selects zbewalgo" ||
+		flunk "$err"
+}
+
 # --- splats ---------------------------------------------------------------------------
 check_no_splat() {
 	local s
@@ -581,6 +628,7 @@ suite() {
 		echo module-reload check_module_reload
 		echo crypto-selftest-reload check_crypto
 	fi
+	[ "$INTEGRATED" = 0 ] || echo crypto-selftest-settings check_selftest_settings
 	doc_suite
 	echo kmemleak-final check_kmemleak_final
 	echo no-splat check_no_splat
