@@ -54,7 +54,8 @@ static int zbewalgo_comp(void *ctx, const u8 *src, unsigned int slen,
 static int zbewalgo_decomp(void *ctx, const u8 *src, unsigned int slen,
 			   u8 *dst, unsigned int *dlen)
 {
-	size_t len = min_t(size_t, *dlen, PAGE_SIZE);
+	/* The stream refuses pages longer than PAGE_SIZE itself. */
+	size_t len = *dlen;
 	int ret = zbewalgo_stream_decompress(ctx, src, slen, dst, &len);
 
 	if (!ret)

@@ -342,9 +342,13 @@ static void zbw_stream_refresh(struct zbewalgo_stream *s)
 	if (s->fixed)
 		return;
 	rcu_read_lock();
+	/*
+	 * Never NULL here: streams exist only after zbewalgo_init() published
+	 * it, and their users hold the module until they free them.
+	 */
 	cfg = rcu_dereference(zbw_config);
 	/* A configuration whose count hit zero is already replaced. */
-	if (cfg && cfg != s->config && kref_get_unless_zero(&cfg->ref)) {
+	if (cfg != s->config && kref_get_unless_zero(&cfg->ref)) {
 		old = s->config;
 		s->config = cfg;
 	}

@@ -43,7 +43,8 @@ static int zbewalgo_zram_setup_params(struct zcomp_params *params)
 
 	/*
 	 * No level means the sysfs table (stream level 0).  Only the presets
-	 * are levels: 0 and negative ones are refused like any other.
+	 * are levels: zbewalgo_preset_table() refuses 0 and negative ones
+	 * like any other.
 	 */
 	if (params->level == ZCOMP_PARAM_NOT_SET)
 		params->level = 0;
