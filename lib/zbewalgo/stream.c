@@ -237,16 +237,24 @@ struct zbewalgo_config *zbewalgo_config_create(const char *table,
 					       int early_abort_size,
 					       int max_output_size)
 {
+	struct zbewalgo_stats_set *set = zbw_stats_alloc();
 	struct zbewalgo_config *old, *cfg;
 	int ret = 0;
 
+	if (!set)
+		return ERR_PTR(-ENOMEM);
 	mutex_lock(&zbw_config_lock);
 	old = rcu_dereference_protected(zbw_config,
 					lockdep_is_held(&zbw_config_lock));
 	cfg = old ? zbw_config_alloc(old) : NULL;
 	mutex_unlock(&zbw_config_lock);
-	if (!cfg)
+	if (!cfg) {
+		zbw_stats_put(set);
 		return ERR_PTR(old ? -ENOMEM : -ENODEV);
+	}
+	/* Statistics of its own, not the shared ones. */
+	zbw_stats_put(cfg->stats);
+	cfg->stats = set;
 	if (table) {
 		ret = zbewalgo_table_parse(&cfg->table, table);
 		/* Not found, duplicate, overflow: all malformed to the user. */

@@ -726,11 +726,11 @@ static void zbewalgo_test_device_config(struct kunit *test)
 	/* Its pages count in its own statistics only. */
 	now = zbewalgo_config_get();
 	KUNIT_ASSERT_NOT_NULL(test, now);
-	stored = zbw_stored(cfg);
-	shared_stored = zbw_stored(now);
+	stored = zbw_stored(test, cfg);
+	shared_stored = zbw_stored(test, now);
 	zbw_stream_pack(test, dev, f->page[ZBW_RANDOM], b);
-	KUNIT_EXPECT_EQ(test, zbw_stored(cfg), stored + 1);
-	KUNIT_EXPECT_EQ(test, zbw_stored(now), shared_stored);
+	KUNIT_EXPECT_EQ(test, zbw_stored(test, cfg), stored + 1);
+	KUNIT_EXPECT_EQ(test, zbw_stored(test, now), shared_stored);
 
 	KUNIT_EXPECT_EQ(test, zbewalgo_config_update(zbw_edit_copy, shared), 0);
 	zbewalgo_stream_destroy(dev);
