@@ -194,6 +194,10 @@ check_zram_levels() {
 	stats0="$(cut -d' ' -f1 $K/stats) $(wins_sum)"
 	for l in 1 2 3; do
 		if n=$(zram_dev zbewalgo 32M "algo=zbewalgo level=$l"); then
+			# Set up: parameters are refused (6.12 through zram-busy).
+			if echo "algo=zbewalgo level=9" >/sys/block/zram$n/algorithm_params 2>/dev/null; then
+				bad="$bad level$l:params-after-disksize-accepted"
+			fi
 			cat /tmp/data/*.dat | dd of=/dev/zram$n bs=1M conv=fsync 2>/dev/null
 			blockdev --flushbufs /dev/zram$n
 			[ "$(cat /tmp/data/*.dat | sha256sum)" = "$(head -c 8388608 /dev/zram$n | sha256sum)" ] ||
@@ -232,7 +236,7 @@ check_zram_levels() {
 	zram_del "$n"
 	rm -rf /tmp/data
 	[ -z "$bad" ] &&
-		pass "1 2 3 round-trip, not in stats/wins; 9 0 -1 refused; none = sysfs table; params before comp_algorithm refused" ||
+		pass "1 2 3 round-trip, not in stats/wins; 9 0 -1 refused; none = sysfs table; params before comp_algorithm or after disksize refused" ||
 		flunk "$bad"
 }
 
