@@ -3,6 +3,7 @@
 # Boots under TCG (nested KVM does not work here) with the serial console on stdout
 # and in LOGFILE. Exits with qemu's status, 124 on timeout. $ZBW_APPEND is added
 # to the kernel command line (KEY=val there reaches the guest's environment).
+# ZBW_QEMU_ARGS adds qemu arguments (split at spaces), e.g. disks.
 # With ZBW_ARCH=arm64, BZIMAGE is an arm64 Image for qemu's virt machine
 # (a Cortex-A57, its PL011 UART as console).
 set -euo pipefail
@@ -29,8 +30,9 @@ esac
 MEM=${ZBW_MEM:-256M}
 [ "${ZBW_ARM64_PAGES:-4}" = 4 ] || MEM=${ZBW_MEM:-512M}
 rc=0
+# shellcheck disable=SC2086  # ZBW_QEMU_ARGS: one argument a word
 timeout -k 10 "$TIMEOUT" "${QEMU[@]}" -accel tcg -m "$MEM" -smp 2 \
-	-nographic -no-reboot -net none -kernel "$K" -initrd "$I" \
+	-nographic -no-reboot -net none -kernel "$K" -initrd "$I" ${ZBW_QEMU_ARGS:-} \
 	-append "console=$CONSOLE panic=-1 ${ZBW_APPEND:-}" </dev/null 2>&1 |
 	tee "$LOG" || rc=${PIPESTATUS[0]}
 [ "$rc" != 124 ] || say "TIMEOUT after ${TIMEOUT}s"
