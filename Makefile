@@ -309,6 +309,13 @@ check-arch:
 		tools/testing/kernel/zbewalgo-tests.sh $(ARCH_VERSIONS)
 demo: testdata
 	tools/testing/kernel/demo.sh $(DEMO_VERSION)
+# realprog: real programs (Python, numpy/scipy, a JVM, gcc, PostgreSQL) on a
+# Debian userland under a cgroup memory limit with swap on zram, per zram
+# configuration, and the pages they swapped as zbewalgo bench inputs
+# (tools/testing/kernel/realprog.sh).  Not in make check: too slow for CI.
+.PHONY: realprog
+realprog:
+	tools/testing/kernel/realprog.sh
 
 # ---- User-space benchmark (tools/testing/zbewalgo/bench/README.md) --------
 # bench: every algorithm (zbewalgo and its presets, lz4, lz4hc, lzo, lzo-rle,

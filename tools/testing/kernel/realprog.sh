@@ -1,0 +1,101 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# realprog.sh: real programs, real swap. Boots the 7.2 kernel with zbewalgo
+# (no debug options: config/realprog.config) on a Debian bookworm userland
+# made from Debian's packages (rootfs.sh, cached) and runs each program in a
+# cgroup v2 memory limit with swap on zram, once per zram configuration:
+# lz4, zstd, zbewalgo, zbewalgo level 1, and lz4 with zbewalgo recompressing
+# huge and idle pages. Prints zram's mm_stat at its fullest, the pages
+# stored whole and the wall time per run, with the host's load, and a table
+# at the end (build/kernel-bench/realprog.{txt,csv}). A "capture" run per
+# program (lz4) copies the pages it swapped into
+# $ZBW_CACHE/swap-pages/PROGRAM.bin, which "zbewalgo bench" then reads.
+# Knobs: ZBW_PROGS, ZBW_CONFIGS (comma-separated), ZBW_LIMIT_<PROGRAM> (MiB),
+# ZBW_RP_SCALE (program sizes, percent), ZBW_CAPTURE=0, ZBW_CAPTURE_MIB,
+# ZBW_MEM, ZBW_TIMEOUT (tools/testing/kernel/README.md).
+set -euo pipefail
+. "$(dirname "$0")/common.sh"
+
+V=7.2
+PROGS=${ZBW_PROGS:-python-heap,numpy-solver}
+CONFIGS=${ZBW_CONFIGS:-lz4,zstd,zbewalgo,zbewalgo-1,lz4+zbw}
+[ "${ZBW_CAPTURE:-1}" = 0 ] || CONFIGS=capture,$CONFIGS
+CAPMIB=${ZBW_CAPTURE_MIB:-128}
+RUN=$CACHE/run/realprog
+OUT=$REPO/build/kernel-bench
+PAGES=$CACHE/swap-pages
+# The rootfs: one list for all programs, so one image serves any selection.
+PACKAGES=(python3-numpy python3-scipy postgresql default-jre-headless gcc make
+	  libc6-dev libzstd-dev liblz4-dev liblzo2-dev zlib1g-dev)
+# Memory limits (MiB): about half of what each program takes at its peak.
+declare -A LIMIT=([python-heap]=32 [numpy-solver]=56 [jvm-hashmap]=40 [gcc-build]=64
+		  [postgres-pgbench]=96)
+mkdir -p "$RUN" "$OUT" "$PAGES"
+
+say "[1/5] kernel source and host tools (fetch.sh $V)"
+"$HERE/fetch.sh" "$V"
+say "[2/5] the $V kernel with zbewalgo for real programs (cached; 10-15 minutes when not)"
+frag=$RUN/fragment.config
+cat "$HERE/config/zbewalgo.config" "$HERE/config/zram-recomp.config" "$HERE/config/realprog.config" >"$frag"
+BZ=$(nice -n 10 "$HERE/build.sh" "$V" "$frag" "" "$REPO")
+say "[3/5] the Debian rootfs (cached; a few minutes and about 250 MB of packages when not)"
+IMG=$(nice -n 10 "$HERE/rootfs.sh" "${PACKAGES[@]}")
+
+say "[4/5] initramfs and the capture disk"
+# gcc-build's source: zbewalgo's own command-line tool.
+(cd "$REPO" && tar -cf "$RUN/zbewalgo-src.tar" Makefile dkms.conf include lib/zbewalgo tools/zbewalgo)
+"$HERE/initramfs.sh" "$RUN/initramfs.cpio.gz" "$HERE/guest/realprog.sh" "$HERE/realprog=/extra/realprog" \
+	"$RUN/zbewalgo-src.tar=/extra/realprog/zbewalgo-src.tar"
+cap=$RUN/capture.img
+rm -f "$cap"
+nprogs=$(echo "$PROGS" | tr , '\n' | grep -c .)
+truncate -s $(((CAPMIB * nprogs + 64) * 1024 * 1024)) "$cap"
+append="ZBW_PROGS=$PROGS ZBW_CONFIGS=$CONFIGS ZBW_CAPTURE_MIB=$CAPMIB ZBW_RP_SCALE=${ZBW_RP_SCALE:-100}"
+for p in ${PROGS//,/ }; do
+	v=ZBW_LIMIT_$(echo "$p" | tr a-z- A-Z_)
+	append="$append $v=${!v:-${LIMIT[$p]:-64}}"
+done
+
+load0=$(cut -d' ' -f1-3 /proc/loadavg)
+nruns=$((nprogs * $(echo "$CONFIGS" | tr , '\n' | grep -c .)))
+say "[5/5] booting $V under qemu (TCG, ${ZBW_MEM:-1536M}): $nruns runs, load $load0"
+res=$RUN/results.txt
+: >"$res"
+# Each result line gets the host's load average when it arrives.
+{ ZBW_MEM=${ZBW_MEM:-1536M} ZBW_APPEND="$append ${ZBW_APPEND:-}" \
+	ZBW_QEMU_ARGS="-drive file=$IMG,if=virtio,format=raw,snapshot=on -drive file=$cap,if=virtio,format=raw" \
+	"$HERE/boot.sh" "$BZ" "$RUN/initramfs.cpio.gz" "$RUN/console.log" "${ZBW_TIMEOUT:-7200}" || true; } |
+	tr -d '\r' | while IFS= read -r line; do
+		case $line in
+		ZBW-RP:*) line="$line load=$(cut -d' ' -f1 /proc/loadavg)"
+			echo "${line#ZBW-RP: }" >>"$res"
+			say "$line" ;;
+		ZBW-PAGES:*|ZBW-RP-LOG:*|"# "*) say "$line" ;;
+		esac
+	done
+
+tr -d '\r' <"$RUN/console.log" | grep -qx 'ZBW-RESULT: ok' ||
+	die "the guest did not finish (console log: $RUN/console.log)"
+
+# The captured pages: each program's run of /dev/vdb.
+while read -r _ p f c _; do
+	p=${p#prog=} f=${f#first=} c=${c#count=}
+	dd if="$cap" of="$PAGES/$p.bin" bs=4096 skip="$f" count="$c" status=none
+	say "captured $c pages ($((c / 256)) MiB) of $p: $PAGES/$p.bin"
+done < <(tr -d '\r' <"$RUN/console.log" | grep '^ZBW-PAGES: ')
+
+{
+	echo "realprog on $(date -u +%Y-%m-%d), tree $(git -C "$REPO" rev-parse --short HEAD 2>/dev/null || echo ?):" \
+		"qemu TCG, 2 vCPUs, ${ZBW_MEM:-1536M}; host load $load0 at the boot, 'load' at each run's end"
+	python3 "$HERE/realprog-table.py" "$res" "$OUT/realprog.csv"
+} | tee "$OUT/realprog.txt"
+
+# The captured pages as zbewalgo bench inputs.
+make -s -C "$REPO" build/zbewalgo >&2
+for p in ${PROGS//,/ }; do
+	[ -s "$PAGES/$p.bin" ] || continue
+	echo
+	echo "zbewalgo bench on the pages $p swapped ($PAGES/$p.bin):"
+	"$REPO/build/zbewalgo" bench -r 1 -a zbewalgo,zbewalgo-1,lz4,zstd-1,zstd-3 "$PAGES/$p.bin"
+done | tee -a "$OUT/realprog.txt"
+say "table: $OUT/realprog.txt"
