@@ -17,7 +17,7 @@ set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
 V=7.2
-PROGS=${ZBW_PROGS:-python-heap,numpy-solver}
+PROGS=${ZBW_PROGS:-python-heap,numpy-solver,jvm-hashmap,postgres-pgbench,gcc-build}
 CONFIGS=${ZBW_CONFIGS:-lz4,zstd,zbewalgo,zbewalgo-1,lz4+zbw}
 [ "${ZBW_CAPTURE:-1}" = 0 ] || CONFIGS=capture,$CONFIGS
 CAPMIB=${ZBW_CAPTURE_MIB:-128}
@@ -28,8 +28,8 @@ PAGES=$CACHE/swap-pages
 PACKAGES=(python3-numpy python3-scipy postgresql default-jre-headless gcc make
 	  libc6-dev libzstd-dev liblz4-dev liblzo2-dev zlib1g-dev)
 # Memory limits (MiB): about half of what each program takes at its peak.
-declare -A LIMIT=([python-heap]=32 [numpy-solver]=56 [jvm-hashmap]=40 [gcc-build]=64
-		  [postgres-pgbench]=96)
+declare -A LIMIT=([python-heap]=32 [numpy-solver]=56 [jvm-hashmap]=40 [gcc-build]=48
+		  [postgres-pgbench]=48)
 mkdir -p "$RUN" "$OUT" "$PAGES"
 
 say "[1/5] kernel source and host tools (fetch.sh $V)"
@@ -65,7 +65,9 @@ res=$RUN/results.txt
 { ZBW_MEM=${ZBW_MEM:-1536M} ZBW_APPEND="$append ${ZBW_APPEND:-}" \
 	ZBW_QEMU_ARGS="-drive file=$IMG,if=virtio,format=raw,snapshot=on -drive file=$cap,if=virtio,format=raw" \
 	"$HERE/boot.sh" "$BZ" "$RUN/initramfs.cpio.gz" "$RUN/console.log" "${ZBW_TIMEOUT:-7200}" || true; } |
-	tr -d '\r' | while IFS= read -r line; do
+	while IFS= read -r line; do
+		# Not tr -d: it would buffer, and the load would be the last run's.
+		line=${line%$'\r'}
 		case $line in
 		ZBW-RP:*) line="$line load=$(cut -d' ' -f1 /proc/loadavg)"
 			echo "${line#ZBW-RP: }" >>"$res"
