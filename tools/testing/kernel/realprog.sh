@@ -12,6 +12,7 @@
 # $ZBW_CACHE/swap-pages/PROGRAM.bin, which "zbewalgo bench" then reads.
 # Knobs: ZBW_PROGS, ZBW_CONFIGS (comma-separated), ZBW_LIMIT_<PROGRAM> (MiB),
 # ZBW_RP_SCALE (program sizes, percent), ZBW_CAPTURE=0, ZBW_CAPTURE_MIB,
+# ZBW_CAPTURE_SEC, ZBW_CAPTURE_ZRAM_SIZE, ZBW_RECOMP_SEC, ZBW_ZRAM_SIZE,
 # ZBW_MEM, ZBW_TIMEOUT (tools/testing/kernel/README.md).
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
@@ -51,6 +52,10 @@ rm -f "$cap"
 nprogs=$(echo "$PROGS" | tr , '\n' | grep -c .)
 truncate -s $(((CAPMIB * nprogs + 64) * 1024 * 1024)) "$cap"
 append="ZBW_PROGS=$PROGS ZBW_CONFIGS=$CONFIGS ZBW_CAPTURE_MIB=$CAPMIB ZBW_RP_SCALE=${ZBW_RP_SCALE:-100}"
+# The guest's own knobs, when set here.
+for v in ZBW_RECOMP_SEC ZBW_ZRAM_SIZE ZBW_CAPTURE_SEC ZBW_CAPTURE_ZRAM_SIZE; do
+	[ -z "${!v:-}" ] || append="$append $v=${!v}"
+done
 for p in ${PROGS//,/ }; do
 	v=ZBW_LIMIT_$(echo "$p" | tr a-z- A-Z_)
 	append="$append $v=${!v:-${LIMIT[$p]:-64}}"

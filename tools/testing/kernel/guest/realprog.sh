@@ -10,8 +10,9 @@
 #   ZBW-RP: prog=P conf=C rc=N limit=MIB wall=SECONDS orig=B compr=B mem_used=B
 #           mem_used_max=B huge=N same=N pswpin=N pswpout=N peak=B
 # The configuration "capture" (lz4, not timed for the table) also reads
-# /dev/zram0 every ZBW_CAPTURE_SEC seconds and writes each swapped page it
-# has not seen in that slot before to /dev/vdb (capture.py), printing
+# /dev/zram0 (ZBW_CAPTURE_ZRAM_SIZE, 256M) every ZBW_CAPTURE_SEC (2) seconds
+# and writes each swapped page it has not seen in that slot before to
+# /dev/vdb (capture.py), printing
 #   ZBW-PAGES: prog=P first=PAGE count=N zero=N
 # so that the host can cut PROGRAM.bin out of the disk.
 set -u
@@ -54,7 +55,12 @@ zram_up() {
 	# dict=PATH; zbewalgo does not take one yet).
 	*) say "unknown configuration $1"; return 1 ;;
 	esac || return 1
-	echo "${ZBW_ZRAM_SIZE:-1G}" >$Z/disksize || return 1
+	# The capture reads the whole device at every look: keep it small.
+	if [ "$1" = capture ]; then
+		echo "${ZBW_CAPTURE_ZRAM_SIZE:-256M}" >$Z/disksize || return 1
+	else
+		echo "${ZBW_ZRAM_SIZE:-1G}" >$Z/disksize || return 1
+	fi
 	mkswap /dev/zram0 >/dev/null && swapon /dev/zram0
 }
 
@@ -99,7 +105,7 @@ run_one() {
 	[ "$c" != lz4+zbw ] || { recomp_loop & rpid=$!; }
 	if [ "$c" = capture ]; then
 		rm -f $R/tmp/capture.stop
-		chroot $R python3 /realprog/capture.py "$p" /tmp/capture.stop "${ZBW_CAPTURE_SEC:-5}" \
+		chroot $R python3 /realprog/capture.py "$p" /tmp/capture.stop "${ZBW_CAPTURE_SEC:-2}" \
 			"${ZBW_CAPTURE_MIB:-128}" & cpid=$!
 	fi
 	in0=$(vmstat_of pswpin) out0=$(vmstat_of pswpout)
