@@ -19,8 +19,9 @@ set -euo pipefail
 
 V=7.2
 PROGS=${ZBW_PROGS:-python-heap,numpy-solver,jvm-hashmap,postgres-pgbench,gcc-build}
-CONFIGS=${ZBW_CONFIGS:-lz4,zstd,zbewalgo,zbewalgo-1,lz4+zbw}
-[ "${ZBW_CAPTURE:-1}" = 0 ] || CONFIGS=capture,$CONFIGS
+# Set and empty, ZBW_CONFIGS leaves the capture runs alone.
+CONFIGS=${ZBW_CONFIGS-lz4,zstd,zbewalgo,zbewalgo-1,lz4+zbw}
+[ "${ZBW_CAPTURE:-1}" = 0 ] || CONFIGS=capture${CONFIGS:+,$CONFIGS}
 CAPMIB=${ZBW_CAPTURE_MIB:-128}
 RUN=$CACHE/run/realprog
 OUT=$REPO/build/kernel-bench
