@@ -99,7 +99,7 @@ done < <(tr -d '\r' <"$RUN/console.log" | grep '^ZBW-PAGES: ')
 } | tee "$OUT/realprog.txt"
 
 # The captured pages as zbewalgo bench inputs.
-make -s -C "$REPO" build/zbewalgo >&2
+make -s -C "$REPO" deps build/zbewalgo >&2
 for p in ${PROGS//,/ }; do
 	[ -s "$PAGES/$p.bin" ] || continue
 	echo
