@@ -385,6 +385,10 @@ static size_t copy_comp(struct algo *a, const void *src, size_t slen,
 #define ZBW(n, lvl) { .name = n, .init = zbw_init, .fini = zbw_fini, \
 		      .comp = zbw_comp, .decomp = zbw_decomp, .level = lvl }
 
+#define ZSTD_DICT(n, lvl) { .name = n, .init = zstd_dict_init, \
+			    .fini = zstd_dict_fini, .comp = zstd_dict_comp, \
+			    .decomp = zstd_dict_decomp, .level = lvl }
+
 /* Level -1: the -c table; 0: the default table; 1..3: presets. */
 static const struct algo algo_templates[] = {
 	ZBW("zbewalgo", 0),
@@ -407,12 +411,9 @@ static const struct algo algo_templates[] = {
 	{ .name = "zstd-8", .init = zstd_init, .fini = zstd_fini,
 	  .comp = zstd_comp, .decomp = zstd_decomp, .level = 8,
 	  .opt_in = true },
-	{ .name = "zstd-1+dict", .init = zstd_dict_init, .fini = zstd_dict_fini,
-	  .comp = zstd_dict_comp, .decomp = zstd_dict_decomp, .level = 1 },
-	{ .name = "zstd-3+dict", .init = zstd_dict_init, .fini = zstd_dict_fini,
-	  .comp = zstd_dict_comp, .decomp = zstd_dict_decomp, .level = 3 },
-	{ .name = "zstd-8+dict", .init = zstd_dict_init, .fini = zstd_dict_fini,
-	  .comp = zstd_dict_comp, .decomp = zstd_dict_decomp, .level = 8 },
+	ZSTD_DICT("zstd-1+dict", 1),
+	ZSTD_DICT("zstd-3+dict", 3),
+	ZSTD_DICT("zstd-8+dict", 8),
 	{ .name = "deflate", .init = deflate_init, .fini = deflate_fini,
 	  .comp = deflate_comp, .decomp = deflate_decomp,
 	  .level = Z_DEFAULT_COMPRESSION },
