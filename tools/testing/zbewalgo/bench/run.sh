@@ -3,7 +3,8 @@
 #
 # The whole user-space benchmark (`make bench`): generates the data sets,
 # runs `zbewalgo bench` on them, on the test data (real files from Debian
-# packages, `make testdata`) and on the optional extra corpora, and writes
+# packages, `make testdata`), on the optional extra corpora and on the pages
+# real programs swapped (`make realprog`, table "realswap"), and writes
 # tables (txt, csv, json), plots (png), a note of the machine and, for the
 # sets and the test data, the figures of the speed targets (targets.txt).
 # See README.md in this directory.
@@ -83,6 +84,15 @@ else
 	# An old extra-corpus table would pass for one of this run.
 	rm -f "$out"/extra-corpus.{txt,csv,json,png}
 	echo "bench: skipped: the extra corpora (set ZBW_EXTRA_CORPUS=DIR to include them)" >&2
+fi
+# The pages real programs swapped out (make realprog captures them).
+swap=${ZBW_CACHE:-/var/cache/zbewalgo}/swap-pages
+mapfile -t files < <(find "$swap" -name '*.bin' -type f 2>/dev/null | sort)
+if [ ${#files[@]} -gt 0 ]; then
+	run realswap "${files[@]}"
+else
+	rm -f "$out"/realswap.{txt,csv,json,png}
+	echo "bench: skipped: real programs' swap (make realprog captures it into $swap)" >&2
 fi
 echo "# load:      $(cut -d' ' -f1-3 /proc/loadavg) (1, 5, 15 min) when the run ended" \
 	>>"$out/machine.txt"
