@@ -49,6 +49,12 @@ static struct zbewalgo_config __rcu *zbw_config;
 static DEFINE_MUTEX(zbw_config_lock);
 /* Configurations allocated and not yet freed, RCU callbacks included. */
 static atomic_t zbw_nr_configs = ATOMIC_INIT(0);
+/*
+ * zbewalgo_default_params() for PAGE_SIZE, worked out once: the first
+ * configuration starts from it, and zbewalgo_stream_compress_default()
+ * compares with it on every page that did not fit.
+ */
+static struct zbewalgo_params zbw_defaults;
 
 static void zbw_stats_release(struct kref *ref)
 {
@@ -93,10 +99,21 @@ static bool zbw_table_same(const struct zbewalgo_table *a,
 	if (a->nr != b->nr)
 		return false;
 	for (i = 0; i < a->nr; i++)
-		if (a->comb[i].nr_steps != b->comb[i].nr_steps ||
-		    memcmp(a->comb[i].ids, b->comb[i].ids, a->comb[i].nr_steps))
+		if (!zbw_comb_equal(&a->comb[i], &b->comb[i]))
 			return false;
 	return true;
+}
+
+/* Gives @cfg statistics of its own instead of those it shares. */
+static int zbw_config_new_stats(struct zbewalgo_config *cfg)
+{
+	struct zbewalgo_stats_set *set = zbw_stats_alloc();
+
+	if (!set)
+		return -ENOMEM;
+	zbw_stats_put(cfg->stats);
+	cfg->stats = set;
+	return 0;
 }
 
 static void zbw_config_free(struct zbewalgo_config *cfg)
@@ -151,7 +168,7 @@ static struct zbewalgo_config *zbw_config_alloc(const struct zbewalgo_config *ol
 		cfg->params = old->params;
 	} else {
 		zbewalgo_table_reset(&cfg->table);
-		zbewalgo_default_params(&cfg->params, PAGE_SIZE);
+		cfg->params = zbw_defaults;
 	}
 	return cfg;
 }
@@ -237,25 +254,19 @@ struct zbewalgo_config *zbewalgo_config_create(const char *table,
 					       int early_abort_size,
 					       int max_output_size)
 {
-	struct zbewalgo_stats_set *set = zbw_stats_alloc();
 	struct zbewalgo_config *old, *cfg;
-	int ret = 0;
+	int ret;
 
-	if (!set)
-		return ERR_PTR(-ENOMEM);
 	mutex_lock(&zbw_config_lock);
 	old = rcu_dereference_protected(zbw_config,
 					lockdep_is_held(&zbw_config_lock));
 	cfg = old ? zbw_config_alloc(old) : NULL;
 	mutex_unlock(&zbw_config_lock);
-	if (!cfg) {
-		zbw_stats_put(set);
+	if (!cfg)
 		return ERR_PTR(old ? -ENOMEM : -ENODEV);
-	}
 	/* Statistics of its own, not the shared ones. */
-	zbw_stats_put(cfg->stats);
-	cfg->stats = set;
-	if (table) {
+	ret = zbw_config_new_stats(cfg);
+	if (!ret && table) {
 		ret = zbewalgo_table_parse(&cfg->table, table);
 		/* Not found, duplicate, overflow: all malformed to the user. */
 		if (ret && ret != -ENOMEM)
@@ -314,16 +325,8 @@ int zbewalgo_config_update(int (*edit)(struct zbewalgo_config *cfg,
 		goto out;
 	}
 	ret = edit(new, arg);
-	if (!ret && !zbw_table_same(&new->table, &old->table)) {
-		struct zbewalgo_stats_set *set = zbw_stats_alloc();
-
-		if (set) {
-			zbw_stats_put(new->stats);
-			new->stats = set;
-		} else {
-			ret = -ENOMEM;
-		}
-	}
+	if (!ret && !zbw_table_same(&new->table, &old->table))
+		ret = zbw_config_new_stats(new);
 	if (ret) {
 		zbw_config_put(new);
 		goto out;
@@ -524,14 +527,13 @@ int zbewalgo_stream_compress_default(struct zbewalgo_stream *s,
 				     size_t *dlen)
 {
 	const struct zbewalgo_table *table = zbewalgo_table_default();
-	struct zbewalgo_params params;
 	int ret;
 
-	zbewalgo_default_params(&params, PAGE_SIZE);
 	if (s->preset || (zbw_table_same(&s->config->table, table) &&
-			  !memcmp(&s->config->params, &params, sizeof(params))))
+			  !memcmp(&s->config->params, &zbw_defaults,
+				  sizeof(zbw_defaults))))
 		return -ENOSPC;
-	zbewalgo_ctx_set_params(s->ctx, &params);
+	zbewalgo_ctx_set_params(s->ctx, &zbw_defaults);
 	zbewalgo_ctx_set_table(s->ctx, table);
 	ret = zbewalgo_compress(s->ctx, src, slen, dst, dlen);
 	zbw_stream_apply(s);
@@ -573,9 +575,11 @@ EXPORT_SYMBOL_GPL(zbewalgo_stream_decompress);
 VISIBLE_IF_KUNIT int
 zbewalgo_core_init(struct zbewalgo_config __rcu **slot, int (*setup)(void))
 {
-	struct zbewalgo_config *cfg = zbw_config_alloc(NULL);
+	struct zbewalgo_config *cfg;
 	int ret;
 
+	zbewalgo_default_params(&zbw_defaults, PAGE_SIZE);
+	cfg = zbw_config_alloc(NULL);
 	if (!cfg)
 		return -ENOMEM;
 	rcu_assign_pointer(*slot, cfg);
