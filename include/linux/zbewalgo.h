@@ -134,6 +134,7 @@ struct zbewalgo_result {
 };
 
 struct zbewalgo_ctx;
+struct zbewalgo_dict;
 
 size_t zbewalgo_ctx_size(size_t max_len);
 struct zbewalgo_ctx *zbewalgo_ctx_create(size_t max_len);
@@ -145,6 +146,14 @@ void zbewalgo_ctx_set_params(struct zbewalgo_ctx *ctx,
 int zbewalgo_ctx_set_level(struct zbewalgo_ctx *ctx, int level);
 const struct zbewalgo_result *
 zbewalgo_ctx_last_result(const struct zbewalgo_ctx *ctx);
+
+/* zstd dictionaries (zram's dict=) */
+int zbewalgo_dict_create(const void *data, size_t len, int level,
+			 size_t max_len, struct zbewalgo_dict **dictp);
+void zbewalgo_dict_destroy(struct zbewalgo_dict *dict);
+u32 zbewalgo_dict_id(const struct zbewalgo_dict *dict);
+void zbewalgo_ctx_set_dict(struct zbewalgo_ctx *ctx,
+			   const struct zbewalgo_dict *dict);
 
 void zbewalgo_default_params(struct zbewalgo_params *params, size_t page_len);
 
@@ -190,6 +199,8 @@ struct zbewalgo_config *zbewalgo_config_get(void);
 struct zbewalgo_config *zbewalgo_config_create(const char *table,
 					       int early_abort_size,
 					       int max_output_size);
+int zbewalgo_config_set_dict(struct zbewalgo_config *cfg, const void *data,
+			     size_t len, int level);
 void zbewalgo_config_put(struct zbewalgo_config *cfg);
 
 struct zbewalgo_stream *zbewalgo_stream_create(size_t page_len, int level,

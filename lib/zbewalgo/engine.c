@@ -243,6 +243,26 @@ int zbewalgo_ctx_set_level(struct zbewalgo_ctx *ctx, int level)
 EXPORT_SYMBOL_GPL(zbewalgo_ctx_set_level);
 
 /**
+ * zbewalgo_ctx_set_dict() - compress and decompress with a zstd dictionary
+ * @ctx: the context, not compressing at the same time
+ * @dict: from zbewalgo_dict_create() for at most the context's max_len,
+ *	kept until the context is destroyed or given another; NULL for none
+ *
+ * A zstd step that compresses the page itself (the first of its chain:
+ * the dictionary holds pages, not what other steps make of them) then
+ * compresses with @dict too, at @dict's level, and keeps what it made
+ * with it when that is smaller.  A page compressed with
+ * @dict decompresses only on a context that has it.  Pages compressed
+ * without a dictionary decompress on any context.
+ */
+void zbewalgo_ctx_set_dict(struct zbewalgo_ctx *ctx,
+			   const struct zbewalgo_dict *dict)
+{
+	zbw_zstd_set_dict(ctx->state[ZBEWALGO_STEP_ZSTD], dict);
+}
+EXPORT_SYMBOL_GPL(zbewalgo_ctx_set_dict);
+
+/**
  * zbewalgo_ctx_last_result() - what the last zbewalgo_compress() did
  * @ctx: the context
  *
@@ -338,6 +358,7 @@ int zbewalgo_compress(struct zbewalgo_ctx *ctx, const void *src, size_t slen,
 	}
 	zbw_probe(src, slen, table, params->early_abort_size, ctx->step_scratch,
 		  &ctx->probe);
+	zbw_zstd_set_page(ctx->state[ZBEWALGO_STEP_ZSTD], src);
 
 	for (i = 0; i < ctx->probe.nr && slen; i++) {
 		int ci = zbw_search_chain(&s, i);

@@ -96,6 +96,13 @@ size_t zbewalgo_steps_scratch_size(unsigned int max_len);
 void *zbewalgo_step_state_create(const struct zbewalgo_step *step,
 				 unsigned int max_len);
 
+/*
+ * zbewalgo_ctx_set_dict() on the zstd step's state, and the page being
+ * compressed, which only it compresses with the dictionary (zstd.c)
+ */
+void zbw_zstd_set_dict(void *state, const struct zbewalgo_dict *dict);
+void zbw_zstd_set_page(void *state, const u8 *page);
+
 /* zbewalgo_ctx_create() with its error code (engine.c) */
 struct zbewalgo_ctx;
 int zbw_ctx_new(size_t max_len, struct zbewalgo_ctx **ctxp);

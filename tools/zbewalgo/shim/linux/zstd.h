@@ -103,4 +103,55 @@ static inline size_t zstd_find_frame_compressed_size(const void *src,
 	return ZSTD_findFrameCompressedSize(src, src_size);
 }
 
+/* Dictionaries, as lib/zstd/zstd_{,de}compress_module.c make and use them */
+typedef ZSTD_CDict zstd_cdict;
+typedef ZSTD_DDict zstd_ddict;
+typedef ZSTD_customMem zstd_custom_mem;
+
+static inline zstd_cdict *
+zstd_create_cdict_byreference(const void *dict, size_t dict_size,
+			      zstd_compression_parameters cparams,
+			      zstd_custom_mem custom_mem)
+{
+	return ZSTD_createCDict_advanced(dict, dict_size, ZSTD_dlm_byRef,
+					 ZSTD_dct_auto, cparams, custom_mem);
+}
+
+static inline size_t zstd_free_cdict(zstd_cdict *cdict)
+{
+	return ZSTD_freeCDict(cdict);
+}
+
+static inline size_t zstd_compress_using_cdict(zstd_cctx *cctx, void *dst,
+					       size_t dst_capacity,
+					       const void *src, size_t src_size,
+					       const zstd_cdict *cdict)
+{
+	return ZSTD_compress_usingCDict(cctx, dst, dst_capacity, src, src_size,
+					cdict);
+}
+
+static inline zstd_ddict *
+zstd_create_ddict_byreference(const void *dict, size_t dict_size,
+			      zstd_custom_mem custom_mem)
+{
+	return ZSTD_createDDict_advanced(dict, dict_size, ZSTD_dlm_byRef,
+					 ZSTD_dct_auto, custom_mem);
+}
+
+static inline size_t zstd_free_ddict(zstd_ddict *ddict)
+{
+	return ZSTD_freeDDict(ddict);
+}
+
+static inline size_t zstd_decompress_using_ddict(zstd_dctx *dctx, void *dst,
+						 size_t dst_capacity,
+						 const void *src,
+						 size_t src_size,
+						 const zstd_ddict *ddict)
+{
+	return ZSTD_decompress_usingDDict(dctx, dst, dst_capacity, src,
+					  src_size, ddict);
+}
+
 #endif
