@@ -118,6 +118,7 @@ static int zbw_config_new_stats(struct zbewalgo_config *cfg)
 
 static void zbw_config_free(struct zbewalgo_config *cfg)
 {
+	zbewalgo_dict_destroy(cfg->dict);
 	zbw_stats_put(cfg->stats);
 	kfree(cfg);
 	atomic_dec(&zbw_nr_configs);
@@ -163,6 +164,7 @@ static struct zbewalgo_config *zbw_config_alloc(const struct zbewalgo_config *ol
 	kref_init(&cfg->ref);
 	atomic_inc(&zbw_nr_configs);
 	cfg->own_table = false;
+	cfg->dict = NULL;
 	if (old) {
 		cfg->table = old->table;
 		cfg->params = old->params;
@@ -286,6 +288,37 @@ struct zbewalgo_config *zbewalgo_config_create(const char *table,
 	return cfg;
 }
 EXPORT_SYMBOL_GPL(zbewalgo_config_create);
+
+/**
+ * zbewalgo_config_set_dict() - give a device's settings a zstd dictionary
+ * @cfg: from zbewalgo_config_create(), before any stream has it
+ * @data: the dictionary in zstd's format (zram's dict=); copied
+ * @len: its length
+ * @level: the level of the device's streams, 0 for the default
+ *
+ * Streams of @cfg then compress with the dictionary where it makes a page
+ * smaller, and decompress the pages that need it; see
+ * zbewalgo_ctx_set_dict().
+ *
+ * Context: may sleep.
+ * Return: 0, or the error of zbewalgo_dict_create(): -EINVAL for data
+ * that is not a zstd dictionary, -ENOMEM, -EOPNOTSUPP.
+ */
+int zbewalgo_config_set_dict(struct zbewalgo_config *cfg, const void *data,
+			     size_t len, int level)
+{
+	struct zbewalgo_dict *dict;
+	int ret;
+
+	if (cfg->dict)
+		return -EBUSY;
+	ret = zbewalgo_dict_create(data, len, level ?: ZBEWALGO_DEFAULT_LEVEL,
+				   PAGE_SIZE, &dict);
+	if (!ret)
+		cfg->dict = dict;
+	return ret;
+}
+EXPORT_SYMBOL_GPL(zbewalgo_config_set_dict);
 
 /**
  * zbewalgo_config_put() - release a reference from zbewalgo_config_get()
@@ -424,6 +457,8 @@ struct zbewalgo_stream *zbewalgo_stream_create(size_t page_len, int level,
 	}
 	if (level)
 		zbewalgo_ctx_set_level(s->ctx, level);
+	if (s->config->dict)
+		zbewalgo_ctx_set_dict(s->ctx, s->config->dict);
 	zbw_stream_apply(s);
 	return s;
 }

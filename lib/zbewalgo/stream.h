@@ -67,6 +67,7 @@ struct zbewalgo_stats_set {
  *	takes the place of a level's preset
  * @table: combination table
  * @params: thresholds
+ * @dict: a device's zstd dictionary, or NULL; never in a published one
  * @stats: counters gathered under this configuration's table; holds a
  *	reference
  */
@@ -76,6 +77,7 @@ struct zbewalgo_config {
 	bool own_table;
 	struct zbewalgo_table table;
 	struct zbewalgo_params params;
+	struct zbewalgo_dict *dict;
 	struct zbewalgo_stats_set *stats;
 };
 

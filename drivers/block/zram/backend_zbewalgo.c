@@ -9,7 +9,9 @@
  * give a device settings of its own, in the form sysfs takes them; a table
  * given so replaces the level's preset.  A device keeps the settings in
  * force when it was set up until it is reset: zram may compress a page
- * twice and trust the first length.
+ * twice and trust the first length.  dict= gives the device's zstd step a
+ * dictionary in zstd's format (zstd --train, zbewalgo train-dict), loaded
+ * once for the device.
  * Incompressible pages come back in stored form, larger than zram's
  * huge-class size, so zram keeps them as-is: compression never fails for
  * a valid page.
@@ -17,6 +19,7 @@
 
 #include <linux/err.h>
 #include <linux/mm.h>
+#include <linux/printk.h>
 #include <linux/zbewalgo.h>
 
 #include "backend_zbewalgo.h"
@@ -39,7 +42,7 @@ static int zbewalgo_zram_setup_params(struct zcomp_params *params)
 {
 	const struct zbewalgo_zcomp_params *zp = &params->zbewalgo;
 	struct zbewalgo_config *cfg;
-	int early, max;
+	int early, max, ret;
 
 	/*
 	 * No level means the sysfs table (stream level 0).  Only the presets
@@ -50,13 +53,10 @@ static int zbewalgo_zram_setup_params(struct zcomp_params *params)
 		params->level = 0;
 	else if (!zbewalgo_preset_table(params->level))
 		return -EINVAL;
-	/* zbewalgo has no dictionary support. */
-	if (params->dict_sz)
-		return -EINVAL;
 	if (zbewalgo_zram_size(zp->early_abort_size, &early) ||
 	    zbewalgo_zram_size(zp->max_output_size, &max))
 		return -EINVAL;
-	if (!zp->table && early < 0 && max < 0) {
+	if (!zp->table && early < 0 && max < 0 && !params->dict_sz) {
 		/* The shared settings, counted in the shared statistics. */
 		cfg = zbewalgo_config_get();
 		if (!cfg)
@@ -65,6 +65,17 @@ static int zbewalgo_zram_setup_params(struct zcomp_params *params)
 		cfg = zbewalgo_config_create(zp->table, early, max);
 		if (IS_ERR(cfg))
 			return PTR_ERR(cfg);
+	}
+	if (params->dict_sz) {
+		/* One copy of the dictionary for all of the device's streams */
+		ret = zbewalgo_config_set_dict(cfg, params->dict,
+					       params->dict_sz, params->level);
+		if (ret == -EINVAL)
+			pr_err("zbewalgo: dict= is not a zstd dictionary with an id (zstd --train)\n");
+		if (ret) {
+			zbewalgo_config_put(cfg);
+			return ret;
+		}
 	}
 	params->drv_data = cfg;
 	return 0;
