@@ -67,16 +67,37 @@ struct algo {
 	int level;
 	bool raw_only;			/* memcpy: every page stored as is */
 	bool opt_in;			/* run only when -a names it */
+	bool uses_dict;			/* needs --dict; runs with it */
 	const struct zbewalgo_table *table;
 	size_t threshold;
 	long early_abort;		/* -1: the default */
 	char params[2048];		/* settings, as reported in JSON */
 	/* per-algorithm state, set up by init() for each measurement */
 	void *cstate, *dstate;
+	struct zbewalgo_dict *dict;
 	z_stream zc, zd;
 };
 
 /* ---- zbewalgo ----------------------------------------------------------- */
+
+static const void *bench_dict;
+static size_t bench_dict_len;
+
+/*
+ * zbewalgo with --dict's dictionary as zram's dict= gives it: loaded once
+ * for the level, shared by the compressing and the decompressing stream.
+ */
+static int zbw_init_dict(struct algo *a, size_t page)
+{
+	int level = a->level > 0 ? a->level : ZBEWALGO_DEFAULT_LEVEL;
+
+	if (zbewalgo_dict_create(bench_dict, bench_dict_len, level, page,
+				 &a->dict))
+		return -1;
+	zbewalgo_ctx_set_dict(a->cstate, a->dict);
+	zbewalgo_ctx_set_dict(a->dstate, a->dict);
+	return 0;
+}
 
 static int zbw_init(struct algo *a, size_t page)
 {
@@ -96,13 +117,15 @@ static int zbw_init(struct algo *a, size_t page)
 	zbewalgo_ctx_set_table(a->cstate, a->table);
 	if (a->level > 0)
 		zbewalgo_ctx_set_level(a->cstate, a->level);
-	return 0;
+	return a->uses_dict ? zbw_init_dict(a, page) : 0;
 }
 
 static void zbw_fini(struct algo *a)
 {
 	zbewalgo_ctx_destroy(a->cstate);
 	zbewalgo_ctx_destroy(a->dstate);
+	zbewalgo_dict_destroy(a->dict);
+	a->dict = NULL;
 }
 
 static size_t zbw_comp(struct algo *a, const void *src, size_t slen,
@@ -249,9 +272,6 @@ static size_t zstd_decomp(struct algo *a, const void *src, size_t slen,
  * by reference, with the level's parameters for a page, once per device.
  * The dictionary is --dict's file; without it these are not run.
  */
-static const void *bench_dict;
-static size_t bench_dict_len;
-
 struct zstd_dict_state {
 	ZSTD_CCtx *cctx;
 	ZSTD_DCtx *dctx;
@@ -387,7 +407,12 @@ static size_t copy_comp(struct algo *a, const void *src, size_t slen,
 
 #define ZSTD_DICT(n, lvl) { .name = n, .init = zstd_dict_init, \
 			    .fini = zstd_dict_fini, .comp = zstd_dict_comp, \
-			    .decomp = zstd_dict_decomp, .level = lvl }
+			    .decomp = zstd_dict_decomp, .level = lvl, \
+			    .uses_dict = true }
+
+#define ZBW_DICT(n, lvl) { .name = n, .init = zbw_init, .fini = zbw_fini, \
+			   .comp = zbw_comp, .decomp = zbw_decomp, \
+			   .level = lvl, .uses_dict = true }
 
 /* Level -1: the -c table; 0: the default table; 1..3: presets. */
 static const struct algo algo_templates[] = {
@@ -414,6 +439,9 @@ static const struct algo algo_templates[] = {
 	ZSTD_DICT("zstd-1+dict", 1),
 	ZSTD_DICT("zstd-3+dict", 3),
 	ZSTD_DICT("zstd-8+dict", 8),
+	ZBW_DICT("zbewalgo+dict", 0),
+	ZBW_DICT("zbewalgo-1+dict", 1),
+	ZBW_DICT("zbewalgo-3+dict", 3),
 	{ .name = "deflate", .init = deflate_init, .fini = deflate_fini,
 	  .comp = deflate_comp, .decomp = deflate_decomp,
 	  .level = Z_DEFAULT_COMPRESSION },
@@ -1134,7 +1162,8 @@ static void bench_usage(FILE *f)
 "  -c, --combinations TABLE  zbewalgo table for zbewalgo-custom\n"
 "      --dict FILE           a dictionary as zram's dict= takes it; adds\n"
 "                            zstd-1+dict, zstd-3+dict and zstd-8+dict, as\n"
-"                            zram's zstd backend compresses with it\n"
+"                            zram's zstd backend compresses with it, and\n"
+"                            zbewalgo+dict, zbewalgo-1+dict, zbewalgo-3+dict\n"
 "  -e, --early-abort N       early_abort_size of zbewalgo-custom (default:\n"
 "                            an eighth of the page, as for the others)\n"
 "  -d, --drop-same           drop same-filled pages (zram stores them\n"
@@ -1436,7 +1465,7 @@ static bool wanted(const struct bench_args *a, const struct algo *t)
 	const char *p = a->alist;
 	bool want = false;
 
-	if (t->init == zstd_dict_init && !bench_dict)
+	if (t->uses_dict && !bench_dict)
 		return false;
 	if (!p) {
 		if (t->opt_in)

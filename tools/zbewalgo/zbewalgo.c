@@ -27,6 +27,8 @@ struct options {
 	size_t page_size;
 	int level;		/* -l, or 0 */
 	bool stats;
+	const char *dict_path;	/* -D, or NULL */
+	struct zbewalgo_dict *dict;
 };
 
 struct stats {
@@ -56,6 +58,8 @@ static void usage(FILE *f)
 "  -e, --early-abort N       stop searching below N bytes\n"
 "  -m, --max-output N        store pages whose best result is >= N bytes\n"
 "  -p, --page-size N         page size (default 4096, at most 65536)\n"
+"  -D, --dict FILE           a zstd dictionary, as zram's dict= takes it:\n"
+"                            compress with it, decompress pages that need it\n"
 "  -s, --stats               print wins per combination and tries per page\n"
 "  -h, --help                this text\n");
 }
@@ -137,7 +141,37 @@ static struct zbewalgo_ctx *make_ctx(const struct options *o)
 		zbewalgo_ctx_set_table(ctx, o->table);
 	if (o->level)
 		zbewalgo_ctx_set_level(ctx, o->level);
+	zbewalgo_ctx_set_dict(ctx, o->dict);
 	return ctx;
+}
+
+/* -D's dictionary, for the level of -l, once the options are all read */
+static int load_dict(struct options *o)
+{
+	unsigned char *data;
+	size_t len;
+	FILE *f;
+	int err;
+
+	if (!o->dict_path)
+		return 0;
+	f = tool_open(o->dict_path, "rb");
+	if (!f || tool_read_all(f, &data, &len)) {
+		if (f && f != stdin)
+			fclose(f);
+		return -1;
+	}
+	if (f != stdin)
+		fclose(f);
+	err = zbewalgo_dict_create(data, len,
+				   o->level ?: ZBEWALGO_DEFAULT_LEVEL,
+				   o->page_size, &o->dict);
+	free(data);
+	if (err)
+		fprintf(stderr, "zbewalgo: %s: %s\n", o->dict_path,
+			err == -EINVAL ? "not a zstd dictionary with an id (zstd --train, zbewalgo train-dict)" :
+			strerror(-err));
+	return err ? -1 : 0;
 }
 
 static void count(struct stats *st, struct zbewalgo_ctx *ctx, size_t in,
@@ -290,6 +324,7 @@ static int cmd_decompress(const struct options *o, FILE *in, FILE *out)
 	ctx = zbewalgo_ctx_create(page_size);
 	if (!page || !ctx)
 		goto out;
+	zbewalgo_ctx_set_dict(ctx, o->dict);
 	while (done < orig) {
 		size_t want = orig - done < page_size ? orig - done : page_size;
 		size_t clen, dlen = page_size;
@@ -363,7 +398,16 @@ static int cmd_page_decompress(const struct options *o, char **args)
 
 	if (!page || !scratch || tool_read_all(stdin, &data, &len))
 		goto out;
-	err = zbewalgo_decompress(data, len, page, &dlen, scratch);
+	if (o->dict) {
+		/* only a context has a dictionary */
+		struct zbewalgo_ctx *ctx = make_ctx(o);
+
+		err = ctx ? zbewalgo_ctx_decompress(ctx, data, len, page,
+						    &dlen) : -ENOMEM;
+		zbewalgo_ctx_destroy(ctx);
+	} else {
+		err = zbewalgo_decompress(data, len, page, &dlen, scratch);
+	}
 	if (err) {
 		fprintf(stderr, "zbewalgo: corrupt or invalid page: %s\n",
 			err == -EINVAL ? "malformed data" : strerror(-err));
@@ -468,12 +512,13 @@ static int parse_options(int argc, char **argv, struct options *o)
 		{ "max-output", required_argument, NULL, 'm' },
 		{ "page-size", required_argument, NULL, 'p' },
 		{ "stats", no_argument, NULL, 's' },
+		{ "dict", required_argument, NULL, 'D' },
 		{ "help", no_argument, NULL, 'h' },
 		{ }
 	};
 	int c, err;
 
-	while ((c = getopt_long(argc, argv, "c:l:e:m:p:sh", longopts,
+	while ((c = getopt_long(argc, argv, "c:l:e:m:p:sD:h", longopts,
 				NULL)) != -1) {
 		switch (c) {
 		case 'c':
@@ -494,6 +539,10 @@ static int parse_options(int argc, char **argv, struct options *o)
 			o->stats = true;
 			err = 0;
 			break;
+		case 'D':
+			o->dict_path = optarg;
+			err = 0;
+			break;
 		case 'h':
 			usage(stdout);
 			return 1;
@@ -504,7 +553,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 		if (err)
 			return -1;
 	}
-	return 0;
+	return load_dict(o);
 }
 
 /* compress and decompress: IN and OUT opened for @run, OUT closed. */
@@ -610,5 +659,6 @@ int main(int argc, char **argv)
 	else
 		ret = ret > 0 ? 0 : 2;
 	free(o.table);
+	zbewalgo_dict_destroy(o.dict);
 	return ret;
 }
