@@ -170,4 +170,121 @@ static void zbw_case_random(void *env, void *scratch, size_t max_len,
 	kfree(out);
 }
 
+/*
+ * A page of @len bytes that a dictionary @dict (@dlen bytes) compresses
+ * well: 96-byte pieces of its second half (its content, after the
+ * entropy tables) from random places, each after a random byte.
+ */
+static void zbw_case_dict_page(u8 *page, size_t len, const u8 *dict,
+			       size_t dlen, u32 *rng)
+{
+	size_t pos = 0, n;
+
+	while (pos < len) {
+		page[pos++] = zbw_case_rnd(rng);
+		n = min_t(size_t, 96, len - pos);
+		memcpy(page + pos, dict + dlen / 2 +
+		       zbw_case_rnd(rng) % (dlen / 2 - 96), n);
+		pos += n;
+	}
+}
+
+/* The contexts of zbw_case_dict(), for pages of up to @max_len bytes */
+struct zbw_case_dict_ctxs {
+	struct zbewalgo_ctx *dict;	/* with the dictionary */
+	struct zbewalgo_ctx *other;	/* with one of another id */
+	struct zbewalgo_ctx *none;	/* without */
+	void *scratch;			/* for zbewalgo_decompress() */
+	size_t max_len;
+	/* bytes of the pages compressed with and without the dictionary */
+	unsigned long long with_bytes, without_bytes;
+};
+
+/* Decodes @c on @ctx, or with the scratch for @ctx NULL, into @out */
+static int zbw_case_decode(struct zbw_case_dict_ctxs *x,
+			   struct zbewalgo_ctx *ctx, const u8 *c, size_t clen,
+			   u8 *out, size_t *olen)
+{
+	*olen = x->max_len;
+	return ctx ? zbewalgo_ctx_decompress(ctx, c, clen, out, olen) :
+		     zbewalgo_decompress(c, clen, out, olen, x->scratch);
+}
+
+/*
+ * zram's dict=: @pg compressed with the dictionary comes out the same
+ * twice and decodes with it; when the dictionary changed it, it is refused
+ * without one and with another id, and every cut of it is refused with
+ * it.  Pages compressed without decode with it.  Returns whether the
+ * dictionary changed @pg.  (A chain the dictionary shrinks can end the
+ * search before a chain that does better without it: a page may come out
+ * longer, the sum of many should not.)
+ */
+static bool zbw_case_dict(void *env, const struct zbw_case_page *pg,
+			  struct zbw_case_dict_ctxs *x)
+{
+	size_t cap = ZBEWALGO_STORED_SIZE(pg->len), l1 = cap, l2 = cap;
+	size_t l0 = cap, olen, cut;
+	u8 *c1 = kmalloc(cap, GFP_KERNEL), *c2 = kmalloc(cap, GFP_KERNEL);
+	u8 *c0 = kmalloc(cap, GFP_KERNEL), *out = kmalloc(x->max_len, GFP_KERNEL);
+	bool used = false;
+	int ret;
+
+	ZBW_CASE_CHECK(env, c0 && c1 && c2 && out, "out of memory");
+	if (!c0 || !c1 || !c2 || !out)
+		goto out;
+	ret = zbewalgo_compress(x->dict, pg->data, pg->len, c1, &l1);
+	ret = ret ?: zbewalgo_compress(x->dict, pg->data, pg->len, c2, &l2);
+	ret = ret ?: zbewalgo_compress(x->none, pg->data, pg->len, c0, &l0);
+	ZBW_CASE_CHECK(env, !ret, "%s: compression gave %d", pg->name, ret);
+	if (ret)
+		goto out;
+	ZBW_CASE_CHECK(env, l1 == l2 && !memcmp(c1, c2, l1),
+		       "%s: compressed twice with the dictionary, %zu and %zu bytes",
+		       pg->name, l1, l2);
+	x->with_bytes += l1;
+	x->without_bytes += l0;
+	ret = zbw_case_decode(x, x->dict, c1, l1, out, &olen);
+	ZBW_CASE_CHECK(env, !ret && olen == pg->len &&
+		       !memcmp(out, pg->data, olen),
+		       "%s: no round trip with the dictionary (%d)", pg->name,
+		       ret);
+	ret = zbw_case_decode(x, x->dict, c0, l0, out, &olen);
+	ZBW_CASE_CHECK(env, !ret && olen == pg->len &&
+		       !memcmp(out, pg->data, olen),
+		       "%s: compressed without, not decoded with it (%d)",
+		       pg->name, ret);
+	used = l1 != l0 || memcmp(c1, c0, l1);
+	if (!used)
+		goto out;
+	ret = zbw_case_decode(x, NULL, c1, l1, out, &olen);
+	ZBW_CASE_CHECK(env, ret == -EINVAL,
+		       "%s: decoded without a context's dictionary (%d)",
+		       pg->name, ret);
+	ret = zbw_case_decode(x, x->none, c1, l1, out, &olen);
+	ZBW_CASE_CHECK(env, ret == -EINVAL,
+		       "%s: decoded without the dictionary (%d)", pg->name, ret);
+	ret = zbw_case_decode(x, x->other, c1, l1, out, &olen);
+	ZBW_CASE_CHECK(env, ret == -EINVAL,
+		       "%s: decoded with another dictionary (%d)", pg->name,
+		       ret);
+	for (cut = 0; cut < l1; cut = zbw_case_next_cut(cut, l1)) {
+		u8 *t = kmemdup(c1, cut ?: 1, GFP_KERNEL);
+
+		ZBW_CASE_CHECK(env, t, "out of memory");
+		if (!t)
+			break;
+		ret = zbw_case_decode(x, x->dict, t, cut, out, &olen);
+		ZBW_CASE_CHECK(env, ret == -EINVAL,
+			       "%s: cut to %zu of %zu bytes gave %d with the dictionary",
+			       pg->name, cut, l1, ret);
+		kfree(t);
+	}
+out:
+	kfree(out);
+	kfree(c0);
+	kfree(c2);
+	kfree(c1);
+	return used;
+}
+
 #endif /* __ZBEWALGO_CASES_H */

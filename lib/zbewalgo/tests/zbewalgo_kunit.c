@@ -19,6 +19,7 @@
 #define ZBW_CASE_CHECK(env, cond, ...) \
 	KUNIT_EXPECT_TRUE_MSG(((struct kunit *)(env)), cond, __VA_ARGS__)
 #include "zbewalgo_cases.h"
+#include "zbewalgo_test_dict.h"
 
 #define PAGE_LEN	4096
 
@@ -740,6 +741,106 @@ static void zbewalgo_test_device_config(struct kunit *test)
 }
 
 /*
+ * zram's dict= (zbewalgo_cases.h): contexts with the test dictionary, one
+ * with a dictionary of another id and one without, on pages of every kind
+ * and of the dictionary's pieces; then a device's configuration with it,
+ * whose streams compress as such a context does.  Data that is not a
+ * zstd dictionary with an id is refused.
+ */
+static void zbewalgo_test_dict(struct kunit *test)
+{
+	struct zbw_fixture *f = test->priv;
+	struct zbw_case_dict_ctxs x = { .none = f->ctx, .scratch = f->scratch,
+					.max_len = PAGE_LEN };
+	size_t max = ZBEWALGO_STORED_SIZE(PAGE_LEN), n, m;
+	u8 *bad = kunit_kmalloc(test, sizeof(zbw_test_dict), GFP_KERNEL);
+	u8 *page = kunit_kmalloc(test, PAGE_LEN, GFP_KERNEL);
+	u8 *a = kunit_kmalloc(test, max, GFP_KERNEL);
+	u8 *b = kunit_kmalloc(test, max, GFP_KERNEL);
+	struct zbewalgo_dict *dict = NULL, *other = NULL;
+	struct zbewalgo_config *cfg;
+	struct zbewalgo_stream *dev;
+	unsigned int k, made = 0;
+	u32 rng = 7;
+
+	KUNIT_ASSERT_NOT_NULL(test, bad);
+	KUNIT_ASSERT_NOT_NULL(test, page);
+	KUNIT_ASSERT_NOT_NULL(test, a);
+	KUNIT_ASSERT_NOT_NULL(test, b);
+	memcpy(bad, zbw_test_dict, sizeof(zbw_test_dict));
+	bad[4] ^= 0x5a;
+	KUNIT_ASSERT_EQ(test, zbewalgo_dict_create(zbw_test_dict,
+						   sizeof(zbw_test_dict), 2,
+						   PAGE_LEN, &dict), 0);
+	KUNIT_ASSERT_EQ(test, zbewalgo_dict_create(bad, sizeof(zbw_test_dict),
+						   2, PAGE_LEN, &other), 0);
+	KUNIT_EXPECT_NE(test, zbewalgo_dict_id(dict), zbewalgo_dict_id(other));
+	x.dict = zbewalgo_ctx_create(PAGE_LEN);
+	x.other = zbewalgo_ctx_create(PAGE_LEN);
+	KUNIT_ASSERT_NOT_NULL(test, x.dict);
+	KUNIT_ASSERT_NOT_NULL(test, x.other);
+	zbewalgo_ctx_set_dict(x.dict, dict);
+	zbewalgo_ctx_set_dict(x.other, other);
+	for (k = 0; k < ZBW_NR_KINDS; k++) {
+		struct zbw_case_page cp = { f->page[k], PAGE_LEN,
+					    zbw_kind_names[k] };
+
+		zbw_case_dict(test, &cp, &x);
+	}
+	for (k = 0; k < 16; k++) {
+		struct zbw_case_page cp = { page, PAGE_LEN, "dictionary pieces" };
+
+		zbw_case_dict_page(page, PAGE_LEN, zbw_test_dict,
+				   sizeof(zbw_test_dict), &rng);
+		made += zbw_case_dict(test, &cp, &x);
+	}
+	/* the probe sends some to bitshuffle4-zstd, which runs no dictionary */
+	KUNIT_EXPECT_GE(test, made, 12U);
+	KUNIT_EXPECT_LE(test, x.with_bytes, x.without_bytes);
+
+	/* A device's configuration: its streams compress as x.dict does. */
+	cfg = zbewalgo_config_create(NULL, -1, -1);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(cfg));
+	bad[4] ^= 0x5a;
+	bad[0] ^= 1;
+	KUNIT_EXPECT_EQ(test, zbewalgo_config_set_dict(cfg, bad, sizeof(zbw_test_dict),
+						       0), -EINVAL);
+	bad[0] ^= 1;
+	memset(bad + 4, 0, 4);
+	KUNIT_EXPECT_EQ(test, zbewalgo_config_set_dict(cfg, bad, sizeof(zbw_test_dict),
+						       0), -EINVAL);
+	KUNIT_EXPECT_EQ(test, zbewalgo_config_set_dict(cfg, zbw_test_dict, 40, 0),
+			-EINVAL);
+	KUNIT_ASSERT_EQ(test, zbewalgo_config_set_dict(cfg, zbw_test_dict,
+						       sizeof(zbw_test_dict),
+						       0), 0);
+	KUNIT_EXPECT_EQ(test, zbewalgo_config_set_dict(cfg, zbw_test_dict,
+						       sizeof(zbw_test_dict),
+						       0), -EBUSY);
+	dev = zbewalgo_stream_create(PAGE_LEN, 0, cfg);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(dev));
+	zbewalgo_ctx_set_table(x.dict, &cfg->table);
+	zbewalgo_ctx_set_params(x.dict, &cfg->params);
+	n = max;
+	KUNIT_ASSERT_EQ(test, zbewalgo_compress(x.dict, page, PAGE_LEN, a, &n),
+			0);
+	m = zbw_stream_pack(test, dev, page, b);
+	KUNIT_EXPECT_EQ(test, m, n);
+	KUNIT_EXPECT_MEMEQ(test, b, a, min(m, n));
+	n = PAGE_LEN;
+	KUNIT_EXPECT_EQ(test, zbewalgo_stream_decompress(dev, b, m, a, &n), 0);
+	KUNIT_EXPECT_EQ(test, n, (size_t)PAGE_LEN);
+	KUNIT_EXPECT_MEMEQ(test, a, page, PAGE_LEN);
+
+	zbewalgo_stream_destroy(dev);
+	zbewalgo_config_put(cfg);
+	zbewalgo_ctx_destroy(x.other);
+	zbewalgo_ctx_destroy(x.dict);
+	zbewalgo_dict_destroy(other);
+	zbewalgo_dict_destroy(dict);
+}
+
+/*
  * zswap compresses into one page, which a stored page does not fit: the
  * stream says -ENOSPC, and the page still counts as stored (it did not).
  */
@@ -962,6 +1063,7 @@ static struct kunit_case zbewalgo_test_cases[] = {
 	KUNIT_CASE(zbewalgo_test_deterministic),
 	KUNIT_CASE(zbewalgo_test_stats_stored_enospc),
 	KUNIT_CASE(zbewalgo_test_device_config),
+	KUNIT_CASE(zbewalgo_test_dict),
 	KUNIT_CASE(zbewalgo_test_stats_kept),
 	KUNIT_CASE(zbewalgo_test_stats_sums),
 	KUNIT_CASE(zbewalgo_test_compress_default),

@@ -87,6 +87,7 @@ static void fail(const char *fmt, ...)
 #define ZBW_CASE_CHECK(env, cond, ...) CHECK(cond, __VA_ARGS__)
 #include <linux/slab.h>
 #include "../../../lib/zbewalgo/tests/zbewalgo_cases.h"
+#include "../../../lib/zbewalgo/tests/zbewalgo_test_dict.h"
 
 static void begin(const char *name)
 {
@@ -2166,6 +2167,104 @@ static void test_removed_combination(void)
 	zbewalgo_ctx_destroy(ctx);
 }
 
+/* A dictionary from @len bytes of @data, or NULL with the error in @err */
+static struct zbewalgo_dict *dict_from(const void *data, size_t len,
+				       int level, int *err)
+{
+	unsigned char *copy = dup_exact(data, len);
+	struct zbewalgo_dict *dict = NULL;
+
+	*err = zbewalgo_dict_create(copy, len, level, PAGE, &dict);
+	/* the dictionary keeps a copy of its own */
+	memset(copy, 0, len);
+	free(copy);
+	return *err ? NULL : dict;
+}
+
+/*
+ * zram's dict= (zbewalgo_cases.h, which KUnit runs too): every page
+ * compressed with a dictionary round-trips with it; pages it changed need
+ * it, its id included; all pages together are no longer than without it.
+ * Data that is not a zstd dictionary with an id is refused.
+ */
+static void test_dictionary(void)
+{
+	static const int bad_levels[] = { -1, 0, ZBEWALGO_MAX_LEVEL + 1 };
+	unsigned char bad[sizeof(zbw_test_dict)], page[PAGE];
+	struct zbewalgo_dict *dict, *other;
+	struct zbw_case_dict_ctxs x = { .max_len = PAGE };
+	unsigned long used = 0, made = 0, tried = 0;
+	int err;
+	u32 state = 7;
+	size_t i;
+
+	begin("zstd dictionaries");
+	memcpy(bad, zbw_test_dict, sizeof(bad));
+	dict_from(bad, 7, 2, &err);
+	CHECK(err == -EINVAL, "7 bytes taken as a dictionary: %d", err);
+	bad[0] ^= 1;
+	dict_from(bad, sizeof(bad), 2, &err);
+	CHECK(err == -EINVAL, "a wrong magic number taken: %d", err);
+	bad[0] ^= 1;
+	memset(bad + 4, 0, 4);
+	dict_from(bad, sizeof(bad), 2, &err);
+	CHECK(err == -EINVAL, "a dictionary without an id taken: %d", err);
+	dict_from(zbw_test_dict, 40, 2, &err);
+	CHECK(err == -EINVAL, "a cut dictionary taken: %d", err);
+	for (i = 0; i < ARRAY_SIZE(bad_levels); i++) {
+		dict_from(zbw_test_dict, sizeof(zbw_test_dict), bad_levels[i],
+			  &err);
+		CHECK(err == -EINVAL, "level %d taken: %d", bad_levels[i], err);
+	}
+
+	memcpy(bad, zbw_test_dict, sizeof(bad));
+	bad[4] ^= 0x5a;
+	dict = dict_from(zbw_test_dict, sizeof(zbw_test_dict), 2, &err);
+	other = dict_from(bad, sizeof(bad), 2, &err);
+	x.dict = zbewalgo_ctx_create(PAGE);
+	x.other = zbewalgo_ctx_create(PAGE);
+	x.none = zbewalgo_ctx_create(PAGE);
+	x.scratch = malloc(zbewalgo_decompress_scratch_size(PAGE));
+	if (!dict || !other || !x.dict || !x.other || !x.none || !x.scratch)
+		abort();
+	CHECK(zbewalgo_dict_id(dict) == zbw_get_le32(zbw_test_dict + 4) &&
+	      zbewalgo_dict_id(other) != zbewalgo_dict_id(dict),
+	      "dictionary ids %u and %u", zbewalgo_dict_id(dict),
+	      zbewalgo_dict_id(other));
+	zbewalgo_ctx_set_dict(x.dict, dict);
+	zbewalgo_ctx_set_dict(x.other, other);
+	/* every fifth page: each page costs a dozen compressions */
+	for (i = 0; i < nr_pages; i += 5) {
+		struct zbw_case_page cp = { pages[i].data, pages[i].len,
+					    pages[i].name };
+
+		used += zbw_case_dict(NULL, &cp, &x);
+		tried++;
+	}
+	for (i = 0; i < 64; i++) {
+		struct zbw_case_page cp = { page, PAGE, "dictionary pieces" };
+
+		zbw_case_dict_page(page, PAGE, zbw_test_dict,
+				   sizeof(zbw_test_dict), &state);
+		made += zbw_case_dict(NULL, &cp, &x);
+	}
+	/* the probe sends some to bitshuffle4-zstd, which runs no dictionary */
+	CHECK(made >= 48, "the dictionary made %lu of 64 pages of its pieces smaller",
+	      made);
+	CHECK(x.with_bytes <= x.without_bytes,
+	      "%llu bytes with the dictionary, %llu without", x.with_bytes,
+	      x.without_bytes);
+	end();
+	printf("#   the dictionary changed %lu of 64 pages of its pieces and %lu of %lu others: %llu bytes, %llu without\n",
+	       made, used, tried, x.with_bytes, x.without_bytes);
+	free(x.scratch);
+	zbewalgo_ctx_destroy(x.none);
+	zbewalgo_ctx_destroy(x.other);
+	zbewalgo_ctx_destroy(x.dict);
+	zbewalgo_dict_destroy(other);
+	zbewalgo_dict_destroy(dict);
+}
+
 int main(int argc, char **argv)
 {
 	size_t before;
@@ -2216,6 +2315,7 @@ int main(int argc, char **argv)
 	test_trailing_bytes();
 	test_random_input();
 	test_step_decoders_hostile();
+	test_dictionary();
 
 	printf("# %lu checks, %lu failed\n", checks, check_failures);
 	printf("%lu passed, %lu failed\n", tests_passed, tests_failed);
