@@ -14,7 +14,9 @@
  * and every preset table; the results seed `decompress`, each
  * intermediate stage seeds the `step-<name>` harness of the step that
  * produced it, and the raw pages (behind table/params bytes) seed
- * `roundtrip` and `dst-too-small`.  `table` gets command strings.
+ * `roundtrip` and `dst-too-small`.  `table` gets command strings; `dict`
+ * the generated pages, pages of pieces of the test dictionary, and what
+ * each level makes of both with that dictionary.
  * cmin.sh minimises.
  *
  * usage: gen-seeds --dict
@@ -32,6 +34,7 @@
 #include <sys/stat.h>
 
 #include "../lib/zbewalgo/zbewalgo_internal.h"
+#include "../lib/zbewalgo/tests/zbewalgo_test_dict.h"
 #include "../tools/testing/zbewalgo/test_pages.h"
 
 #define PAGE	4096
@@ -292,6 +295,61 @@ static void dict_entries(void)
 	}
 }
 
+/* @page and what each level makes of it with the test dictionary */
+static void dict_page_seeds(const void *page, size_t len)
+{
+	static struct zbewalgo_ctx *ctx[ZBEWALGO_MAX_LEVEL];
+	static struct zbewalgo_dict *dict[ZBEWALGO_MAX_LEVEL];
+	unsigned char out[ZBEWALGO_STORED_SIZE(PAGE)];
+	size_t olen;
+	int l;
+
+	if (len > PAGE)
+		return;
+	put("dict", page, len, NULL, 0);
+	for (l = 0; l < ZBEWALGO_MAX_LEVEL; l++) {
+		if (!ctx[l]) {
+			ctx[l] = zbewalgo_ctx_create(PAGE);
+			if (!ctx[l] || zbewalgo_dict_create(zbw_test_dict,
+					sizeof(zbw_test_dict), l + 1, PAGE,
+					&dict[l]))
+				abort();
+			zbewalgo_ctx_set_table(ctx[l],
+					       zbewalgo_preset_table(l + 1));
+			zbewalgo_ctx_set_level(ctx[l], l + 1);
+			zbewalgo_ctx_set_dict(ctx[l], dict[l]);
+		}
+		olen = sizeof(out);
+		if (!zbewalgo_compress(ctx[l], page, len, out, &olen))
+			put("dict", out, olen, NULL, 0);
+	}
+}
+
+static void generated_dict_seeds(const void *page, size_t len,
+				 const char *name)
+{
+	dict_page_seeds(page, len);
+}
+
+/* Pages of 96-byte pieces of the dictionary's content, as the tests make */
+static void dict_seeds(void)
+{
+	size_t half = sizeof(zbw_test_dict) / 2, pos;
+	unsigned char page[PAGE];
+	int i;
+
+	test_pages_generate(rnd, generated_dict_seeds);
+	for (i = 0; i < 8; i++) {
+		for (pos = 0; pos < PAGE; pos += 97) {
+			page[pos] = rnd();
+			memcpy(page + pos + 1, zbw_test_dict + half +
+			       rnd() % (half - 96),
+			       pos + 97 <= PAGE ? 96 : PAGE - pos - 1);
+		}
+		dict_page_seeds(page, PAGE);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	unsigned long before;
@@ -318,6 +376,7 @@ int main(int argc, char **argv)
 	}
 	test_pages_generate(rnd, generated_seeds);
 	table_seeds();
+	dict_seeds();
 	printf("%lu seeds in %s\n", nr_out, outdir);
 	return 0;
 }
