@@ -12,12 +12,17 @@ byte cut off, or one byte appended, must be refused (the format allows
 one encoding per page).  --runner prefixes every TOOL call, e.g.
 "qemu-s390x -L /usr/s390x-linux-gnu" for a cross-built TOOL.
 
+Pages compressed with a zstd dictionary (zram's dict=) name it in the
+dict column, a file next to pages.tsv: they must decode byte-exact with
+it, and be refused without it.
+
 make: writes a new release's set, pages.bin (the compressed pages back to
 back) and pages.tsv (one row a page), from the data sets of gen-data.py
 compressed by TOOL: every combination of the level 1, 2 and 3 tables
 alone, every step alone, each level's whole table (so the engine's
 choice and stored pages are there too), short pages, 16 KiB and 64 KiB
-pages.  A combination is recorded only where it beat the stored form, so
+pages, and pages of each level that a dictionary (dict.zstd, trained by
+TOOL's train-dict on other pages of the same sets) made smaller.  A combination is recorded only where it beat the stored form, so
 the set shows every step's encoder output.  A release's set is never
 changed once committed; a new format or step gets a new release's set.
 """
@@ -30,7 +35,12 @@ import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 COLUMNS = ['name', 'offset', 'length', 'page_size', 'orig_len',
-           'orig_sha256', 'chain']
+           'orig_sha256', 'chain', 'dict']
+# Sets from before dictionaries have no dict column.
+OLD_COLUMNS = COLUMNS[:-1]
+DICT = 'dict.zstd'
+# The sets whose pages the dictionary is trained on and compresses.
+DICT_SETS = ['text-linux', 'elf-binaries', 'csv-fpga', 'hpcg-heap']
 # Data sets whose pages go into a new set, each a different kind of
 # page; random gives the stored pages.
 SETS = ['float32-smooth', 'float32-ocean', 'float32-cloud',
@@ -47,10 +57,10 @@ def run(runner, tool, args, data):
 def read_set(d):
     with open(os.path.join(d, 'pages.tsv')) as f:
         head = f.readline().rstrip('\n').split('\t')
-        if head != COLUMNS:
+        if head not in (COLUMNS, OLD_COLUMNS):
             raise SystemExit('%s/pages.tsv: columns %s, expected %s'
                              % (d, head, COLUMNS))
-        rows = [dict(zip(COLUMNS, l.rstrip('\n').split('\t'))) for l in f]
+        rows = [dict(zip(head, l.rstrip('\n').split('\t'))) for l in f]
     with open(os.path.join(d, 'pages.bin'), 'rb') as f:
         blob = f.read()
     return rows, blob
@@ -77,6 +87,12 @@ def check(argv):
             off, n = int(r['offset']), int(r['length'])
             page = blob[off:off + n]
             p = ['-p', r['page_size'], 'page-decompress']
+            if r.get('dict', '-') != '-':
+                out = run(runner, tool, p, page)
+                if out.returncode != 1 or b'zbewalgo:' not in out.stderr:
+                    bad.append('%s: decoded without its dictionary (exit %d)'
+                               % (r['name'], out.returncode))
+                p = ['-D', os.path.join(top, rel, r['dict'])] + p
             out = run(runner, tool, p, page)
             if (len(page) != n or out.returncode or
                     len(out.stdout) != int(r['orig_len']) or
@@ -100,9 +116,10 @@ def check(argv):
         else:
             passed += 1
             chains = len({r['chain'] for r in rows})
-            print('ok - golden %s: %d pages (%d combinations) decode '
-                  'byte-exact, cut and appended bytes refused'
-                  % (rel, len(rows), chains))
+            dicts = sum(r.get('dict', '-') != '-' for r in rows)
+            print('ok - golden %s: %d pages (%d combinations, %d with a '
+                  'dictionary) decode byte-exact, cut and appended bytes '
+                  'refused' % (rel, len(rows), chains, dicts))
     print('%d passed, %d failed' % (passed, failed))
     return 1 if failed else 0
 
@@ -140,14 +157,21 @@ def make(argv):
     data = {s: open(os.path.join(tmp, s), 'rb').read() for s in SETS}
     rows, blob = [], bytearray()
 
-    def add(name, page, args, page_size=4096, want=None):
+    def add(name, page, args, page_size=4096, want=None, dict_file=None):
         c, chain = compress(tool, ['-p', str(page_size)] + args, page)
         if want and chain != want:
             return False
+        if dict_file:
+            # only pages the dictionary changed need it
+            plain, _ = compress(tool, ['-p', str(page_size)] +
+                                [a for a in args if a not in ('-D', dict_file)],
+                                page)
+            if plain == c:
+                return False
         rows.append({'name': name, 'offset': len(blob), 'length': len(c),
                      'page_size': page_size, 'orig_len': len(page),
                      'orig_sha256': hashlib.sha256(page).hexdigest(),
-                     'chain': chain})
+                     'chain': chain, 'dict': DICT if dict_file else '-'})
         blob.extend(c)
         return True
 
@@ -183,7 +207,24 @@ def make(argv):
         for s in ('float32-ocean', 'text-linux', 'random'):
             add('level2.%s.size%d' % (s, size), data[s][:size], [],
                 page_size=size)
+    # A dictionary from the second half of some sets, for the first half
     os.makedirs(out_dir)
+    dict_file = os.path.join(out_dir, DICT)
+    train = os.path.join(tmp, 'train')
+    with open(train, 'wb') as f:
+        for s in DICT_SETS:
+            f.write(data[s][len(data[s]) // 8192 * 4096:])
+    subprocess.run([tool, 'train-dict', '-s', '16384', '-o', dict_file,
+                    train], check=True, capture_output=True)
+    for lvl in ('1', '2', '3'):
+        for s in DICT_SETS:
+            kept = 0
+            for i in range(len(data[s]) // 8192):
+                if kept < PAGES_PER_CHAIN and add(
+                        'dict.level%s.%s.%d' % (lvl, s, i),
+                        data[s][i * 4096:(i + 1) * 4096],
+                        ['-l', lvl, '-D', dict_file], dict_file=dict_file):
+                    kept += 1
     with open(os.path.join(out_dir, 'pages.bin'), 'wb') as f:
         f.write(blob)
     with open(os.path.join(out_dir, 'pages.tsv'), 'w') as f:
