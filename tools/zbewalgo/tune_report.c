@@ -3,6 +3,10 @@
  * zbewalgo tune: measuring tables and algorithms for real on the sample
  * and the hold-out set, and the text and JSON reports (see tune.c).
  */
+/* zstd's memory estimates of dictionaries */
+#define ZSTD_STATIC_LINKING_ONLY
+#include <zdict.h>
+
 #include "tune.h"
 
 /* ---- real measurements ------------------------------------------------------ */
@@ -642,6 +646,99 @@ static void text_apply(FILE *f, const struct tuner *t,
 	fputs(" FILE...\n", f);
 }
 
+/* A dictionary of at most this size is tried; zram's own advice. */
+#define DICT_SIZE	32768
+
+/* zram's bytes of @set's pages compressed by @ctx */
+static double dict_bytes(const struct tuner *t, struct zbewalgo_ctx *ctx,
+			 const struct pageset *set)
+{
+	double sum = 0;
+	size_t i, len;
+
+	for (i = 0; i < set->n; i++) {
+		len = t->stored_size;
+		if (zbewalgo_compress(ctx, set->data + i * t->page, t->page,
+				      t->dst, &len) || len >= t->threshold)
+			len = t->page;
+		sum += len;
+	}
+	return sum;
+}
+
+/*
+ * zram's dict=: a dictionary trained on the sample, the recommended
+ * table with it and without on the hold-out pages, and whether what it
+ * saves on this input pays for its memory in a device.
+ */
+static void text_dict(FILE *f, const struct tuner *t,
+		      const struct report *rp)
+{
+	const struct entry *rec = &rp->ent[rp->rec];
+	const struct pageset *tr = &t->set[TRAIN];
+	const struct pageset *ho = t->hold.n ? &t->hold : tr;
+	int level = rec->level ?: ZBEWALGO_DEFAULT_LEVEL;
+	size_t *sizes = calloc(tr->n ?: 1, sizeof(*sizes));
+	void *dict = malloc(DICT_SIZE);
+	struct zbewalgo_ctx *ctx = zbewalgo_ctx_create(t->page);
+	struct zbewalgo_dict *zd = NULL;
+	double with, without, saved, mem;
+	size_t i, len = 0;
+	char line[32768];
+
+	fputs("\nA dictionary (zram's dict=, 6.12+):\n", f);
+	if (!sizes || !dict || !ctx)
+		goto out;
+	for (i = 0; i < tr->n; i++)
+		sizes[i] = t->page;
+	len = ZDICT_trainFromBuffer(dict, DICT_SIZE, tr->data, sizes, tr->n);
+	if (ZDICT_isError(len) ||
+	    zbewalgo_dict_create(dict, len, level, t->page, &zd)) {
+		fprintf(f, "  none can be trained on the sample (%s): not worth one.\n",
+			ZDICT_isError(len) ? ZDICT_getErrorName(len) :
+			"not a dictionary");
+		goto out;
+	}
+	zbewalgo_ctx_set_table(ctx, rec->table);
+	zbewalgo_ctx_set_params(ctx, &rec->params);
+	zbewalgo_ctx_set_level(ctx, level);
+	without = dict_bytes(t, ctx, ho);
+	zbewalgo_ctx_set_dict(ctx, zd);
+	with = dict_bytes(t, ctx, ho);
+	zbewalgo_ctx_set_dict(ctx, NULL);
+	/* one copy and zstd's tables over it, per device */
+	mem = len + ZSTD_estimateCDictSize_advanced(len,
+			ZSTD_getCParams(level == 1 ? 3 : 6,
+					t->page, 0), ZSTD_dlm_byRef) +
+	      ZSTD_estimateDDictSize(len, ZSTD_dlm_byRef);
+	saved = (without - with) / ho->n * rp->total;
+	fprintf(f, "  trained on the sample (%zu bytes), on the hold-out pages the table\n"
+		"  above stores %.1f%% %s with it (ratio %.3f against %.3f); on this input's\n"
+		"  %zu pages that is %.0f KiB against %.0f KiB of memory per device for it:\n",
+		len, 100.0 * fabs(without - with) / without,
+		with <= without ? "less" : "more",
+		ho->n * (double)t->page / with,
+		ho->n * (double)t->page / without, rp->total, saved / 1024,
+		mem / 1024);
+	if (saved <= mem) {
+		fputs("  not worth it here.\n", f);
+		goto out;
+	}
+	table_line(rec->table, line, sizeof(line));
+	fprintf(f, "  worth it.  Train one on the whole input and give it to the device\n"
+		"  (after comp_algorithm, before disksize):\n"
+		"  zbewalgo train-dict -o /etc/zram-dict INPUT...\n"
+		"  echo 'algo=zbewalgo zbewalgo.table=\"%s\" zbewalgo.early_abort_size=%u zbewalgo.max_output_size=%u dict=/etc/zram-dict' \\\n"
+		"      > /sys/block/zram0/algorithm_params\n",
+		line, rec->params.early_abort_size,
+		rec->params.max_output_size);
+out:
+	zbewalgo_ctx_destroy(ctx);
+	zbewalgo_dict_destroy(zd);
+	free(dict);
+	free(sizes);
+}
+
 void tune_write_text(FILE *f, const struct tuner *t, const struct report *rp)
 {
 	text_inputs(f, t, rp);
@@ -650,4 +747,5 @@ void tune_write_text(FILE *f, const struct tuner *t, const struct report *rp)
 	text_recommendation(f, t, rp);
 	text_thresholds(f, t, rp);
 	text_apply(f, t, rp);
+	text_dict(f, t, rp);
 }
