@@ -291,13 +291,32 @@ dv_same() {
 		"$(sha256sum <$DV_DATA)" ]
 }
 
+# Dictionaries for zram's dict=, trained in the guest on pages of one kind
+# each (not the data set's pages: zbwmem's pages of a kind differ by their
+# index), and files that are not zstd dictionaries.
+DICT_DIR=/tmp/dicts
+make_dicts() {
+	[ -s $DICT_DIR/int.dict ] && return
+	mkdir -p $DICT_DIR
+	for k in text int; do
+		zbwmem dump $k 1024 | tail -c $((512 * PSZ)) >$DICT_DIR/$k.pages &&
+			/src/build/zbewalgo train-dict -p "$PSZ" -s 16384 -o $DICT_DIR/$k.dict \
+				$DICT_DIR/$k.pages >/dev/null || return 1
+	done
+	head -c 16384 /dev/urandom >$DICT_DIR/random.dict
+	# raw content, which zstd would take: its frames name no dictionary
+	head -c 16384 $DICT_DIR/text.pages >$DICT_DIR/raw.dict
+}
+
 check_zram_devices() {
-	local a b c s n w k ca0 ca1 cs cb cc0 cc1 bad='' spid pa pb
+	local a b c s t n w k ca0 ca1 cs ct cb cc0 cc1 bad='' spid pa pb
 	[ -s $DV_DATA ] || for k in float text int sparse; do zbwmem dump $k 256 >>$DV_DATA; done
 	DV_KIB=$(($(wc -c <$DV_DATA) / 1024))
+	make_dicts || flunk "train-dict failed" || return
 	for w in zbewalgo.table=nosuchstep 'zbewalgo.table="rle rle"' zbewalgo.max_output_size=-5 \
 		'zbewalgo.early_abort_size=4000 zbewalgo.max_output_size=3000' \
-		zbewalgo.max_output_size=70000 zbewalgo.early_abort_size=abc; do
+		zbewalgo.max_output_size=70000 zbewalgo.early_abort_size=abc \
+		dict=$DICT_DIR/random.dict dict=$DICT_DIR/raw.dict; do
 		n=$(cat /sys/class/zram-control/hot_add)
 		echo zbewalgo >/sys/block/zram$n/comp_algorithm
 		if echo "algo=zbewalgo $w" >/sys/block/zram$n/algorithm_params 2>/dev/null &&
@@ -306,9 +325,12 @@ check_zram_devices() {
 		fi
 		zram_del "$n"
 	done
-	a=$(zram_dev zbewalgo 16M "algo=zbewalgo zbewalgo.table=delta4-zstd zbewalgo.max_output_size=3000") &&
+	# A and B: tables, thresholds and dictionaries of their own; T: A
+	# without its dictionary; S: the shared settings.
+	a=$(zram_dev zbewalgo 16M "algo=zbewalgo zbewalgo.table=\"zstd delta4-zstd\" zbewalgo.max_output_size=3000 dict=$DICT_DIR/text.dict") &&
+		t=$(zram_dev zbewalgo 16M 'algo=zbewalgo zbewalgo.table="zstd delta4-zstd" zbewalgo.max_output_size=3000') &&
 		s=$(zram_dev zbewalgo 16M) &&
-		b=$(zram_dev zbewalgo 16M 'algo=zbewalgo level=1 zbewalgo.table="rle bitshuffle4-zstd" zbewalgo.early_abort_size=256') ||
+		b=$(zram_dev zbewalgo 16M "algo=zbewalgo level=1 zbewalgo.table=\"rle zstd bitshuffle4-zstd\" zbewalgo.early_abort_size=256 dict=$DICT_DIR/int.dict") ||
 		flunk "setup failed:$bad" || return
 	c=$(cat /sys/class/zram-control/hot_add)
 	echo lz4 >/sys/block/zram$c/comp_algorithm &&
@@ -316,6 +338,7 @@ check_zram_devices() {
 		echo 'priority=1 zbewalgo.table=bwt-mtf-huffman' >/sys/block/zram$c/algorithm_params &&
 		echo 16M >/sys/block/zram$c/disksize || bad="$bad C:setup"
 	ca0=$(dv_write "$a")
+	ct=$(dv_write "$t")
 	cs=$(dv_write "$s")
 	rm -f /tmp/stop /tmp/stress-dv
 	stress dv &
@@ -333,13 +356,14 @@ check_zram_devices() {
 	wait $spid
 	ca1=$(cat /tmp/dv.a)
 	cb=$(cat /tmp/dv.b)
-	for n in $a $b $c $s; do dv_same "$n" || bad="$bad zram$n:mismatch"; done
+	for n in $a $b $c $s $t; do dv_same "$n" || bad="$bad zram$n:mismatch"; done
 	[ "$ca1" = "$ca0" ] || bad="$bad A:$ca0->$ca1"
 	[ "$ca0" != "$cs" ] && [ "$cb" != "$cs" ] && [ "$ca0" != "$cb" ] || bad="$bad same-output:A=$ca0,B=$cb,S=$cs"
+	[ "$ca0" -lt "$ct" ] || bad="$bad dict:A=$ca0,without=$ct"
 	[ "$cc1" -lt "$cc0" ] || bad="$bad C:recompressed-$cc0->$cc1"
-	info "compr_data_size of ${DV_KIB} KiB: A $ca0 (again $ca1), B $cb, S $cs, C lz4 $cc0, recompressed $cc1"
-	for n in $a $b $c $s; do zram_del "$n"; done
-	[ -z "$bad" ] && pass "A again under load: $ca1 = $ca0 bytes; A $ca0, B $cb, shared $cs; C recompressed $cc0 -> $cc1; bad keys refused" ||
+	info "compr_data_size of ${DV_KIB} KiB: A $ca0 (again $ca1, without its dictionary $ct), B $cb, S $cs, C lz4 $cc0, recompressed $cc1"
+	for n in $a $b $c $s $t; do zram_del "$n"; done
+	[ -z "$bad" ] && pass "A again under load: $ca1 = $ca0 bytes (without its dict= $ct); A $ca0, B $cb, shared $cs; C recompressed $cc0 -> $cc1; bad keys and dictionaries refused" ||
 		flunk "$bad"
 }
 
