@@ -98,10 +98,10 @@ $(RETRY): tools/testing/zbewalgo/retry.c $(BUILD)/libzbewalgo.a
 # zram's dict= on the data sets: zstd with a dictionary trained on half of
 # each set, and on a mix of all, next to zbewalgo (bench/dict.py).
 .PHONY: bench-dict
-bench-dict: $(TOOL)
+bench-dict: $(TOOL) testdata
 	python3 tools/testing/zbewalgo/gen-data.py $(BENCH_DATA) $(BENCH_KIB)
 	tools/testing/zbewalgo/bench/dict.py $(TOOL) $(BENCH_DATA) \
-		$(BENCH_RESULTS)/dict.txt
+		$(BENCH_RESULTS)/dict.txt 3 $(TESTDATA)
 
 # The longest a page takes to compress, presets and the costliest tables
 # sysfs accepts, against zstd-3 in the same run (worst.c).

@@ -39,6 +39,7 @@ import csv
 import difflib
 import glob
 import hashlib
+import math
 import os
 import re
 import subprocess
@@ -470,6 +471,45 @@ def guide_bench(repo):
     return '\n'.join(parts)
 
 
+def guide_dict(repo):
+    """zram's dict= on the sets and test files (results/dict.csv)."""
+    path = os.path.join(repo, RESULTS, 'dict.csv')
+    with open(path, newline='') as f:
+        recs = list(csv.DictReader(f))
+    if not recs:
+        raise ValueError('%s: no records' % path)
+    algs = []
+    for r in recs:
+        if r['algorithm'] not in algs:
+            algs.append(r['algorithm'])
+    names = {'own': 'sets, own dictionary', 'mix': 'sets, one for all',
+             'file': 'test files, own dictionary'}
+    def geo(kind, alg, col):
+        v = [float(r[col]) for r in recs
+             if r['kind'] == kind and r['algorithm'] == alg]
+        return math.exp(sum(map(math.log, v)) / len(v))
+
+    kinds = [k for k in ('own', 'mix', 'file')
+             if any(r['kind'] == k for r in recs)]
+    rows = [[names[k]] + ['%.3f' % geo(k, a, 'ratio_zram') for a in algs]
+            for k in kinds]
+    speed = ['%.2f times %s' % (geo(k, 'zbewalgo+dict', 'compress_mibps') /
+                                geo(k, 'zstd-3+dict', 'compress_mibps'),
+                        {'own': 'on the sets', 'mix': 'with one for all',
+                         'file': 'on the test files'}[k]) for k in kinds]
+    return '\n'.join([
+        wrap('Compression ratios (geometric means, zram\'s threshold) of '
+             '``make bench-dict``: a dictionary trained on the first half of '
+             'each set (or of one test file) compresses its second half; '
+             '"one for all" is one dictionary from an eighth of every set '
+             '(``results/dict.txt`` has every set):'), '',
+        rst_table(['pages'] + ['``%s``' % a for a in algs], rows), '',
+        wrap('With a dictionary, zbewalgo compresses at %s the speed of '
+             '``zstd-3+dict`` in the same run: it compresses a page twice '
+             'where the dictionary applies, the second time at zstd level 6.'
+             % join(speed))])
+
+
 def readme_summary(repo):
     runs = bench_runs(repo)
     if not runs:
@@ -610,6 +650,8 @@ def renderers(repo):
             return guide_bench(repo)
         if key == 'swap-in':
             return swap_in(bench_runs(repo), lambda t: '``%s``' % t)
+        if key == 'dict':
+            return guide_dict(repo)
         raise ValueError('%s: unknown block %r' % (GUIDE, key))
 
     def readme_block(key):
