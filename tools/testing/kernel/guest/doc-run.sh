@@ -137,6 +137,26 @@ doc_verify_device_keys() {
 		[ "$(cut -d' ' -f1 $DOC_K/stats)" = "$s0" ] &&
 		echo "zram0 initialized with a table of its own, not in stats ($s0)"
 }
+# A device holding the workload to train on; then the device with the
+# dictionary compresses the workload's text smaller than the shared
+# settings do.
+doc_before_dict() {
+	mkdir -p /etc && echo zbewalgo >/sys/block/zram0/comp_algorithm &&
+		echo 64M >/sys/block/zram0/disksize &&
+		zbwmem dump text 1024 | tail -c $((512 * PSZ)) >/dev/zram0 &&
+		blockdev --flushbufs /dev/zram0
+}
+doc_verify_dict() {
+	local n with without
+	n=$(cat /sys/class/zram-control/hot_add)
+	echo zbewalgo >/sys/block/zram$n/comp_algorithm && echo 64M >/sys/block/zram$n/disksize &&
+		zbwmem dump text 256 | dd of=/dev/zram0 bs=64k oflag=direct 2>/dev/null &&
+		zbwmem dump text 256 | dd of=/dev/zram$n bs=64k oflag=direct 2>/dev/null &&
+		with=$(awk '{ print $2 }' /sys/block/zram0/mm_stat) &&
+		without=$(awk '{ print $2 }' /sys/block/zram$n/mm_stat) &&
+		[ "$with" -lt "$without" ] &&
+		echo "dict= on zram0: $with bytes compressed, $without without"
+}
 doc_table_is() { # CHAIN...: the table is exactly these chains
 	[ "$(cat $DOC_K/combinations | tr '\n' ' ')" = "$* " ]
 }
