@@ -137,7 +137,11 @@ struct zbewalgo_ctx;
 struct zbewalgo_dict;
 
 size_t zbewalgo_ctx_size(size_t max_len);
+size_t zbewalgo_ctx_size_for(size_t max_len,
+			     const struct zbewalgo_table *table);
 struct zbewalgo_ctx *zbewalgo_ctx_create(size_t max_len);
+struct zbewalgo_ctx *zbewalgo_ctx_create_for(size_t max_len,
+					     const struct zbewalgo_table *table);
 void zbewalgo_ctx_destroy(struct zbewalgo_ctx *ctx);
 void zbewalgo_ctx_set_table(struct zbewalgo_ctx *ctx,
 			    const struct zbewalgo_table *table);

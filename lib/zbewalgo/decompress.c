@@ -23,7 +23,7 @@ size_t zbewalgo_decompress_scratch_size(size_t max_len)
 	unsigned int id;
 
 	max_len = min_t(size_t, max_len, ZBEWALGO_MAX_INPUT);
-	size = zbw_scratch_layout(max_len, &stage, &steps);
+	size = zbw_scratch_layout(max_len, ZBW_ALL_STEPS, &stage, &steps);
 	/* without a context, steps with state set theirs up here */
 	for (id = 1; id < ZBEWALGO_NR_STEP_IDS; id++)
 		state = max(state, zbw_state_size(id, max_len));
@@ -57,7 +57,8 @@ static int zbw_decompress(const u8 *src, size_t slen, u8 *dst, size_t *dlen,
 	if (slen < 2 + nr_steps)
 		return -EINVAL;
 	for (i = 0; i < nr_steps; i++)
-		if (!zbewalgo_step_get(ip[1 + i]))
+		if (!zbewalgo_step_get(ip[1 + i]) ||
+		    (ctx && !(ctx->steps & BIT_ULL(ip[1 + i]))))
 			return -EINVAL;
 	n = zbw_get_len(ip + 1 + nr_steps, end, &orig);
 	if (!n || orig > ZBEWALGO_MAX_INPUT)
@@ -81,7 +82,7 @@ static int zbw_decompress(const u8 *src, size_t slen, u8 *dst, size_t *dlen,
 		buf1 = ctx->buf[1];
 		step_scratch = ctx->step_scratch;
 	} else {
-		layout = zbw_scratch_layout(orig, &stage, &steps);
+		layout = zbw_scratch_layout(orig, ZBW_ALL_STEPS, &stage, &steps);
 		buf0 = scratch;
 		buf1 = buf0 + stage;
 		step_scratch = buf1 + stage;
@@ -109,7 +110,7 @@ static int zbw_decompress(const u8 *src, size_t slen, u8 *dst, size_t *dlen,
 			arg = ctx->state[id];
 		} else if (step->state_size) {
 			arg = scratch + layout;
-			if (step->state_init(arg, orig))
+			if (step->state_init(arg, orig, step_scratch))
 				return -ENOMEM;
 		}
 		ret = step->decode(in, inlen, out, i ? cap : orig, arg);
@@ -160,11 +161,12 @@ EXPORT_SYMBOL_GPL(zbewalgo_decompress);
  * zbewalgo_decompress() with the context's scratch and step states.  The
  * scratch is laid out for pages of up to the context's max_len, so pages
  * claiming more are refused whatever *@dlen allows: callers need not
- * bound *@dlen themselves.
+ * bound *@dlen themselves.  A context made for one table
+ * (zbewalgo_ctx_create_for()) refuses pages of steps that table lacks.
  *
- * Return: 0 on success, -EINVAL for malformed or corrupted data, -ENOSPC
- * when the page does not fit in *@dlen bytes or is longer than the
- * context's max_len.
+ * Return: 0 on success, -EINVAL for malformed or corrupted data (or steps
+ * the context has no room for), -ENOSPC when the page does not fit in
+ * *@dlen bytes or is longer than the context's max_len.
  */
 int zbewalgo_ctx_decompress(struct zbewalgo_ctx *ctx, const void *src,
 			    size_t slen, void *dst, size_t *dlen)

@@ -69,45 +69,88 @@ void zbewalgo_default_params(struct zbewalgo_params *params, size_t page_len)
 }
 EXPORT_SYMBOL_GPL(zbewalgo_default_params);
 
+/* The steps of @comb, BIT_ULL(id) each */
+static u64 zbw_comb_mask(const struct zbewalgo_combination *comb)
+{
+	u64 mask = 0;
+	unsigned int k;
+
+	/* bit 0, no step's, for ids no step has */
+	for (k = 0; k < comb->nr_steps; k++)
+		mask |= BIT_ULL(comb->ids[k] < ZBEWALGO_NR_STEP_IDS ?
+				comb->ids[k] : 0);
+	return mask;
+}
+
+/* The steps of @table, or all of them for NULL */
+static u64 zbw_table_mask(const struct zbewalgo_table *table)
+{
+	u64 mask = 0;
+	unsigned int i;
+
+	if (!table)
+		return ZBW_ALL_STEPS;
+	for (i = 0; i < table->nr; i++)
+		mask |= zbw_comb_mask(&table->comb[i]);
+	return mask & ZBW_ALL_STEPS;
+}
+
 /*
- * Bytes of a context: the struct, then the scratch layout, "best" and the
- * steps' states.
+ * Bytes of a context for the steps of @mask: the struct, then the scratch
+ * layout and the steps' states.
  */
-static size_t zbw_ctx_layout(size_t max_len, size_t *head, size_t *stage,
-			     size_t *steps)
+static size_t zbw_ctx_layout(size_t max_len, u64 mask, size_t *head,
+			     size_t *stage, size_t *steps)
 {
 	unsigned int id;
 	size_t size;
 
 	*head = zbw_align8(sizeof(struct zbewalgo_ctx));
-	size = *head + zbw_scratch_layout(max_len, stage, steps) + *stage;
+	size = *head + zbw_scratch_layout(max_len, mask, stage, steps);
 	for (id = 1; id < ZBEWALGO_NR_STEP_IDS; id++)
-		size += zbw_state_size(id, max_len);
+		if (mask & BIT_ULL(id))
+			size += zbw_state_size(id, max_len);
 	return size;
 }
+
+/**
+ * zbewalgo_ctx_size_for() - memory of a compression context for a table
+ * @max_len: as for zbewalgo_ctx_create(), at most ZBEWALGO_MAX_INPUT
+ * @table: as for zbewalgo_ctx_create_for(), or NULL for every step
+ *
+ * All of it is allocated by zbewalgo_ctx_create_for(); compression
+ * allocates nothing more, and neither does zbewalgo_ctx_decompress().
+ *
+ * Return: size in bytes of the context zbewalgo_ctx_create_for(@max_len,
+ * @table) allocates.
+ */
+size_t zbewalgo_ctx_size_for(size_t max_len,
+			     const struct zbewalgo_table *table)
+{
+	size_t head, stage, steps;
+
+	return zbw_ctx_layout(min_t(size_t, max_len, ZBEWALGO_MAX_INPUT),
+			      zbw_table_mask(table), &head, &stage, &steps);
+}
+EXPORT_SYMBOL_GPL(zbewalgo_ctx_size_for);
 
 /**
  * zbewalgo_ctx_size() - memory of a compression context
  * @max_len: as for zbewalgo_ctx_create(), at most ZBEWALGO_MAX_INPUT
  *
- * All of it is allocated by zbewalgo_ctx_create(); compression allocates
- * nothing more, and neither does zbewalgo_ctx_decompress().
- *
  * Return: size in bytes of the context zbewalgo_ctx_create(@max_len)
- * allocates.
+ * allocates, see zbewalgo_ctx_size_for().
  */
 size_t zbewalgo_ctx_size(size_t max_len)
 {
-	size_t head, stage, steps;
-
-	return zbw_ctx_layout(min_t(size_t, max_len, ZBEWALGO_MAX_INPUT),
-			      &head, &stage, &steps);
+	return zbewalgo_ctx_size_for(max_len, NULL);
 }
 EXPORT_SYMBOL_GPL(zbewalgo_ctx_size);
 
 /**
- * zbw_ctx_new() - zbewalgo_ctx_create(), saying why it failed
- * @max_len: as for zbewalgo_ctx_create()
+ * zbw_ctx_new() - zbewalgo_ctx_create_for(), saying why it failed
+ * @max_len: as for zbewalgo_ctx_create_for()
+ * @table: as for zbewalgo_ctx_create_for()
  * @ctxp: the context, set on success only
  *
  * May sleep.
@@ -116,38 +159,41 @@ EXPORT_SYMBOL_GPL(zbewalgo_ctx_size);
  * out of memory, or the error of a step's state set-up (-EINVAL when zstd
  * refuses its workspace).
  */
-int zbw_ctx_new(size_t max_len, struct zbewalgo_ctx **ctxp)
+int zbw_ctx_new(size_t max_len, const struct zbewalgo_table *table,
+		struct zbewalgo_ctx **ctxp)
 {
 	size_t head, stage, steps, size;
-	unsigned int id;
+	u64 mask = zbw_table_mask(table);
 	struct zbewalgo_ctx *ctx;
+	unsigned int id;
 	u8 *mem, *state;
 	int ret;
 
 	if (max_len > ZBEWALGO_MAX_INPUT)
 		return -EINVAL;
-	size = zbw_ctx_layout(max_len, &head, &stage, &steps);
+	size = zbw_ctx_layout(max_len, mask, &head, &stage, &steps);
 	mem = kvzalloc(size, GFP_KERNEL);
 	if (!mem)
 		return -ENOMEM;
 	ctx = (struct zbewalgo_ctx *)mem;
 	ctx->max_len = max_len;
-	ctx->table = zbewalgo_table_default();
+	ctx->steps = mask;
+	ctx->table = table ?: zbewalgo_table_default();
 	zbewalgo_default_params(&ctx->params, max_len);
 	ctx->buf[0] = mem + head;
 	ctx->buf[1] = ctx->buf[0] + stage;
 	ctx->step_scratch = ctx->buf[1] + stage;
-	ctx->buf[2] = (u8 *)ctx->step_scratch + steps;
 	ctx->result.comb = -1;
-	state = ctx->buf[2] + stage;
+	state = (u8 *)ctx->step_scratch + steps;
 	for (id = 1; id < ZBEWALGO_NR_STEP_IDS; id++) {
 		const struct zbewalgo_step *step = zbewalgo_step_get(id);
 
-		if (!step->state_size)
+		if (!step->state_size || !(mask & BIT_ULL(id)))
 			continue;
 		ctx->state[id] = state;
 		state += zbw_state_size(id, max_len);
-		ret = step->state_init(ctx->state[id], max_len);
+		ret = step->state_init(ctx->state[id], max_len,
+				       ctx->step_scratch);
 		if (ret) {
 			kvfree(mem);
 			return ret;
@@ -158,22 +204,44 @@ int zbw_ctx_new(size_t max_len, struct zbewalgo_ctx **ctxp)
 }
 
 /**
+ * zbewalgo_ctx_create_for() - allocate a compression context for a table
+ * @max_len: largest input that will be compressed, at most
+ *	ZBEWALGO_MAX_INPUT (use PAGE_SIZE for zram)
+ * @table: the only table it will compress with, kept until the context
+ *	is destroyed; NULL for any table
+ *
+ * All scratch memory is allocated here, once, for the steps of @table
+ * only: a context with settings fixed for its life (a zram device's)
+ * needs no room for the others.  Such a context does not try chains with
+ * other steps (zbewalgo_ctx_set_table()), and refuses pages that name
+ * them (zbewalgo_ctx_decompress(); zbewalgo_decompress() takes any).
+ * Compression and decompression allocate nothing.  The context starts
+ * with @table (or the default table) and zbewalgo_default_params() for
+ * @max_len.  May sleep.
+ *
+ * Return: the context, or NULL when out of memory or @max_len is too big.
+ */
+struct zbewalgo_ctx *zbewalgo_ctx_create_for(size_t max_len,
+					     const struct zbewalgo_table *table)
+{
+	struct zbewalgo_ctx *ctx;
+
+	return zbw_ctx_new(max_len, table, &ctx) ? NULL : ctx;
+}
+EXPORT_SYMBOL_GPL(zbewalgo_ctx_create_for);
+
+/**
  * zbewalgo_ctx_create() - allocate a compression context
  * @max_len: largest input that will be compressed, at most
  *	ZBEWALGO_MAX_INPUT (use PAGE_SIZE for zram)
  *
- * All scratch memory is allocated here, once; compression and
- * decompression allocate nothing.  The context starts with the default
- * combination table and zbewalgo_default_params() for @max_len.
- * May sleep.
+ * zbewalgo_ctx_create_for() for any table.
  *
  * Return: the context, or NULL when out of memory or @max_len is too big.
  */
 struct zbewalgo_ctx *zbewalgo_ctx_create(size_t max_len)
 {
-	struct zbewalgo_ctx *ctx;
-
-	return zbw_ctx_new(max_len, &ctx) ? NULL : ctx;
+	return zbewalgo_ctx_create_for(max_len, NULL);
 }
 EXPORT_SYMBOL_GPL(zbewalgo_ctx_create);
 
@@ -193,8 +261,8 @@ EXPORT_SYMBOL_GPL(zbewalgo_ctx_destroy);
  * @table: the table; must stay valid and unchanged while @ctx compresses
  *	with it
  *
- * The context remembers its last winning combination by content, so it
- * survives a table change if the new table still holds it.
+ * A context made for one table (zbewalgo_ctx_create_for()) does not try
+ * the chains of @table whose steps that table lacks.
  */
 void zbewalgo_ctx_set_table(struct zbewalgo_ctx *ctx,
 			    const struct zbewalgo_table *table)
@@ -258,7 +326,8 @@ EXPORT_SYMBOL_GPL(zbewalgo_ctx_set_level);
 void zbewalgo_ctx_set_dict(struct zbewalgo_ctx *ctx,
 			   const struct zbewalgo_dict *dict)
 {
-	zbw_zstd_set_dict(ctx->state[ZBEWALGO_STEP_ZSTD], dict);
+	if (ctx->state[ZBEWALGO_STEP_ZSTD])
+		zbw_zstd_set_dict(ctx->state[ZBEWALGO_STEP_ZSTD], dict);
 }
 EXPORT_SYMBOL_GPL(zbewalgo_ctx_set_dict);
 
@@ -274,16 +343,6 @@ zbewalgo_ctx_last_result(const struct zbewalgo_ctx *ctx)
 	return &ctx->result;
 }
 EXPORT_SYMBOL_GPL(zbewalgo_ctx_last_result);
-
-/* The buffer (0..2) that is neither @a nor @b. */
-static unsigned int zbw_free_buf(int a, int b)
-{
-	unsigned int i = 0;
-
-	while ((int)i == a || (int)i == b)
-		i++;
-	return i;
-}
 
 static int zbw_write_stored(const u8 *src, size_t slen, u8 *dst, size_t *dlen)
 {
@@ -332,7 +391,6 @@ int zbewalgo_compress(struct zbewalgo_ctx *ctx, const void *src, size_t slen,
 	/* The decoder bounds stages by the page's length, not the context's. */
 	unsigned int cap = zbewalgo_stage_cap(slen);
 	unsigned int i, k;
-	int best_buf = -1;
 	struct zbw_search s;
 	struct zbewalgo_result *res = &ctx->result;
 	u8 *out = dst;
@@ -358,19 +416,20 @@ int zbewalgo_compress(struct zbewalgo_ctx *ctx, const void *src, size_t slen,
 	}
 	zbw_probe(src, slen, table, params->early_abort_size, ctx->step_scratch,
 		  &ctx->probe);
-	zbw_zstd_set_page(ctx->state[ZBEWALGO_STEP_ZSTD], src);
+	if (ctx->state[ZBEWALGO_STEP_ZSTD])
+		zbw_zstd_set_page(ctx->state[ZBEWALGO_STEP_ZSTD], src);
 
 	for (i = 0; i < ctx->probe.nr && slen; i++) {
 		int ci = zbw_search_chain(&s, i);
 		const struct zbewalgo_combination *comb = &table->comb[ci];
 		const u8 *in = src;
-		unsigned int inlen = slen;
-		int in_buf = -1;
+		unsigned int inlen = slen, ob = 0;
+		/* a context made for another table has no room for its steps */
+		bool runs = !(zbw_comb_mask(comb) & ~ctx->steps);
 
 		res->tried++;
-		for (k = 0; k < comb->nr_steps; k++) {
+		for (k = 0; runs && k < comb->nr_steps; k++) {
 			const struct zbewalgo_step *step;
-			unsigned int ob = zbw_free_buf(in_buf, best_buf);
 			unsigned int dcap = cap;
 			size_t over;
 			int ret;
@@ -404,11 +463,13 @@ int zbewalgo_compress(struct zbewalgo_ctx *ctx, const void *src, size_t slen,
 					   ctx->step_scratch);
 			if (ret < 0)
 				break;
-			if (zbw_search_result(&s, ci, k + 1, over + ret))
-				best_buf = ob;
+			/* the best so far goes where it ends up, if it fits */
+			if (zbw_search_result(&s, ci, k + 1, over + ret) &&
+			    s.best <= *dlen)
+				memcpy(out + over, ctx->buf[ob], ret);
 			in = ctx->buf[ob];
 			inlen = ret;
-			in_buf = ob;
+			ob ^= 1;
 			if (zbw_search_stop(&s))
 				goto finish;
 		}
@@ -427,8 +488,6 @@ finish:
 	out[0] = zbw_page_byte0(s.best_steps);
 	memcpy(out + 1, table->comb[s.best_comb].ids, s.best_steps);
 	zbw_put_len(out + 1 + s.best_steps, out + s.best, slen);
-	k = 1 + s.best_steps + len_bytes;
-	memcpy(out + k, ctx->buf[best_buf], s.best - k);
 	*dlen = s.best;
 	return 0;
 }

@@ -23,7 +23,10 @@ static inline size_t zbw_align8(size_t n)
  * @sample: the page's sample, for the incompressibility test
  * @probe: the page's estimates for the table's chains
  *	(@sample and @probe are here rather than on the caller's stack)
- * @buf: three stage buffers of zbewalgo_stage_cap(@max_len) bytes each
+ * @steps: the steps (BIT_ULL(id)) it has scratch and state for; chains
+ *	with others are not tried, pages with others not decoded
+ * @buf: two stage buffers of zbewalgo_stage_cap(@max_len) bytes each; the
+ *	best result so far goes to the caller's buffer
  * @step_scratch: scratch shared by the steps
  * @state: each step's state (struct zbewalgo_step), by id; NULL for steps
  *	without
@@ -40,25 +43,29 @@ struct zbewalgo_ctx {
 	struct zbewalgo_result result;
 	struct zbw_sample sample;
 	struct zbw_probe probe;
-	u8 *buf[3];
+	u64 steps;
+	u8 *buf[2];
 	void *step_scratch;
 	void *state[ZBEWALGO_NR_STEP_IDS];
 };
 
+/* Every step id, as a mask of struct zbewalgo_ctx's @steps */
+#define ZBW_ALL_STEPS	(GENMASK_ULL(ZBEWALGO_NR_STEP_IDS - 1, 1))
+
 /*
- * Scratch layout: stage A, stage B, step scratch (all decoding needs), best.
- * Inline, as the static it was in one file: out of line, the decoder's
- * frame holds the sizes it passes by address, and its deepest chain grows
- * past make check-stack's bound on arm64.
+ * Scratch layout: stage A, stage B, step scratch (all decoding needs), for
+ * the steps of the mask @mask.  Inline, as the static it was in one file:
+ * out of line, the decoder's frame holds the sizes it passes by address,
+ * and its deepest chain grows past make check-stack's bound on arm64.
  */
-static inline size_t zbw_scratch_layout(size_t max_len, size_t *stage,
-					size_t *steps)
+static inline size_t zbw_scratch_layout(size_t max_len, u64 mask,
+					size_t *stage, size_t *steps)
 {
 	unsigned int cap = zbewalgo_stage_cap(max_len);
 
 	*stage = zbw_align8(cap);
 	/* the incompressibility test and the probe share the step scratch */
-	*steps = zbw_align8(max_t(size_t, zbewalgo_steps_scratch_size(cap),
+	*steps = zbw_align8(max_t(size_t, zbw_steps_scratch_size(cap, mask),
 				  max(ZBW_CHECK_SCRATCH, ZBW_PROBE_SCRATCH)));
 	return 2 * *stage + *steps;
 }

@@ -32,8 +32,11 @@ const struct zbewalgo_step *zbewalgo_step_get(unsigned int id)
 	return zbewalgo_steps[id].step;
 }
 
-/* Scratch every step can share for stages of up to @max_len bytes. */
-size_t zbewalgo_steps_scratch_size(unsigned int max_len)
+/*
+ * Scratch the steps of @mask (BIT_ULL(id) each) can share for stages of up
+ * to @max_len bytes.
+ */
+size_t zbw_steps_scratch_size(unsigned int max_len, u64 mask)
 {
 	size_t size = 0;
 	unsigned int id;
@@ -41,10 +44,16 @@ size_t zbewalgo_steps_scratch_size(unsigned int max_len)
 	for (id = 1; id < ZBEWALGO_NR_STEP_IDS; id++) {
 		const struct zbewalgo_step *step = zbewalgo_steps[id].step;
 
-		if (step && step->scratch_size)
+		if (step && step->scratch_size && (mask & BIT_ULL(id)))
 			size = max(size, step->scratch_size(max_len));
 	}
 	return size;
+}
+
+/* Scratch every step can share for stages of up to @max_len bytes. */
+size_t zbewalgo_steps_scratch_size(unsigned int max_len)
+{
+	return zbw_steps_scratch_size(max_len, ~0ULL);
 }
 
 /*
@@ -55,12 +64,16 @@ size_t zbewalgo_steps_scratch_size(unsigned int max_len)
 void *zbewalgo_step_state_create(const struct zbewalgo_step *step,
 				 unsigned int max_len)
 {
+	size_t size;
 	void *state;
 
 	if (!step->state_size)
 		return NULL;
-	state = kvzalloc(step->state_size(max_len), GFP_KERNEL);
-	if (state && step->state_init(state, max_len)) {
+	/* the state, then the step's own scratch, as a context has them */
+	size = ALIGN(step->state_size(max_len), 8);
+	state = kvzalloc(size + step->scratch_size(zbewalgo_stage_cap(max_len)),
+			 GFP_KERNEL);
+	if (state && step->state_init(state, max_len, (u8 *)state + size)) {
 		kvfree(state);
 		return NULL;
 	}

@@ -450,7 +450,9 @@ struct zbewalgo_stream *zbewalgo_stream_create(size_t page_len, int level,
 		if (s->config->own_table)
 			s->preset = NULL;
 	}
-	ret = zbw_ctx_new(page_len, &s->ctx);
+	/* fixed settings: room for the steps of their table only */
+	ret = zbw_ctx_new(page_len, !s->fixed ? NULL :
+			  s->preset ?: &s->config->table, &s->ctx);
 	if (ret) {
 		zbewalgo_stream_destroy(s);
 		return ERR_PTR(ret);

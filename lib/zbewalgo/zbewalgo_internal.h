@@ -7,6 +7,7 @@
 #define __ZBEWALGO_INTERNAL_H
 
 #include <linux/bitops.h>
+#include <linux/bits.h>
 #include <linux/errno.h>
 #include <linux/kernel.h>
 #include <linux/string.h>
@@ -56,7 +57,9 @@ static inline bool zbw_comb_equal(const struct zbewalgo_combination *a,
  *	context, for pages of up to @max_len bytes (so for inputs and outputs
  *	of up to zbewalgo_stage_cap(@max_len)); NULL when none.
  * @state_init: set up that state, once per context, for the default
- *	level.  Returns 0 or a negative errno.
+ *	level, with the context's step scratch (which the step may use
+ *	while it runs: no other step does then).  Returns 0 or a negative
+ *	errno.
  * @set_level: make the encoder in the state work at compression level
  *	@level (1..ZBEWALGO_MAX_LEVEL); NULL when the step has one way to
  *	encode.
@@ -77,7 +80,7 @@ struct zbewalgo_step {
 		      unsigned int dcap, void *scratch);
 	size_t (*scratch_size)(unsigned int max_len);
 	size_t (*state_size)(unsigned int max_len);
-	int (*state_init)(void *state, unsigned int max_len);
+	int (*state_init)(void *state, unsigned int max_len, void *scratch);
 	void (*set_level)(void *state, int level);
 	int (*layout)(const u8 *src, unsigned int slen, u8 *dst,
 		      unsigned int dcap, void *scratch);
@@ -93,6 +96,7 @@ extern const struct zbewalgo_step
 
 const struct zbewalgo_step *zbewalgo_step_get(unsigned int id);
 size_t zbewalgo_steps_scratch_size(unsigned int max_len);
+size_t zbw_steps_scratch_size(unsigned int max_len, u64 mask);
 void *zbewalgo_step_state_create(const struct zbewalgo_step *step,
 				 unsigned int max_len);
 
@@ -103,9 +107,10 @@ void *zbewalgo_step_state_create(const struct zbewalgo_step *step,
 void zbw_zstd_set_dict(void *state, const struct zbewalgo_dict *dict);
 void zbw_zstd_set_page(void *state, const u8 *page);
 
-/* zbewalgo_ctx_create() with its error code (engine.c) */
+/* zbewalgo_ctx_create_for() with its error code (engine.c) */
 struct zbewalgo_ctx;
-int zbw_ctx_new(size_t max_len, struct zbewalgo_ctx **ctxp);
+int zbw_ctx_new(size_t max_len, const struct zbewalgo_table *table,
+		struct zbewalgo_ctx **ctxp);
 
 /*
  * ZBW_WORD_STEP() - define the layout step @step from the coders

@@ -88,9 +88,10 @@ struct zbewalgo_dict {
  * @page: the page being compressed: the input compressed with @dict too
  * @params: the parameters of the current level
  * @max_len: largest page
- * @frame_size: bytes at the start of @mem for one frame with its magic
- *	number, as zstd writes it and as zstd reads it
- * @mem: that frame, then the workspaces of @cctx and of @dctx
+ * @frame: the context's step scratch, for one frame with its magic number
+ *	as zstd writes it and as zstd reads it
+ * @frame_size: its bytes
+ * @ws: the workspaces of @cctx and of @dctx
  */
 struct zbw_zstd_state {
 	zstd_cctx *cctx;
@@ -99,8 +100,9 @@ struct zbw_zstd_state {
 	const u8 *page;
 	zstd_parameters params;
 	unsigned int max_len;
+	u8 *frame;
 	size_t frame_size;
-	u8 mem[] __aligned(8);
+	u8 ws[] __aligned(8);
 };
 
 /*
@@ -131,12 +133,14 @@ static zstd_parameters zbw_zstd_params(int zlevel, unsigned int max_len)
 	return params;
 }
 
-/* Frames of the stages of pages of up to @max_len bytes */
-static size_t zbw_zstd_frame_size(unsigned int max_len)
+/*
+ * The step scratch: one frame with its magic number for @max_len bytes
+ * (a stage), whatever zstd makes of them.  With less room, zstd would
+ * code some blocks otherwise than it does with room to spare.
+ */
+static size_t zstd_scratch_size(unsigned int max_len)
 {
-	size_t cap = zbewalgo_stage_cap(max_len);
-
-	return ALIGN(ZBW_ZSTD_MAGIC_BYTES + zstd_compress_bound(cap), 8);
+	return ZBW_ZSTD_MAGIC_BYTES + zstd_compress_bound(max_len);
 }
 
 /*
@@ -163,8 +167,8 @@ static size_t zbw_zstd_cctx_size(unsigned int max_len)
 
 static size_t zstd_state_size(unsigned int max_len)
 {
-	return sizeof(struct zbw_zstd_state) + zbw_zstd_frame_size(max_len) +
-	       zbw_zstd_cctx_size(max_len) + zstd_dctx_workspace_bound();
+	return sizeof(struct zbw_zstd_state) + zbw_zstd_cctx_size(max_len) +
+	       zstd_dctx_workspace_bound();
 }
 
 static void zstd_set_level(void *state, int level)
@@ -174,21 +178,21 @@ static void zstd_set_level(void *state, int level)
 	st->params = zbw_zstd_params(zbw_zstd_levels[level - 1], st->max_len);
 }
 
-static int zstd_state_init(void *state, unsigned int max_len)
+static int zstd_state_init(void *state, unsigned int max_len, void *scratch)
 {
 	struct zbw_zstd_state *st = state;
 	size_t cctx_size = zbw_zstd_cctx_size(max_len);
-	u8 *ws;
 
 	st->max_len = max_len;
 	/* zbewalgo_decompress() sets states up in scratch, not zeroed */
 	st->dict = NULL;
 	st->page = NULL;
 	zstd_set_level(st, ZBEWALGO_DEFAULT_LEVEL);
-	st->frame_size = zbw_zstd_frame_size(max_len);
-	ws = st->mem + st->frame_size;
-	st->cctx = zstd_init_cctx(ws, cctx_size);
-	st->dctx = zstd_init_dctx(ws + cctx_size, zstd_dctx_workspace_bound());
+	st->frame = scratch;
+	st->frame_size = zstd_scratch_size(zbewalgo_stage_cap(max_len));
+	st->cctx = zstd_init_cctx(st->ws, cctx_size);
+	st->dctx = zstd_init_dctx(st->ws + cctx_size,
+				  zstd_dctx_workspace_bound());
 	/*
 	 * zstd allocates nothing here: it refuses a workspace that is too
 	 * small or misaligned, an invalid argument (as crypto/zstd.c says).
@@ -213,17 +217,18 @@ static const zstd_custom_mem zbw_zstd_mem = {
 };
 
 static size_t zbw_zstd_compress_dict(struct zbw_zstd_state *st,
-				     const u8 *src, unsigned int slen)
+				     const u8 *src, unsigned int slen,
+				     size_t cap)
 {
-	return zstd_compress_using_cdict(st->cctx, st->mem, st->frame_size,
-					 src, slen, st->dict->cdict);
+	return zstd_compress_using_cdict(st->cctx, st->frame, cap, src, slen,
+					 st->dict->cdict);
 }
 
 static size_t zbw_zstd_decompress_dict(struct zbw_zstd_state *st, u8 *dst,
 				       unsigned int dcap, size_t flen)
 {
-	return zstd_decompress_using_ddict(st->dctx, dst, dcap, st->mem, flen,
-					   st->dict->ddict);
+	return zstd_decompress_using_ddict(st->dctx, dst, dcap, st->frame,
+					   flen, st->dict->ddict);
 }
 
 /* zstd's dictionaries over @dict->data; frees them on failure */
@@ -258,7 +263,8 @@ static void zbw_zstd_dict_unload(struct zbewalgo_dict *dict)
 #else
 /* The kernel's zstd exports no dictionaries before 6.12. */
 static size_t zbw_zstd_compress_dict(struct zbw_zstd_state *st,
-				     const u8 *src, unsigned int slen)
+				     const u8 *src, unsigned int slen,
+				     size_t cap)
 {
 	return -1;
 }
@@ -366,7 +372,7 @@ void zbw_zstd_set_page(void *state, const u8 *page)
 	st->page = page;
 }
 
-/* zstd's frame @n at @st->mem to @dst without its magic number */
+/* zstd's frame of @n bytes at @st->frame to @dst without its magic number */
 static int zbw_zstd_out(struct zbw_zstd_state *st, size_t n, u8 *dst,
 			unsigned int dcap)
 {
@@ -375,7 +381,7 @@ static int zbw_zstd_out(struct zbw_zstd_state *st, size_t n, u8 *dst,
 	n -= ZBW_ZSTD_MAGIC_BYTES;
 	if (n > dcap)
 		return -ENOSPC;
-	memcpy(dst, st->mem + ZBW_ZSTD_MAGIC_BYTES, n);
+	memcpy(dst, st->frame + ZBW_ZSTD_MAGIC_BYTES, n);
 	return n;
 }
 
@@ -385,7 +391,7 @@ static int zstd_encode(const u8 *src, unsigned int slen, u8 *dst,
 	struct zbw_zstd_state *st = state;
 	int ret, plain;
 
-	plain = zbw_zstd_out(st, zstd_compress_cctx(st->cctx, st->mem,
+	plain = zbw_zstd_out(st, zstd_compress_cctx(st->cctx, st->frame,
 						    st->frame_size, src, slen,
 						    &st->params),
 			     dst, dcap);
@@ -397,8 +403,9 @@ static int zstd_encode(const u8 *src, unsigned int slen, u8 *dst,
 	 */
 	if (plain >= 0)
 		dcap = plain - 1;
-	ret = zbw_zstd_out(st, zbw_zstd_compress_dict(st, src, slen), dst,
-			   dcap);
+	ret = zbw_zstd_out(st, zbw_zstd_compress_dict(st, src, slen,
+						      st->frame_size),
+			   dst, dcap);
 	return ret >= 0 ? ret : plain;
 }
 
@@ -436,12 +443,12 @@ static int zstd_decode(const u8 *src, unsigned int slen, u8 *dst,
 
 	if (flen > st->frame_size)
 		return -EINVAL;
-	memcpy(st->mem, zbw_zstd_magic, ZBW_ZSTD_MAGIC_BYTES);
-	memcpy(st->mem + ZBW_ZSTD_MAGIC_BYTES, src, slen);
+	memcpy(st->frame, zbw_zstd_magic, ZBW_ZSTD_MAGIC_BYTES);
+	memcpy(st->frame + ZBW_ZSTD_MAGIC_BYTES, src, slen);
 	/* one frame, nothing after it: zstd would go on to the next */
-	if (zstd_find_frame_compressed_size(st->mem, flen) != flen)
+	if (zstd_find_frame_compressed_size(st->frame, flen) != flen)
 		return -EINVAL;
-	id = zbw_zstd_frame_dict_id(st->mem, flen);
+	id = zbw_zstd_frame_dict_id(st->frame, flen);
 	if (id < 0)
 		return -EINVAL;
 	if (id && (!st->dict || st->dict->id != id))
@@ -449,7 +456,7 @@ static int zstd_decode(const u8 *src, unsigned int slen, u8 *dst,
 	if (id)
 		n = zbw_zstd_decompress_dict(st, dst, dcap, flen);
 	else
-		n = zstd_decompress_dctx(st->dctx, dst, dcap, st->mem, flen);
+		n = zstd_decompress_dctx(st->dctx, dst, dcap, st->frame, flen);
 	if (zstd_is_error(n))
 		return -EINVAL;
 	return n;
@@ -458,7 +465,7 @@ static int zstd_decode(const u8 *src, unsigned int slen, u8 *dst,
 const struct zbewalgo_step zbewalgo_step_ZSTD = {
 	.encode		= zstd_encode,
 	.decode		= zstd_decode,
-	.scratch_size	= NULL,
+	.scratch_size	= zstd_scratch_size,
 	.state_size	= zstd_state_size,
 	.state_init	= zstd_state_init,
 	.set_level	= zstd_set_level,

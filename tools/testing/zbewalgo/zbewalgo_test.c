@@ -1107,22 +1107,22 @@ static void test_zstd_init_error(void)
 
 	begin("zstd_init_error");
 	zstd_refuse = true;
-	CHECK(zstd->state_init(state, PAGE) == -EINVAL,
+	CHECK(zstd->state_init(state, PAGE, NULL) == -EINVAL,
 	      "zstd refused its workspace: state init says %d, not -EINVAL",
-	      zstd->state_init(state, PAGE));
-	ret = zbw_ctx_new(PAGE, &ctx);
+	      zstd->state_init(state, PAGE, NULL));
+	ret = zbw_ctx_new(PAGE, NULL, &ctx);
 	CHECK(ret == -EINVAL && !ctx,
 	      "zstd refused its workspace: context creation says %d", ret);
 	CHECK(!zbewalgo_ctx_create(PAGE), "a context without zstd's");
 	zstd_refuse = false;
-	CHECK(zstd->state_init(state, PAGE) == 0, "zstd state init failed");
-	ret = zbw_ctx_new(ZBEWALGO_MAX_INPUT + 1, &ctx);
+	CHECK(zstd->state_init(state, PAGE, NULL) == 0, "zstd state init failed");
+	ret = zbw_ctx_new(ZBEWALGO_MAX_INPUT + 1, NULL, &ctx);
 	CHECK(ret == -EINVAL && !ctx, "a page too long: %d", ret);
 	alloc_fail = true;
-	ret = zbw_ctx_new(PAGE, &ctx);
+	ret = zbw_ctx_new(PAGE, NULL, &ctx);
 	alloc_fail = false;
 	CHECK(ret == -ENOMEM && !ctx, "out of memory: %d", ret);
-	ret = zbw_ctx_new(PAGE, &ctx);
+	ret = zbw_ctx_new(PAGE, NULL, &ctx);
 	CHECK(!ret && ctx, "context creation failed: %d", ret);
 	zbewalgo_ctx_destroy(ctx);
 	free(state);
@@ -1187,6 +1187,88 @@ static void test_context_memory(void)
 	free(out);
 	free(dst);
 	end();
+}
+
+/*
+ * A context made for one table (zbewalgo_ctx_create_for(), a zram
+ * device's): one allocation of zbewalgo_ctx_size_for() bytes, less than a
+ * context for any table, which writes the same bytes for every page and
+ * decodes them; pages of steps its table lacks are refused (by
+ * zbewalgo_decompress() taken), and chains of such steps not tried.
+ */
+static void test_context_for_table(void)
+{
+	const struct zbewalgo_table *t = zbewalgo_preset_table(2);
+	size_t size = zbewalgo_ctx_size_for(PAGE, t), i;
+	unsigned char *a = malloc(ZBEWALGO_STORED_SIZE(PAGE));
+	unsigned char *b = malloc(ZBEWALGO_STORED_SIZE(PAGE));
+	unsigned char *out = malloc(PAGE);
+	void *scratch = malloc(zbewalgo_decompress_scratch_size(PAGE));
+	struct zbewalgo_table lz = { .nr = 1 };
+	struct zbewalgo_ctx *ctx, *any = zbewalgo_ctx_create(PAGE);
+	unsigned long differ = 0, failed = 0;
+	int err;
+
+	begin("a context for one table");
+	alloc_count = 0;
+	alloc_watch = true;
+	ctx = zbewalgo_ctx_create_for(PAGE, t);
+	alloc_watch = false;
+	CHECK(ctx && alloc_count == 1 && alloc_last == size,
+	      "create: %lu allocations, last %zu bytes, want 1 of %zu",
+	      alloc_count, alloc_last, size);
+	CHECK(size < zbewalgo_ctx_size(PAGE), "%zu bytes, %zu for any table",
+	      size, zbewalgo_ctx_size(PAGE));
+	if (!ctx || !any)
+		abort();
+	zbewalgo_ctx_set_table(any, t);
+	for (i = 0; i < nr_pages; i++) {
+		size_t la = ZBEWALGO_STORED_SIZE(PAGE), lb = la, olen = PAGE;
+
+		if (zbewalgo_compress(ctx, pages[i].data, pages[i].len, a, &la) ||
+		    zbewalgo_compress(any, pages[i].data, pages[i].len, b, &lb) ||
+		    zbewalgo_ctx_decompress(ctx, a, la, out, &olen) ||
+		    olen != pages[i].len || memcmp(out, pages[i].data, olen))
+			failed++;
+		else if (la != lb || memcmp(a, b, la))
+			differ++;
+	}
+	CHECK(!failed && !differ, "%lu pages failed, %lu differ", failed,
+	      differ);
+
+	/* lz is not in its table: not tried, not decoded */
+	lz.comb[0].nr_steps = 1;
+	lz.comb[0].ids[0] = ZBEWALGO_STEP_LZ;
+	zbewalgo_ctx_set_table(any, &lz);
+	zbewalgo_ctx_set_table(ctx, &lz);
+	for (i = 0; i < nr_pages; i++) {
+		size_t la = ZBEWALGO_STORED_SIZE(PAGE), lb = la, olen = PAGE;
+
+		if (zbewalgo_compress(any, pages[i].data, pages[i].len, b, &lb) ||
+		    zbewalgo_ctx_last_result(any)->stored)
+			continue;
+		err = zbewalgo_ctx_decompress(ctx, b, lb, out, &olen);
+		CHECK(err == -EINVAL, "%s: lz page decoded with %d", pages[i].name,
+		      err);
+		olen = PAGE;
+		err = zbewalgo_decompress(b, lb, out, &olen, scratch);
+		CHECK(!err && olen == pages[i].len, "%s: lz page not decoded: %d",
+		      pages[i].name, err);
+		err = zbewalgo_compress(ctx, pages[i].data, pages[i].len, a, &la);
+		CHECK(!err && zbewalgo_ctx_last_result(ctx)->stored,
+		      "%s: lz tried without room (%d)", pages[i].name, err);
+		break;
+	}
+	CHECK(i < nr_pages, "no page lz compresses");
+	zbewalgo_ctx_destroy(any);
+	zbewalgo_ctx_destroy(ctx);
+	free(scratch);
+	free(out);
+	free(b);
+	free(a);
+	end();
+	printf("#   %zu bytes for level 2's table, %zu for any\n", size,
+	       zbewalgo_ctx_size(PAGE));
 }
 
 /* Compress and decompress every page with exact-size buffers. */
@@ -2307,6 +2389,7 @@ int main(int argc, char **argv)
 	test_short_input_large_pages();
 	test_deterministic();
 	test_context_memory();
+	test_context_for_table();
 	test_zstd_init_error();
 	test_random_stored_at_once();
 	test_precheck_keeps_compressible();

@@ -19,7 +19,8 @@
  *
  * B sums the compressed sizes, H counts the results zram would store whole
  * (not below huge_size=).  Then the memory of one stream, zbewalgo's
- * context and zram's zstd backend's two workspaces at level 3:
+ * context as a zram device at level= has it (for its table's steps) and
+ * zram's zstd backend's two workspaces at level 3:
  *
  *   zbwbench: memory zbewalgo=Z zstd=S
  *
@@ -290,7 +291,11 @@ static int __init zbb_init(void)
 				goto out;
 		}
 	}
-	pr_info("memory zbewalgo=%zu zstd=%zu\n", zbewalgo_ctx_size(PAGE_SIZE),
+	/* a zram device's stream: room for its table's steps only */
+	pr_info("memory zbewalgo=%zu zstd=%zu\n",
+		zbewalgo_ctx_size_for(PAGE_SIZE, level ?
+				      zbewalgo_preset_table(level) :
+				      zbewalgo_table_default()),
 		zbb_zstd_stream_size());
 	pr_info("done\n");
 	ret = -ECANCELED;
