@@ -209,6 +209,9 @@ void zbewalgo_config_put(struct zbewalgo_config *cfg);
 
 struct zbewalgo_stream *zbewalgo_stream_create(size_t page_len, int level,
 					       struct zbewalgo_config *cfg);
+struct zbewalgo_stream *zbewalgo_stream_create_device(size_t page_len,
+						      int level,
+						      struct zbewalgo_config *cfg);
 void zbewalgo_stream_destroy(struct zbewalgo_stream *s);
 int zbewalgo_stream_compress(struct zbewalgo_stream *s, const void *src,
 			     size_t slen, void *dst, size_t *dlen);

@@ -403,30 +403,13 @@ static void zbw_stream_refresh(struct zbewalgo_stream *s)
 	zbw_stream_apply(s);
 }
 
-/**
- * zbewalgo_stream_create() - a compression stream for kernel users
- * @page_len: largest input, normally PAGE_SIZE
- * @level: 0 for the shared (sysfs) table, or a preset level, see
- *	zbewalgo_preset_table(), whose table is used unless @cfg has one of
- *	its own
- * @cfg: the configuration to keep, from zbewalgo_config_get() or
- *	zbewalgo_config_create() (the stream takes a reference of its own),
- *	or NULL to follow the one sysfs publishes, page by page
- *
- * A stream with a configuration of its own compresses a page the same
- * whenever it is asked, as do all streams given the same configuration and
- * level: what a caller that compresses a page twice and trusts the first
- * length (zram) needs.
- *
- * Context: may sleep.
- * Return: the stream, or an ERR_PTR(): -EINVAL for an unknown level or a
- * @page_len above ZBEWALGO_MAX_INPUT (the page format's limit), -ENOMEM
- * when out of memory, -ENODEV when the library failed to initialise, or
- * the error of the context's set-up (-EINVAL when zstd refuses its
- * workspace).
+/*
+ * A stream; with @own, one whose context has room only for the steps of
+ * its fixed table (zbewalgo_stream_create_device()).
  */
-struct zbewalgo_stream *zbewalgo_stream_create(size_t page_len, int level,
-					       struct zbewalgo_config *cfg)
+static struct zbewalgo_stream *zbw_stream_new(size_t page_len, int level,
+					      struct zbewalgo_config *cfg,
+					      bool own)
 {
 	struct zbewalgo_stream *s = kzalloc(sizeof(*s), GFP_KERNEL);
 	int ret;
@@ -450,9 +433,8 @@ struct zbewalgo_stream *zbewalgo_stream_create(size_t page_len, int level,
 		if (s->config->own_table)
 			s->preset = NULL;
 	}
-	/* fixed settings: room for the steps of their table only */
-	ret = zbw_ctx_new(page_len, !s->fixed ? NULL :
-			  s->preset ?: &s->config->table, &s->ctx);
+	ret = zbw_ctx_new(page_len, own && s->fixed ?
+			  s->preset ?: &s->config->table : NULL, &s->ctx);
 	if (ret) {
 		zbewalgo_stream_destroy(s);
 		return ERR_PTR(ret);
@@ -464,7 +446,58 @@ struct zbewalgo_stream *zbewalgo_stream_create(size_t page_len, int level,
 	zbw_stream_apply(s);
 	return s;
 }
+
+/**
+ * zbewalgo_stream_create() - a compression stream for kernel users
+ * @page_len: largest input, normally PAGE_SIZE
+ * @level: 0 for the shared (sysfs) table, or a preset level, see
+ *	zbewalgo_preset_table(), whose table is used unless @cfg has one of
+ *	its own
+ * @cfg: the configuration to keep, from zbewalgo_config_get() or
+ *	zbewalgo_config_create() (the stream takes a reference of its own),
+ *	or NULL to follow the one sysfs publishes, page by page
+ *
+ * A stream with a configuration of its own compresses a page the same
+ * whenever it is asked, as do all streams given the same configuration and
+ * level: what a caller that compresses a page twice and trusts the first
+ * length (zram) needs.  It decompresses any page.
+ *
+ * Context: may sleep.
+ * Return: the stream, or an ERR_PTR(): -EINVAL for an unknown level or a
+ * @page_len above ZBEWALGO_MAX_INPUT (the page format's limit), -ENOMEM
+ * when out of memory, -ENODEV when the library failed to initialise, or
+ * the error of the context's set-up (-EINVAL when zstd refuses its
+ * workspace).
+ */
+struct zbewalgo_stream *zbewalgo_stream_create(size_t page_len, int level,
+					       struct zbewalgo_config *cfg)
+{
+	return zbw_stream_new(page_len, level, cfg, false);
+}
 EXPORT_SYMBOL_GPL(zbewalgo_stream_create);
+
+/**
+ * zbewalgo_stream_create_device() - a stream for one device's own pages
+ * @page_len: as for zbewalgo_stream_create()
+ * @level: as for zbewalgo_stream_create()
+ * @cfg: the device's configuration, kept for the stream's life
+ *
+ * zbewalgo_stream_create() for a caller that decompresses only pages it
+ * compressed with @cfg and @level (a zram device, whose settings are
+ * fixed while it holds data): the stream has room for the steps of its
+ * table only, less memory than zram's zstd backend takes per stream for
+ * the default table, and refuses pages of other steps.
+ *
+ * Context: may sleep.
+ * Return: as for zbewalgo_stream_create().
+ */
+struct zbewalgo_stream *zbewalgo_stream_create_device(size_t page_len,
+						      int level,
+						      struct zbewalgo_config *cfg)
+{
+	return zbw_stream_new(page_len, level, cfg, true);
+}
+EXPORT_SYMBOL_GPL(zbewalgo_stream_create_device);
 
 /**
  * zbewalgo_stream_destroy() - free a stream

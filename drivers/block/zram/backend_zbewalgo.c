@@ -90,9 +90,10 @@ static void zbewalgo_zram_release_params(struct zcomp_params *params)
 static int zbewalgo_zram_create(struct zcomp_params *params,
 				struct zcomp_ctx *ctx)
 {
-	struct zbewalgo_stream *s = zbewalgo_stream_create(PAGE_SIZE,
-							   params->level,
-							   params->drv_data);
+	/* the device's own pages only: room for its table's steps only */
+	struct zbewalgo_stream *s =
+		zbewalgo_stream_create_device(PAGE_SIZE, params->level,
+					      params->drv_data);
 
 	if (IS_ERR(s))
 		return PTR_ERR(s);

@@ -852,6 +852,53 @@ static void zbewalgo_test_dict(struct kunit *test)
 }
 
 /*
+ * A device's stream (zbewalgo_stream_create_device()) round-trips its own
+ * pages and refuses pages of steps its table lacks, which a stream of the
+ * same configuration for any page decodes (crypto's testmgr feeds those).
+ */
+static void zbewalgo_test_device_stream(struct kunit *test)
+{
+	struct zbw_fixture *f = test->priv;
+	size_t max = ZBEWALGO_STORED_SIZE(PAGE_LEN), n, m;
+	u8 *a = kunit_kmalloc(test, max, GFP_KERNEL);
+	u8 *b = kunit_kmalloc(test, PAGE_LEN, GFP_KERNEL);
+	struct zbewalgo_table *rle = kunit_kzalloc(test, sizeof(*rle),
+						   GFP_KERNEL);
+	struct zbewalgo_stream *dev, *any;
+	struct zbewalgo_config *cfg;
+
+	KUNIT_ASSERT_NOT_NULL(test, a);
+	KUNIT_ASSERT_NOT_NULL(test, b);
+	KUNIT_ASSERT_NOT_NULL(test, rle);
+	cfg = zbewalgo_config_create("zstd", -1, -1);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(cfg));
+	dev = zbewalgo_stream_create_device(PAGE_LEN, 0, cfg);
+	any = zbewalgo_stream_create(PAGE_LEN, 0, cfg);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(dev));
+	KUNIT_ASSERT_FALSE(test, IS_ERR(any));
+	m = zbw_stream_pack(test, dev, f->page[ZBW_TEXT], a);
+	n = PAGE_LEN;
+	KUNIT_EXPECT_EQ(test, zbewalgo_stream_decompress(dev, a, m, b, &n), 0);
+	KUNIT_EXPECT_MEMEQ(test, b, f->page[ZBW_TEXT], PAGE_LEN);
+
+	KUNIT_ASSERT_EQ(test, zbewalgo_table_parse(rle, "rle"), 0);
+	zbewalgo_ctx_set_table(f->ctx, rle);
+	m = max;
+	KUNIT_ASSERT_EQ(test, zbewalgo_compress(f->ctx, f->page[ZBW_REPEAT],
+						PAGE_LEN, a, &m), 0);
+	KUNIT_ASSERT_FALSE(test, zbewalgo_ctx_last_result(f->ctx)->stored);
+	n = PAGE_LEN;
+	KUNIT_EXPECT_EQ(test, zbewalgo_stream_decompress(dev, a, m, b, &n),
+			-EINVAL);
+	n = PAGE_LEN;
+	KUNIT_EXPECT_EQ(test, zbewalgo_stream_decompress(any, a, m, b, &n), 0);
+	KUNIT_EXPECT_MEMEQ(test, b, f->page[ZBW_REPEAT], PAGE_LEN);
+	zbewalgo_stream_destroy(any);
+	zbewalgo_stream_destroy(dev);
+	zbewalgo_config_put(cfg);
+}
+
+/*
  * zswap compresses into one page, which a stored page does not fit: the
  * stream says -ENOSPC, and the page still counts as stored (it did not).
  */
@@ -1075,6 +1122,7 @@ static struct kunit_case zbewalgo_test_cases[] = {
 	KUNIT_CASE(zbewalgo_test_stats_stored_enospc),
 	KUNIT_CASE(zbewalgo_test_device_config),
 	KUNIT_CASE(zbewalgo_test_dict),
+	KUNIT_CASE(zbewalgo_test_device_stream),
 	KUNIT_CASE(zbewalgo_test_stats_kept),
 	KUNIT_CASE(zbewalgo_test_stats_sums),
 	KUNIT_CASE(zbewalgo_test_compress_default),
