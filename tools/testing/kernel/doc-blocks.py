@@ -33,6 +33,7 @@ PLACES = {
     'guest-levels': 'make check-kernel guests whose zram has algorithm_params (6.12+)',
     'guest-recomp': 'make check-kernel guests whose zram has recompression and writeback (6.12+)',
     'dkms': "the make check-dkms guest (Debian's 6.1 kernel)",
+    'dkms-6.12': "the make check-dkms guest on Debian 13's 6.12 kernel (zswap)",
     'dkms-host': 'the host of make check-dkms, before the boot',
     'dkms-host-end': 'the host of make check-dkms, after the boot',
     'user': 'make check-user, in user space',

@@ -1,14 +1,20 @@
 # shellcheck shell=dash
 # (busybox sh: local is there)
-# Guest side of dkms.sh (busybox sh as /guest.sh) on Debian's stock 6.1 kernel, with
-# /lib/modules/$(uname -r) holding the stock zram modules and the DKMS-installed
-# zbewalgo modules (depmod'ed on the host): the suite in KTAP, one function per
-# check (lib.sh). Environment (kernel command line): ZBW_KVER, the kernel the
-# modules were built for; ZBW_FILL_MIB, the main swap workload (more than the
-# guest's 256 MiB); ZBW_EXAMPLE_MIB, the one run on each configuration example
-# (MADV_PAGEOUT pushes it out, no pressure needed). Debian's zramctl, swapon and
-# mkswap are in /usr/sbin and its bash in /bin; busybox sh prefers its own
-# applets, so scripts that need Debian's swapon run under bash.
+# Guest side of dkms.sh (busybox sh as /guest.sh) on a stock Debian kernel, with
+# /lib/modules/$(uname -r) holding the stock modules the suite needs and the
+# DKMS-installed zbewalgo modules (depmod'ed on the host): the suite in KTAP, one
+# function per check (lib.sh). ZBW_SUITE (kernel command line) picks the suite:
+# zram (default) on Debian 12's 6.1, whose zram takes crypto API algorithms:
+# autoload through zram, swap on zram, the distribution tools, zswap; zswap on
+# Debian 13's 6.12, whose zram only knows its compiled-in backends: autoload
+# through zswap's compressor parameter, the admin guide's zswap block and a
+# workload through what it set up. Environment (kernel command line): ZBW_KVER,
+# the kernel the modules were built for; ZBW_FILL_MIB, the main swap workload
+# (more than the guest's 256 MiB); ZBW_EXAMPLE_MIB, the one run on each
+# configuration example and through zswap (MADV_PAGEOUT pushes it out, no
+# pressure needed). Debian's zramctl, swapon and mkswap are in /usr/sbin and its
+# bash in /bin; busybox sh prefers its own applets, so scripts that need
+# Debian's swapon run under bash.
 set -u
 export PATH=/usr/sbin:/sbin:/bin:/extra
 . /extra/lib.sh
@@ -181,11 +187,19 @@ check_zram_generator_setup() {
 # --- zswap, compressor=zbewalgo: the crypto module serves zswap on any kernel -------
 # Backed by a zram device with lz4; MADV_PAGEOUT sends the workload through zswap.
 check_zswap() {
-	local n sp pool p=/sys/module/zswap/parameters dz=/sys/kernel/debug/zswap
+	local n p=/sys/module/zswap/parameters
 	mount -t debugfs debugfs /sys/kernel/debug
 	n=$(zram_dev lz4 512M) && mkswap /dev/zram$n >/dev/null && swapon /dev/zram$n &&
 		echo zbewalgo >$p/compressor && echo Y >$p/enabled ||
 		flunk "setup failed: compressor $(cat $p/compressor)" || return
+	zswap_run "$n"
+}
+
+# zswap_run N (after the zswap set-up over the swap on /dev/zramN): the
+# workload through zswap (fill zswap), then zswap off and the swap gone;
+# passes when zswap stored pages.
+zswap_run() {
+	local n=$1 sp pool p=/sys/module/zswap/parameters dz=/sys/kernel/debug/zswap
 	info "zswap: compressor $(cat $p/compressor), zpool $(cat $p/zpool), enabled $(cat $p/enabled)"
 	fill zswap "$EX" $dz/stored_pages $dz/pool_total_size $dz/reject_compress_poor
 	sp=$(filled_stat zswap $dz/stored_pages)
@@ -195,6 +209,49 @@ check_zswap() {
 	echo 1 >/sys/block/zram$n/reset
 	[ "${sp:-0}" -gt 0 ] 2>/dev/null && pass "stored_pages $sp pool_total_size $pool" ||
 		flunk "stored_pages ${sp:-none}"
+}
+
+# --- zswap suite (6.12): zram takes no crypto API algorithm there -------------------
+# Nothing of ours is loaded yet: zswap asks the crypto API for "zbewalgo"
+# (crypto_has_acomp, then its pool's acomp), which requests module
+# crypto-zbewalgo. zswap does that when it sets up a pool: at the write to
+# compressor once zswap is initialized, else at its first enabling (6.12
+# initializes zswap then; Debian boots it disabled). In the guide's order:
+# the compressor, then enabled; zswap is disabled again afterwards.
+check_autoload_zswap() {
+	local m at p=/sys/module/zswap/parameters
+	! loaded zbewalgo || flunk "zbewalgo loaded before zswap asked for it" || return
+	echo zbewalgo >$p/compressor && at="echo zbewalgo > compressor"
+	loaded zbewalgo || { echo Y >$p/enabled && at="$at, then echo Y > enabled,"; }
+	if [ "$(cat $p/compressor)" = zbewalgo ] && loaded zbewalgo && loaded libzbewalgo && [ -d $K ]; then
+		echo N >$p/enabled
+		pass "$at loaded: $(cut -d' ' -f1 /proc/modules | tr '\n' ' ')"
+		return
+	fi
+	flunk "${at:-the write failed}: compressor $(cat $p/compressor), enabled $(cat $p/enabled); modules: $(cut -d' ' -f1 /proc/modules | tr '\n' ' ')"
+	echo N >$p/enabled
+	# The checks after this one need the modules.
+	for m in libzbewalgo zbewalgo; do loaded $m || modprobe $m; done
+	return 1
+}
+
+# The guide's zswap block needs "a swap device to write back to": zram
+# with lz4, one of its compiled-in backends.
+doc_before_zswap() {
+	local n
+	modprobe zram && n=$(zram_dev lz4 512M) && mkswap /dev/zram$n && swapon /dev/zram$n
+}
+
+# The workload through zswap as the guide's block left it (compressor
+# zbewalgo, enabled) over doc_before_zswap's swap.
+check_zswap_guide() {
+	local n p=/sys/module/zswap/parameters
+	grep -q ' /sys/kernel/debug ' /proc/mounts || mount -t debugfs debugfs /sys/kernel/debug
+	n=$(awk '$1 ~ /^\/dev\/zram/ { print substr($1, 10); exit }' /proc/swaps)
+	[ -n "$n" ] && [ "$(cat $p/compressor)" = zbewalgo ] && [ "$(cat $p/enabled)" = Y ] ||
+		flunk "not as doc-zswap left it: compressor $(cat $p/compressor), enabled $(cat $p/enabled), swaps: $(awk 'NR > 1 { print $1 }' /proc/swaps | tr '\n' ' ')" ||
+		return
+	zswap_run "$n"
 }
 
 # --- the admin guide's blocks -------------------------------------------------------
@@ -224,8 +281,8 @@ check_no_splat() {
 	flunk "$(echo "$s" | head -n 3 | tr '\n' '|')"
 }
 
-# NAME FUNCTION [ARG...] a line, in order.
-suite() {
+# NAME FUNCTION [ARG...] a line, in order: Debian 12's 6.1.
+suite_zram() {
 	echo stock-kernel check_stock_kernel
 	echo modprobe-zram check_modprobe_zram
 	echo autoload check_autoload
@@ -247,6 +304,19 @@ suite() {
 	echo no-splat check_no_splat
 }
 
+# Debian 13's 6.12: the checks that apply where zram takes no crypto API
+# algorithm; the guide's zswap block (doc_suite) sets up what zswap runs on.
+suite_zswap() {
+	echo stock-kernel check_stock_kernel
+	echo autoload-zswap check_autoload_zswap
+	echo modules-signature check_modules_signature
+	echo crypto check_crypto
+	doc_suite
+	echo zswap check_zswap_guide
+	echo verify-zswap verified zswap
+	echo no-splat check_no_splat
+}
+
 echo 5 >/proc/sys/kernel/printk
 # The kernel runs /sbin/modprobe for request_module(): busybox's, which reads the
 # modules.dep and modules.alias that depmod wrote on the host.
@@ -254,7 +324,7 @@ mkdir -p /sbin /etc/default /etc/systemd
 ln -sf /bin/busybox /sbin/modprobe
 info "$(cat /proc/version)"
 info "$(grep MemTotal /proc/meminfo | tr -s ' '), $(grep -c ^processor /proc/cpuinfo) CPUs"
-ktap_suite suite
+ktap_suite "suite_${ZBW_SUITE:-zram}"
 doc_clean
 info "modules: $(cut -d' ' -f1,3 /proc/modules | tr '\n' ' ')"
 info "zbewalgo stats: $(cat $K/stats 2>/dev/null)"
