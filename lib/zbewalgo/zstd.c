@@ -224,9 +224,26 @@ static size_t zbw_zstd_compress_dict(struct zbw_zstd_state *st,
 					 st->dict->cdict);
 }
 
+/*
+ * An empty frame: content size 0, one empty last raw block.  zstd before
+ * 1.5.6 (6.12's is 1.5.2) decodes a corrupted frame of the dictionary it
+ * decoded with last ("warm") otherwise than one of a dictionary it did not
+ * ("cold"): one refuses what the other accepts.  Decoding this first makes
+ * every dictionary frame cold, so that a page decodes or is refused the
+ * same whatever its context decoded before.
+ */
+static const u8 zbw_zstd_empty[] = {
+	0x28, 0xb5, 0x2f, 0xfd, 0x20, 0x00, 0x01, 0x00, 0x00
+};
+
 static size_t zbw_zstd_decompress_dict(struct zbw_zstd_state *st, u8 *dst,
 				       unsigned int dcap, size_t flen)
 {
+	size_t n = zstd_decompress_dctx(st->dctx, dst, 0, zbw_zstd_empty,
+					sizeof(zbw_zstd_empty));
+
+	if (zstd_is_error(n))
+		return n;
 	return zstd_decompress_using_ddict(st->dctx, dst, dcap, st->frame,
 					   flen, st->dict->ddict);
 }
