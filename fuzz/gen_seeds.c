@@ -33,7 +33,12 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include <linux/slab.h>
+
 #include "../lib/zbewalgo/zbewalgo_internal.h"
+/* the pages of the dictionary's pieces the unit tests and KUnit use */
+#define ZBW_CASE_CHECK(env, cond, ...) do { if (!(cond)) abort(); } while (0)
+#include "../lib/zbewalgo/tests/zbewalgo_cases.h"
 #include "../lib/zbewalgo/tests/zbewalgo_test_dict.h"
 #include "../tools/testing/zbewalgo/test_pages.h"
 
@@ -331,21 +336,17 @@ static void generated_dict_seeds(const void *page, size_t len,
 	dict_page_seeds(page, len);
 }
 
-/* Pages of 96-byte pieces of the dictionary's content, as the tests make */
+/* Pages of pieces of the dictionary's content, as the tests make them */
 static void dict_seeds(void)
 {
-	size_t half = sizeof(zbw_test_dict) / 2, pos;
 	unsigned char page[PAGE];
+	u32 state = 7;
 	int i;
 
 	test_pages_generate(rnd, generated_dict_seeds);
 	for (i = 0; i < 8; i++) {
-		for (pos = 0; pos < PAGE; pos += 97) {
-			page[pos] = rnd();
-			memcpy(page + pos + 1, zbw_test_dict + half +
-			       rnd() % (half - 96),
-			       pos + 97 <= PAGE ? 96 : PAGE - pos - 1);
-		}
+		zbw_case_dict_page(page, PAGE, zbw_test_dict,
+				   sizeof(zbw_test_dict), &state);
 		dict_page_seeds(page, PAGE);
 	}
 }

@@ -53,10 +53,10 @@ static inline size_t zbw_case_next_cut(size_t cut, size_t clen)
  * a caller takes a length other than the page's as an error, counted as
  * detected).
  */
-static void zbw_case_corrupted(void *env, const struct zbw_case_page *pg,
-			       const u8 *c, size_t clen, void *scratch,
-			       size_t max_len, unsigned int flips, u32 *rng,
-			       struct zbw_case_stats *st)
+static inline void zbw_case_corrupted(void *env, const struct zbw_case_page *pg,
+				      const u8 *c, size_t clen, void *scratch,
+				      size_t max_len, unsigned int flips, u32 *rng,
+				      struct zbw_case_stats *st)
 {
 	u8 *out = kmalloc(max_len, GFP_KERNEL);
 	unsigned int k;
@@ -107,9 +107,9 @@ static void zbw_case_corrupted(void *env, const struct zbw_case_page *pg,
  * One encoding per page: @c (@clen bytes, compressed from @pg) with a byte
  * appended is not a page.
  */
-static void zbw_case_trailing(void *env, const struct zbw_case_page *pg,
-			      const u8 *c, size_t clen, void *scratch,
-			      size_t max_len, u32 *rng)
+static inline void zbw_case_trailing(void *env, const struct zbw_case_page *pg,
+				     const u8 *c, size_t clen, void *scratch,
+				     size_t max_len, u32 *rng)
 {
 	u8 *t = kmalloc(clen + 1, GFP_KERNEL);
 	u8 *out = kmalloc(max_len, GFP_KERNEL);
@@ -134,8 +134,8 @@ static void zbw_case_trailing(void *env, const struct zbw_case_page *pg,
  * header naming random steps, so that the step decoders see them:
  * errors only, or a page no longer than @max_len.
  */
-static void zbw_case_random(void *env, void *scratch, size_t max_len,
-			    unsigned int n, u32 *rng)
+static inline void zbw_case_random(void *env, void *scratch, size_t max_len,
+				   unsigned int n, u32 *rng)
 {
 	u8 *out = kmalloc(max_len, GFP_KERNEL);
 	unsigned int i, k, steps;
@@ -175,8 +175,8 @@ static void zbw_case_random(void *env, void *scratch, size_t max_len,
  * well: 96-byte pieces of its second half (its content, after the
  * entropy tables) from random places, each after a random byte.
  */
-static void zbw_case_dict_page(u8 *page, size_t len, const u8 *dict,
-			       size_t dlen, u32 *rng)
+static inline void zbw_case_dict_page(u8 *page, size_t len, const u8 *dict,
+				      size_t dlen, u32 *rng)
 {
 	size_t pos = 0, n;
 
@@ -201,9 +201,9 @@ struct zbw_case_dict_ctxs {
 };
 
 /* Decodes @c on @ctx, or with the scratch for @ctx NULL, into @out */
-static int zbw_case_decode(struct zbw_case_dict_ctxs *x,
-			   struct zbewalgo_ctx *ctx, const u8 *c, size_t clen,
-			   u8 *out, size_t *olen)
+static inline int zbw_case_decode(struct zbw_case_dict_ctxs *x,
+				  struct zbewalgo_ctx *ctx, const u8 *c, size_t clen,
+				  u8 *out, size_t *olen)
 {
 	*olen = x->max_len;
 	return ctx ? zbewalgo_ctx_decompress(ctx, c, clen, out, olen) :
@@ -219,8 +219,8 @@ static int zbw_case_decode(struct zbw_case_dict_ctxs *x,
  * search before a chain that does better without it: a page may come out
  * longer, the sum of many should not.)
  */
-static bool zbw_case_dict(void *env, const struct zbw_case_page *pg,
-			  struct zbw_case_dict_ctxs *x)
+static inline bool zbw_case_dict(void *env, const struct zbw_case_page *pg,
+				 struct zbw_case_dict_ctxs *x)
 {
 	size_t cap = ZBEWALGO_STORED_SIZE(pg->len), l1 = cap, l2 = cap;
 	size_t l0 = cap, olen, cut;
