@@ -21,13 +21,25 @@ size_t zbewalgo_decompress_scratch_size(size_t max_len)
 {
 	size_t stage, steps, size, state = 0;
 	unsigned int id;
+	u64 lent;
 
 	max_len = min_t(size_t, max_len, ZBEWALGO_MAX_INPUT);
-	size = zbw_scratch_layout(max_len, ZBW_ALL_STEPS, &stage, &steps);
-	/* without a context, steps with state set theirs up here */
-	for (id = 1; id < ZBEWALGO_NR_STEP_IDS; id++)
+	lent = zbw_lent_steps(max_len, ZBW_ALL_STEPS);
+	size = zbw_scratch_layout(max_len, ZBW_ALL_STEPS & ~lent, &stage,
+				  &steps);
+	/*
+	 * Without a context, steps with state set theirs up here, and the
+	 * steps that would borrow the zstd step's workspace take this room.
+	 */
+	for (id = 1; id < ZBEWALGO_NR_STEP_IDS; id++) {
+		const struct zbewalgo_step *step = zbewalgo_step_get(id);
+
 		state = max(state, zbw_state_size(id, max_len));
-	return size + state;
+		if (lent & BIT_ULL(id))
+			state = max(state, step->scratch_size(
+						zbewalgo_stage_cap(max_len)));
+	}
+	return size + zbw_align8(state);
 }
 EXPORT_SYMBOL_GPL(zbewalgo_decompress_scratch_size);
 
@@ -43,6 +55,7 @@ static int zbw_decompress(const u8 *src, size_t slen, u8 *dst, size_t *dlen,
 	const u8 *ip = src, *end = ip + slen;
 	unsigned int nr_steps, n, i, cap, inlen;
 	size_t stage, steps, layout = 0;
+	u64 lent = 0;
 	u8 *buf0, *buf1;
 	void *step_scratch;
 	const u8 *in;
@@ -82,7 +95,9 @@ static int zbw_decompress(const u8 *src, size_t slen, u8 *dst, size_t *dlen,
 		buf1 = ctx->buf[1];
 		step_scratch = ctx->step_scratch;
 	} else {
-		layout = zbw_scratch_layout(orig, ZBW_ALL_STEPS, &stage, &steps);
+		lent = zbw_lent_steps(orig, ZBW_ALL_STEPS);
+		layout = zbw_scratch_layout(orig, ZBW_ALL_STEPS & ~lent, &stage,
+					    &steps);
 		buf0 = scratch;
 		buf1 = buf0 + stage;
 		step_scratch = buf1 + stage;
@@ -108,6 +123,10 @@ static int zbw_decompress(const u8 *src, size_t slen, u8 *dst, size_t *dlen,
 		out = !i ? dst : in == buf0 ? buf1 : buf0;
 		if (step->state_size && ctx) {
 			arg = ctx->state[id];
+		} else if (ctx) {
+			arg = zbw_step_scratch(ctx, id);
+		} else if (lent & BIT_ULL(id)) {
+			arg = scratch + layout;
 		} else if (step->state_size) {
 			arg = scratch + layout;
 			if (step->state_init(arg, orig, step_scratch))

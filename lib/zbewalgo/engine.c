@@ -96,17 +96,19 @@ static u64 zbw_table_mask(const struct zbewalgo_table *table)
 }
 
 /*
- * Bytes of a context for the steps of @mask: the struct, then the scratch
- * layout and the steps' states.
+ * Bytes of a context for the steps of @mask, of which those of @lent
+ * borrow their scratch: the struct, then the scratch layout and the
+ * steps' states.
  */
-static size_t zbw_ctx_layout(size_t max_len, u64 mask, size_t *head,
-			     size_t *stage, size_t *steps)
+static size_t zbw_ctx_layout(size_t max_len, u64 mask, u64 lent,
+			     size_t *head, size_t *stage, size_t *steps)
 {
 	unsigned int id;
 	size_t size;
 
 	*head = zbw_align8(sizeof(struct zbewalgo_ctx));
-	size = *head + zbw_scratch_layout(max_len, mask, stage, steps);
+	size = *head + zbw_scratch_layout(max_len, mask & ~lent, stage,
+					  steps);
 	for (id = 1; id < ZBEWALGO_NR_STEP_IDS; id++)
 		if (mask & BIT_ULL(id))
 			size += zbw_state_size(id, max_len);
@@ -127,10 +129,12 @@ static size_t zbw_ctx_layout(size_t max_len, u64 mask, size_t *head,
 size_t zbewalgo_ctx_size_for(size_t max_len,
 			     const struct zbewalgo_table *table)
 {
+	u64 mask = zbw_table_mask(table);
 	size_t head, stage, steps;
 
-	return zbw_ctx_layout(min_t(size_t, max_len, ZBEWALGO_MAX_INPUT),
-			      zbw_table_mask(table), &head, &stage, &steps);
+	max_len = min_t(size_t, max_len, ZBEWALGO_MAX_INPUT);
+	return zbw_ctx_layout(max_len, mask, zbw_lent_steps(max_len, mask),
+			      &head, &stage, &steps);
 }
 EXPORT_SYMBOL_GPL(zbewalgo_ctx_size_for);
 
@@ -163,7 +167,7 @@ int zbw_ctx_new(size_t max_len, const struct zbewalgo_table *table,
 		struct zbewalgo_ctx **ctxp)
 {
 	size_t head, stage, steps, size;
-	u64 mask = zbw_table_mask(table);
+	u64 mask = zbw_table_mask(table), lent;
 	struct zbewalgo_ctx *ctx;
 	unsigned int id;
 	u8 *mem, *state;
@@ -171,13 +175,15 @@ int zbw_ctx_new(size_t max_len, const struct zbewalgo_table *table,
 
 	if (max_len > ZBEWALGO_MAX_INPUT)
 		return -EINVAL;
-	size = zbw_ctx_layout(max_len, mask, &head, &stage, &steps);
+	lent = zbw_lent_steps(max_len, mask);
+	size = zbw_ctx_layout(max_len, mask, lent, &head, &stage, &steps);
 	mem = kvzalloc(size, GFP_KERNEL);
 	if (!mem)
 		return -ENOMEM;
 	ctx = (struct zbewalgo_ctx *)mem;
 	ctx->max_len = max_len;
 	ctx->steps = mask;
+	ctx->lent = lent;
 	ctx->table = table ?: zbewalgo_table_default();
 	zbewalgo_default_params(&ctx->params, max_len);
 	ctx->buf[0] = mem + head;
@@ -460,7 +466,8 @@ int zbewalgo_compress(struct zbewalgo_ctx *ctx, const void *src, size_t slen,
 			}
 			ret = step->encode(in, inlen, ctx->buf[ob], dcap,
 					   ctx->state[comb->ids[k]] ?:
-					   ctx->step_scratch);
+					   zbw_step_scratch(ctx,
+							    comb->ids[k]));
 			if (ret < 0)
 				break;
 			/* the best so far goes where it ends up, if it fits */

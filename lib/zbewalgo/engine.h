@@ -28,6 +28,8 @@ static inline size_t zbw_align8(size_t n)
  * @buf: two stage buffers of zbewalgo_stage_cap(@max_len) bytes each; the
  *	best result so far goes to the caller's buffer
  * @step_scratch: scratch shared by the steps
+ * @lent: the steps (BIT_ULL(id)) that use the zstd step's decompression
+ *	workspace as scratch instead, zbw_step_scratch()
  * @state: each step's state (struct zbewalgo_step), by id; NULL for steps
  *	without
  *
@@ -46,6 +48,7 @@ struct zbewalgo_ctx {
 	u64 steps;
 	u8 *buf[2];
 	void *step_scratch;
+	u64 lent;
 	void *state[ZBEWALGO_NR_STEP_IDS];
 };
 
@@ -68,6 +71,20 @@ static inline size_t zbw_scratch_layout(size_t max_len, u64 mask,
 	*steps = zbw_align8(max_t(size_t, zbw_steps_scratch_size(cap, mask),
 				  max(ZBW_CHECK_SCRATCH, ZBW_PROBE_SCRATCH)));
 	return 2 * *stage + *steps;
+}
+
+/*
+ * The scratch of step @id, which keeps no state: the context's, or for
+ * the steps that need much more than the others (lz and bwt, for pages of
+ * 4 KiB), the zstd step's decompression workspace.  zstd decodes nothing
+ * while another step runs, and a context keeps 30 KiB less per stream.
+ */
+static inline void *zbw_step_scratch(const struct zbewalgo_ctx *ctx,
+				     unsigned int id)
+{
+	if (ctx->lent & BIT_ULL(id))
+		return zbw_zstd_lend(ctx->state[ZBEWALGO_STEP_ZSTD]);
+	return ctx->step_scratch;
 }
 
 /* Bytes of a step's state for pages of up to @max_len bytes, 0 for none. */

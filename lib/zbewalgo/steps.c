@@ -7,7 +7,7 @@
 #include <linux/export.h>
 #include <linux/slab.h>
 
-#include "zbewalgo_internal.h"
+#include "search.h"
 
 /*
  * Every step by id, with its name.  The enum counts the ids up from 1:
@@ -48,6 +48,33 @@ size_t zbw_steps_scratch_size(unsigned int max_len, u64 mask)
 			size = max(size, step->scratch_size(max_len));
 	}
 	return size;
+}
+
+/*
+ * The steps of @mask that take the zstd step's decompression workspace as
+ * scratch (zbw_step_scratch(); without a context, where states are set up
+ * page by page, the room of the states): those that need more than the
+ * search and the other steps, and no more than the workspace has.
+ */
+u64 zbw_lent_steps(size_t max_len, u64 mask)
+{
+	unsigned int cap = zbewalgo_stage_cap(max_len), id;
+	size_t small = max(ZBW_CHECK_SCRATCH, ZBW_PROBE_SCRATCH), size;
+	u64 lent = 0;
+
+	if (!(mask & BIT_ULL(ZBEWALGO_STEP_ZSTD)))
+		return 0;
+	for (id = 1; id < ZBEWALGO_NR_STEP_IDS; id++) {
+		const struct zbewalgo_step *step = zbewalgo_step_get(id);
+
+		if (id == ZBEWALGO_STEP_ZSTD || !(mask & BIT_ULL(id)) ||
+		    !step->scratch_size || step->state_size)
+			continue;
+		size = step->scratch_size(cap);
+		if (size > small && size <= zbw_zstd_loan_size())
+			lent |= BIT_ULL(id);
+	}
+	return lent;
 }
 
 /* Scratch every step can share for stages of up to @max_len bytes. */

@@ -485,8 +485,8 @@ EXPORT_SYMBOL_GPL(zbewalgo_stream_create);
  * zbewalgo_stream_create() for a caller that decompresses only pages it
  * compressed with @cfg and @level (a zram device, whose settings are
  * fixed while it holds data): the stream has room for the steps of its
- * table only, less memory than zram's zstd backend takes per stream for
- * the default table, and refuses pages of other steps.
+ * table only, which for pages above 4 KiB is less than a stream for any
+ * table takes, and refuses pages of other steps.
  *
  * Context: may sleep.
  * Return: as for zbewalgo_stream_create().

@@ -97,6 +97,7 @@ extern const struct zbewalgo_step
 const struct zbewalgo_step *zbewalgo_step_get(unsigned int id);
 size_t zbewalgo_steps_scratch_size(unsigned int max_len);
 size_t zbw_steps_scratch_size(unsigned int max_len, u64 mask);
+u64 zbw_lent_steps(size_t max_len, u64 mask);
 void *zbewalgo_step_state_create(const struct zbewalgo_step *step,
 				 unsigned int max_len);
 
@@ -106,6 +107,13 @@ void *zbewalgo_step_state_create(const struct zbewalgo_step *step,
  */
 void zbw_zstd_set_dict(void *state, const struct zbewalgo_dict *dict);
 void zbw_zstd_set_page(void *state, const u8 *page);
+
+/*
+ * The zstd step's decompression workspace, lent to the steps whose scratch
+ * is larger than the others' (engine.h, zstd.c)
+ */
+size_t zbw_zstd_loan_size(void);
+void *zbw_zstd_lend(void *state);
 
 /* zbewalgo_ctx_create_for() with its error code (engine.c) */
 struct zbewalgo_ctx;

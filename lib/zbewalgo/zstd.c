@@ -91,6 +91,8 @@ struct zbewalgo_dict {
  * @frame: the context's step scratch, for one frame with its magic number
  *	as zstd writes it and as zstd reads it
  * @frame_size: its bytes
+ * @dctx_ws: the workspace of @dctx, lent to other steps between frames
+ *	(zbw_zstd_lend())
  * @ws: the workspaces of @cctx and of @dctx
  */
 struct zbw_zstd_state {
@@ -102,6 +104,7 @@ struct zbw_zstd_state {
 	unsigned int max_len;
 	u8 *frame;
 	size_t frame_size;
+	u8 *dctx_ws;
 	u8 ws[] __aligned(8);
 };
 
@@ -190,9 +193,9 @@ static int zstd_state_init(void *state, unsigned int max_len, void *scratch)
 	zstd_set_level(st, ZBEWALGO_DEFAULT_LEVEL);
 	st->frame = scratch;
 	st->frame_size = zstd_scratch_size(zbewalgo_stage_cap(max_len));
+	st->dctx_ws = st->ws + cctx_size;
 	st->cctx = zstd_init_cctx(st->ws, cctx_size);
-	st->dctx = zstd_init_dctx(st->ws + cctx_size,
-				  zstd_dctx_workspace_bound());
+	st->dctx = zstd_init_dctx(st->dctx_ws, zstd_dctx_workspace_bound());
 	/*
 	 * zstd allocates nothing here: it refuses a workspace that is too
 	 * small or misaligned, an invalid argument (as crypto/zstd.c says).
@@ -389,6 +392,27 @@ void zbw_zstd_set_page(void *state, const u8 *page)
 	st->page = page;
 }
 
+/* Bytes zbw_zstd_lend() lends: zstd's decompression workspace */
+size_t zbw_zstd_loan_size(void)
+{
+	return zstd_dctx_workspace_bound();
+}
+
+/*
+ * The decompression context's workspace, as scratch for a step that runs
+ * while zstd decodes nothing; the context is set up again for the next
+ * frame.  Setting it up for every frame asks the CPU for its features
+ * (cpuid, which traps to the hypervisor in a virtual machine): that alone
+ * takes twice as long there as decoding a page.
+ */
+void *zbw_zstd_lend(void *state)
+{
+	struct zbw_zstd_state *st = state;
+
+	st->dctx = NULL;
+	return st->dctx_ws;
+}
+
 /* zstd's frame of @n bytes at @st->frame to @dst without its magic number */
 static int zbw_zstd_out(struct zbw_zstd_state *st, size_t n, u8 *dst,
 			unsigned int dcap)
@@ -469,6 +493,11 @@ static int zstd_decode(const u8 *src, unsigned int slen, u8 *dst,
 	if (id < 0)
 		return -EINVAL;
 	if (id && (!st->dict || st->dict->id != id))
+		return -EINVAL;
+	if (!st->dctx)
+		st->dctx = zstd_init_dctx(st->dctx_ws,
+					  zstd_dctx_workspace_bound());
+	if (!st->dctx)
 		return -EINVAL;
 	if (id)
 		n = zbw_zstd_decompress_dict(st, dst, dcap, flen);
