@@ -138,10 +138,12 @@ struct zbewalgo_dict;
 
 size_t zbewalgo_ctx_size(size_t max_len);
 size_t zbewalgo_ctx_size_for(size_t max_len,
-			     const struct zbewalgo_table *table);
+			     const struct zbewalgo_table *table, int level,
+			     bool dict);
 struct zbewalgo_ctx *zbewalgo_ctx_create(size_t max_len);
 struct zbewalgo_ctx *zbewalgo_ctx_create_for(size_t max_len,
-					     const struct zbewalgo_table *table);
+					     const struct zbewalgo_table *table,
+					     int level, bool dict);
 void zbewalgo_ctx_destroy(struct zbewalgo_ctx *ctx);
 void zbewalgo_ctx_set_table(struct zbewalgo_ctx *ctx,
 			    const struct zbewalgo_table *table);
@@ -156,8 +158,8 @@ int zbewalgo_dict_create(const void *data, size_t len, int level,
 			 size_t max_len, struct zbewalgo_dict **dictp);
 void zbewalgo_dict_destroy(struct zbewalgo_dict *dict);
 u32 zbewalgo_dict_id(const struct zbewalgo_dict *dict);
-void zbewalgo_ctx_set_dict(struct zbewalgo_ctx *ctx,
-			   const struct zbewalgo_dict *dict);
+int zbewalgo_ctx_set_dict(struct zbewalgo_ctx *ctx,
+			  const struct zbewalgo_dict *dict);
 
 void zbewalgo_default_params(struct zbewalgo_params *params, size_t page_len);
 

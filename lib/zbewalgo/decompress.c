@@ -20,10 +20,12 @@
 size_t zbewalgo_decompress_scratch_size(size_t max_len)
 {
 	size_t stage, steps, size, state = 0;
+	struct zbw_room room;
 	unsigned int id;
 	u64 lent;
 
 	max_len = min_t(size_t, max_len, ZBEWALGO_MAX_INPUT);
+	room = ZBW_ROOM_ANY(max_len);
 	lent = zbw_lent_steps(max_len, ZBW_ALL_STEPS);
 	size = zbw_scratch_layout(max_len, ZBW_ALL_STEPS & ~lent, &stage,
 				  &steps);
@@ -34,7 +36,7 @@ size_t zbewalgo_decompress_scratch_size(size_t max_len)
 	for (id = 1; id < ZBEWALGO_NR_STEP_IDS; id++) {
 		const struct zbewalgo_step *step = zbewalgo_step_get(id);
 
-		state = max(state, zbw_state_size(id, max_len));
+		state = max(state, zbw_state_size(id, &room));
 		if (lent & BIT_ULL(id))
 			state = max(state, step->scratch_size(
 						zbewalgo_stage_cap(max_len)));
@@ -128,8 +130,10 @@ static int zbw_decompress(const u8 *src, size_t slen, u8 *dst, size_t *dlen,
 		} else if (lent & BIT_ULL(id)) {
 			arg = scratch + layout;
 		} else if (step->state_size) {
+			struct zbw_room room = ZBW_ROOM_ANY(orig);
+
 			arg = scratch + layout;
-			if (step->state_init(arg, orig, step_scratch))
+			if (step->state_init(arg, &room, step_scratch))
 				return -ENOMEM;
 		}
 		ret = step->decode(in, inlen, out, i ? cap : orig, arg);

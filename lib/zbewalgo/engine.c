@@ -97,43 +97,60 @@ static u64 zbw_table_mask(const struct zbewalgo_table *table)
 
 /*
  * Bytes of a context for the steps of @mask, of which those of @lent
- * borrow their scratch: the struct, then the scratch layout and the
- * steps' states.
+ * borrow their scratch, with states for @room: the struct, then the
+ * scratch layout and the steps' states.
  */
-static size_t zbw_ctx_layout(size_t max_len, u64 mask, u64 lent,
+static size_t zbw_ctx_layout(const struct zbw_room *room, u64 mask, u64 lent,
 			     size_t *head, size_t *stage, size_t *steps)
 {
 	unsigned int id;
 	size_t size;
 
 	*head = zbw_align8(sizeof(struct zbewalgo_ctx));
-	size = *head + zbw_scratch_layout(max_len, mask & ~lent, stage,
+	size = *head + zbw_scratch_layout(room->max_len, mask & ~lent, stage,
 					  steps);
 	for (id = 1; id < ZBEWALGO_NR_STEP_IDS; id++)
 		if (mask & BIT_ULL(id))
-			size += zbw_state_size(id, max_len);
+			size += zbw_state_size(id, room);
 	return size;
+}
+
+/* A context's room: for @level only (with @dict or not), or any */
+static struct zbw_room zbw_ctx_room(size_t max_len, int level, bool dict)
+{
+	struct zbw_room room = ZBW_ROOM_ANY(max_len);
+
+	if (level) {
+		room.level = level;
+		room.dict = dict;
+	}
+	return room;
 }
 
 /**
  * zbewalgo_ctx_size_for() - memory of a compression context for a table
  * @max_len: as for zbewalgo_ctx_create(), at most ZBEWALGO_MAX_INPUT
  * @table: as for zbewalgo_ctx_create_for(), or NULL for every step
+ * @level: as for zbewalgo_ctx_create_for(), or 0 for any level
+ * @dict: as for zbewalgo_ctx_create_for()
  *
  * All of it is allocated by zbewalgo_ctx_create_for(); compression
  * allocates nothing more, and neither does zbewalgo_ctx_decompress().
  *
  * Return: size in bytes of the context zbewalgo_ctx_create_for(@max_len,
- * @table) allocates.
+ * @table, @level, @dict) allocates.
  */
 size_t zbewalgo_ctx_size_for(size_t max_len,
-			     const struct zbewalgo_table *table)
+			     const struct zbewalgo_table *table, int level,
+			     bool dict)
 {
 	u64 mask = zbw_table_mask(table);
+	struct zbw_room room;
 	size_t head, stage, steps;
 
 	max_len = min_t(size_t, max_len, ZBEWALGO_MAX_INPUT);
-	return zbw_ctx_layout(max_len, mask, zbw_lent_steps(max_len, mask),
+	room = zbw_ctx_room(max_len, level, dict);
+	return zbw_ctx_layout(&room, mask, zbw_lent_steps(max_len, mask),
 			      &head, &stage, &steps);
 }
 EXPORT_SYMBOL_GPL(zbewalgo_ctx_size_for);
@@ -147,7 +164,7 @@ EXPORT_SYMBOL_GPL(zbewalgo_ctx_size_for);
  */
 size_t zbewalgo_ctx_size(size_t max_len)
 {
-	return zbewalgo_ctx_size_for(max_len, NULL);
+	return zbewalgo_ctx_size_for(max_len, NULL, 0, true);
 }
 EXPORT_SYMBOL_GPL(zbewalgo_ctx_size);
 
@@ -155,17 +172,20 @@ EXPORT_SYMBOL_GPL(zbewalgo_ctx_size);
  * zbw_ctx_new() - zbewalgo_ctx_create_for(), saying why it failed
  * @max_len: as for zbewalgo_ctx_create_for()
  * @table: as for zbewalgo_ctx_create_for()
+ * @level: as for zbewalgo_ctx_create_for()
+ * @dict: as for zbewalgo_ctx_create_for()
  * @ctxp: the context, set on success only
  *
  * May sleep.
  *
- * Return: 0, -EINVAL for a @max_len above ZBEWALGO_MAX_INPUT, -ENOMEM when
- * out of memory, or the error of a step's state set-up (-EINVAL when zstd
- * refuses its workspace).
+ * Return: 0, -EINVAL for a @max_len above ZBEWALGO_MAX_INPUT or an
+ * unknown @level, -ENOMEM when out of memory, or the error of a step's
+ * state set-up (-EINVAL when zstd refuses its workspace).
  */
 int zbw_ctx_new(size_t max_len, const struct zbewalgo_table *table,
-		struct zbewalgo_ctx **ctxp)
+		int level, bool dict, struct zbewalgo_ctx **ctxp)
 {
+	struct zbw_room room = zbw_ctx_room(max_len, level, dict);
 	size_t head, stage, steps, size;
 	u64 mask = zbw_table_mask(table), lent;
 	struct zbewalgo_ctx *ctx;
@@ -173,10 +193,11 @@ int zbw_ctx_new(size_t max_len, const struct zbewalgo_table *table,
 	u8 *mem, *state;
 	int ret;
 
-	if (max_len > ZBEWALGO_MAX_INPUT)
+	if (max_len > ZBEWALGO_MAX_INPUT || level < 0 ||
+	    level > ZBEWALGO_MAX_LEVEL)
 		return -EINVAL;
 	lent = zbw_lent_steps(max_len, mask);
-	size = zbw_ctx_layout(max_len, mask, lent, &head, &stage, &steps);
+	size = zbw_ctx_layout(&room, mask, lent, &head, &stage, &steps);
 	mem = kvzalloc(size, GFP_KERNEL);
 	if (!mem)
 		return -ENOMEM;
@@ -197,8 +218,8 @@ int zbw_ctx_new(size_t max_len, const struct zbewalgo_table *table,
 		if (!step->state_size || !(mask & BIT_ULL(id)))
 			continue;
 		ctx->state[id] = state;
-		state += zbw_state_size(id, max_len);
-		ret = step->state_init(ctx->state[id], max_len,
+		state += zbw_state_size(id, &room);
+		ret = step->state_init(ctx->state[id], &room,
 				       ctx->step_scratch);
 		if (ret) {
 			kvfree(mem);
@@ -215,24 +236,32 @@ int zbw_ctx_new(size_t max_len, const struct zbewalgo_table *table,
  *	ZBEWALGO_MAX_INPUT (use PAGE_SIZE for zram)
  * @table: the only table it will compress with, kept until the context
  *	is destroyed; NULL for any table
+ * @level: the only level it will compress at, 1..ZBEWALGO_MAX_LEVEL, or
+ *	0 for any (starting at ZBEWALGO_DEFAULT_LEVEL)
+ * @dict: whether it will compress with a dictionary at @level, see
+ *	zbewalgo_ctx_set_dict(); with @level 0 it always can
  *
  * All scratch memory is allocated here, once, for the steps of @table
- * only: a context with settings fixed for its life (a zram device's)
- * needs no room for the others.  Such a context does not try chains with
- * other steps (zbewalgo_ctx_set_table()), and refuses pages that name
- * them (zbewalgo_ctx_decompress(); zbewalgo_decompress() takes any).
+ * only, and zstd's compression context for @level: a context with
+ * settings fixed for its life (a zram device's) needs no room for the
+ * others.  Such a context does not try chains with other steps
+ * (zbewalgo_ctx_set_table()), and refuses pages that name them
+ * (zbewalgo_ctx_decompress(); zbewalgo_decompress() takes any), other
+ * levels (zbewalgo_ctx_set_level()) and, without @dict, dictionaries.
  * Compression and decompression allocate nothing.  The context starts
- * with @table (or the default table) and zbewalgo_default_params() for
- * @max_len.  May sleep.
+ * with @table (or the default table), @level and
+ * zbewalgo_default_params() for @max_len.  May sleep.
  *
- * Return: the context, or NULL when out of memory or @max_len is too big.
+ * Return: the context, or NULL when out of memory, @max_len is too big or
+ * @level is unknown.
  */
 struct zbewalgo_ctx *zbewalgo_ctx_create_for(size_t max_len,
-					     const struct zbewalgo_table *table)
+					     const struct zbewalgo_table *table,
+					     int level, bool dict)
 {
 	struct zbewalgo_ctx *ctx;
 
-	return zbw_ctx_new(max_len, table, &ctx) ? NULL : ctx;
+	return zbw_ctx_new(max_len, table, level, dict, &ctx) ? NULL : ctx;
 }
 EXPORT_SYMBOL_GPL(zbewalgo_ctx_create_for);
 
@@ -247,7 +276,7 @@ EXPORT_SYMBOL_GPL(zbewalgo_ctx_create_for);
  */
 struct zbewalgo_ctx *zbewalgo_ctx_create(size_t max_len)
 {
-	return zbewalgo_ctx_create_for(max_len, NULL);
+	return zbewalgo_ctx_create_for(max_len, NULL, 0, true);
 }
 EXPORT_SYMBOL_GPL(zbewalgo_ctx_create);
 
@@ -298,19 +327,26 @@ EXPORT_SYMBOL_GPL(zbewalgo_ctx_set_params);
  * is set apart, usually to zbewalgo_preset_table(@level).  Compressed
  * data decodes the same whatever the level.
  *
- * Return: 0, or -EINVAL for an unknown level.
+ * Return: 0, or -EINVAL for an unknown level or one a context made for
+ * another level (zbewalgo_ctx_create_for()) has no room for; the level is
+ * then unchanged.
  */
 int zbewalgo_ctx_set_level(struct zbewalgo_ctx *ctx, int level)
 {
 	unsigned int id;
+	int ret;
 
 	if (level < 1 || level > ZBEWALGO_MAX_LEVEL)
 		return -EINVAL;
+	/* zstd is the only step with levels: nothing to undo on failure */
 	for (id = 1; id < ZBEWALGO_NR_STEP_IDS; id++) {
 		const struct zbewalgo_step *step = zbewalgo_step_get(id);
 
-		if (ctx->state[id] && step->set_level)
-			step->set_level(ctx->state[id], level);
+		if (ctx->state[id] && step->set_level) {
+			ret = step->set_level(ctx->state[id], level);
+			if (ret)
+				return ret;
+		}
 	}
 	return 0;
 }
@@ -328,12 +364,17 @@ EXPORT_SYMBOL_GPL(zbewalgo_ctx_set_level);
  * with it when that is smaller.  A page compressed with
  * @dict decompresses only on a context that has it.  Pages compressed
  * without a dictionary decompress on any context.
+ *
+ * Return: 0, or -EINVAL when the context was made for one level without
+ * a dictionary (zbewalgo_ctx_create_for()) and has no room for @dict's
+ * tables; it keeps its dictionary then.
  */
-void zbewalgo_ctx_set_dict(struct zbewalgo_ctx *ctx,
-			   const struct zbewalgo_dict *dict)
+int zbewalgo_ctx_set_dict(struct zbewalgo_ctx *ctx,
+			  const struct zbewalgo_dict *dict)
 {
-	if (ctx->state[ZBEWALGO_STEP_ZSTD])
-		zbw_zstd_set_dict(ctx->state[ZBEWALGO_STEP_ZSTD], dict);
+	if (!ctx->state[ZBEWALGO_STEP_ZSTD])
+		return 0;
+	return zbw_zstd_set_dict(ctx->state[ZBEWALGO_STEP_ZSTD], dict);
 }
 EXPORT_SYMBOL_GPL(zbewalgo_ctx_set_dict);
 

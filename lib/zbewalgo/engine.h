@@ -87,12 +87,13 @@ static inline void *zbw_step_scratch(const struct zbewalgo_ctx *ctx,
 	return ctx->step_scratch;
 }
 
-/* Bytes of a step's state for pages of up to @max_len bytes, 0 for none. */
-static inline size_t zbw_state_size(unsigned int id, unsigned int max_len)
+/* Bytes of a step's state for @room, 0 for none. */
+static inline size_t zbw_state_size(unsigned int id,
+				    const struct zbw_room *room)
 {
 	const struct zbewalgo_step *step = zbewalgo_step_get(id);
 
-	return step->state_size ? zbw_align8(step->state_size(max_len)) : 0;
+	return step->state_size ? zbw_align8(step->state_size(room)) : 0;
 }
 
 #endif /* __ZBEWALGO_ENGINE_H */

@@ -91,16 +91,17 @@ size_t zbewalgo_steps_scratch_size(unsigned int max_len)
 void *zbewalgo_step_state_create(const struct zbewalgo_step *step,
 				 unsigned int max_len)
 {
+	struct zbw_room room = ZBW_ROOM_ANY(max_len);
 	size_t size;
 	void *state;
 
 	if (!step->state_size)
 		return NULL;
 	/* the state, then the step's own scratch, as a context has them */
-	size = ALIGN(step->state_size(max_len), 8);
+	size = ALIGN(step->state_size(&room), 8);
 	state = kvzalloc(size + step->scratch_size(zbewalgo_stage_cap(max_len)),
 			 GFP_KERNEL);
-	if (state && step->state_init(state, max_len, (u8 *)state + size)) {
+	if (state && step->state_init(state, &room, (u8 *)state + size)) {
 		kvfree(state);
 		return NULL;
 	}

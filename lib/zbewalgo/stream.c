@@ -433,16 +433,21 @@ static struct zbewalgo_stream *zbw_stream_new(size_t page_len, int level,
 		if (s->config->own_table)
 			s->preset = NULL;
 	}
-	ret = zbw_ctx_new(page_len, own && s->fixed ?
-			  s->preset ?: &s->config->table : NULL, &s->ctx);
+	/* a device's: its table, level and dictionary, fixed */
+	if (own && s->fixed)
+		ret = zbw_ctx_new(page_len, s->preset ?: &s->config->table,
+				  level ?: ZBEWALGO_DEFAULT_LEVEL,
+				  !!s->config->dict, &s->ctx);
+	else
+		ret = zbw_ctx_new(page_len, NULL, 0, true, &s->ctx);
+	if (!ret && level)
+		ret = zbewalgo_ctx_set_level(s->ctx, level);
+	if (!ret)
+		ret = zbewalgo_ctx_set_dict(s->ctx, s->config->dict);
 	if (ret) {
 		zbewalgo_stream_destroy(s);
 		return ERR_PTR(ret);
 	}
-	if (level)
-		zbewalgo_ctx_set_level(s->ctx, level);
-	if (s->config->dict)
-		zbewalgo_ctx_set_dict(s->ctx, s->config->dict);
 	zbw_stream_apply(s);
 	return s;
 }

@@ -44,6 +44,22 @@ static inline bool zbw_comb_equal(const struct zbewalgo_combination *a,
 }
 
 /**
+ * struct zbw_room - what the state of a step is sized for
+ * @max_len: the largest page
+ * @level: the only level it compresses at (1..ZBEWALGO_MAX_LEVEL), or 0
+ *	for any
+ * @dict: whether it compresses with a dictionary too; always with @level 0
+ */
+struct zbw_room {
+	unsigned int max_len;
+	int level;
+	bool dict;
+};
+
+/* Room for any level and dictionary */
+#define ZBW_ROOM_ANY(len)	((struct zbw_room){ .max_len = (len) })
+
+/**
  * struct zbewalgo_step - one transform or coder of a chain
  * @encode: encode @slen bytes of @src into @dst, writing at most @dcap
  *	bytes.  Returns the output length, -ENOSPC when the output would not
@@ -54,15 +70,15 @@ static inline bool zbw_comb_equal(const struct zbewalgo_combination *a,
  * @scratch_size: bytes of scratch @encode and @decode need for inputs and
  *	outputs of up to @max_len bytes; NULL when none.
  * @state_size: bytes of state the step keeps from page to page in one
- *	context, for pages of up to @max_len bytes (so for inputs and outputs
- *	of up to zbewalgo_stage_cap(@max_len)); NULL when none.
- * @state_init: set up that state, once per context, for the default
- *	level, with the context's step scratch (which the step may use
- *	while it runs: no other step does then).  Returns 0 or a negative
- *	errno.
+ *	context, for the pages and levels of @room (inputs and outputs of up
+ *	to zbewalgo_stage_cap(@room->max_len)); NULL when none.
+ * @state_init: set up that state, once per context, for @room's level
+ *	(the default level for 0), with the context's step scratch (which
+ *	the step may use while it runs: no other step does then).  Returns
+ *	0 or a negative errno.
  * @set_level: make the encoder in the state work at compression level
- *	@level (1..ZBEWALGO_MAX_LEVEL); NULL when the step has one way to
- *	encode.
+ *	@level (1..ZBEWALGO_MAX_LEVEL); -EINVAL when its room is for another
+ *	level.  NULL when the step has one way to encode.
  * @layout: @encode again, for the steps that only lay the bytes out
  *	anew (delta, bitshuffle, sieve) at about a copy's cost and need no
  *	scratch: the probe (search.c) runs them on its sample, with NULL
@@ -79,9 +95,10 @@ struct zbewalgo_step {
 	int (*decode)(const u8 *src, unsigned int slen, u8 *dst,
 		      unsigned int dcap, void *scratch);
 	size_t (*scratch_size)(unsigned int max_len);
-	size_t (*state_size)(unsigned int max_len);
-	int (*state_init)(void *state, unsigned int max_len, void *scratch);
-	void (*set_level)(void *state, int level);
+	size_t (*state_size)(const struct zbw_room *room);
+	int (*state_init)(void *state, const struct zbw_room *room,
+			  void *scratch);
+	int (*set_level)(void *state, int level);
 	int (*layout)(const u8 *src, unsigned int slen, u8 *dst,
 		      unsigned int dcap, void *scratch);
 };
@@ -105,7 +122,7 @@ void *zbewalgo_step_state_create(const struct zbewalgo_step *step,
  * zbewalgo_ctx_set_dict() on the zstd step's state, and the page being
  * compressed, which only it compresses with the dictionary (zstd.c)
  */
-void zbw_zstd_set_dict(void *state, const struct zbewalgo_dict *dict);
+int zbw_zstd_set_dict(void *state, const struct zbewalgo_dict *dict);
 void zbw_zstd_set_page(void *state, const u8 *page);
 
 /*
@@ -118,7 +135,7 @@ void *zbw_zstd_lend(void *state);
 /* zbewalgo_ctx_create_for() with its error code (engine.c) */
 struct zbewalgo_ctx;
 int zbw_ctx_new(size_t max_len, const struct zbewalgo_table *table,
-		struct zbewalgo_ctx **ctxp);
+		int level, bool dict, struct zbewalgo_ctx **ctxp);
 
 /*
  * ZBW_WORD_STEP() - define the layout step @step from the coders

@@ -88,6 +88,7 @@ struct zbewalgo_dict {
  * @page: the page being compressed: the input compressed with @dict too
  * @params: the parameters of the current level
  * @max_len: largest page
+ * @cctx_size: bytes of @cctx's workspace, for the levels it has room for
  * @frame: the context's step scratch, for one frame with its magic number
  *	as zstd writes it and as zstd reads it
  * @frame_size: its bytes
@@ -102,6 +103,7 @@ struct zbw_zstd_state {
 	const u8 *page;
 	zstd_parameters params;
 	unsigned int max_len;
+	size_t cctx_size;
 	u8 *frame;
 	size_t frame_size;
 	u8 *dctx_ws;
@@ -146,51 +148,67 @@ static size_t zstd_scratch_size(unsigned int max_len)
 	return ZBW_ZSTD_MAGIC_BYTES + zstd_compress_bound(max_len);
 }
 
+/* A compression context for zstd's level @zlevel and pages of @max_len */
+static size_t zbw_zstd_cctx_bound(int zlevel, unsigned int max_len)
+{
+	zstd_parameters params = zbw_zstd_params(zlevel, max_len);
+
+	return ALIGN(zstd_cctx_workspace_bound(zbw_zstd_cparams(&params)), 8);
+}
+
 /*
- * A compression context for every level's parameters, with a dictionary
- * and without: attached to a context, a dictionary's tables take the
+ * A compression context for the levels of @room, with a dictionary or
+ * without: a dictionary's tables, attached to a context, take the
  * context's size (ours are no larger than a page's, so they fit).
  */
-static size_t zbw_zstd_cctx_size(unsigned int max_len)
+static size_t zbw_zstd_cctx_size(const struct zbw_room *room)
 {
 	size_t size = 0;
 	int i;
 
-	for (i = 0; i < 2 * ZBEWALGO_MAX_LEVEL; i++) {
-		zstd_parameters params = zbw_zstd_params(i < ZBEWALGO_MAX_LEVEL ?
-				zbw_zstd_levels[i] :
-				zbw_zstd_dict_levels[i - ZBEWALGO_MAX_LEVEL],
-				max_len);
-
-		size = max(size,
-			   zstd_cctx_workspace_bound(zbw_zstd_cparams(&params)));
+	for (i = 1; i <= ZBEWALGO_MAX_LEVEL; i++) {
+		if (room->level && i != room->level)
+			continue;
+		size = max(size, zbw_zstd_cctx_bound(zbw_zstd_levels[i - 1],
+						     room->max_len));
+		if (room->dict || !room->level)
+			size = max(size, zbw_zstd_cctx_bound(
+					zbw_zstd_dict_levels[i - 1],
+					room->max_len));
 	}
-	return ALIGN(size, 8);
+	return size;
 }
 
-static size_t zstd_state_size(unsigned int max_len)
+static size_t zstd_state_size(const struct zbw_room *room)
 {
-	return sizeof(struct zbw_zstd_state) + zbw_zstd_cctx_size(max_len) +
+	return sizeof(struct zbw_zstd_state) + zbw_zstd_cctx_size(room) +
 	       zstd_dctx_workspace_bound();
 }
 
-static void zstd_set_level(void *state, int level)
+static int zstd_set_level(void *state, int level)
 {
 	struct zbw_zstd_state *st = state;
+	int zlevel = zbw_zstd_levels[level - 1];
 
-	st->params = zbw_zstd_params(zbw_zstd_levels[level - 1], st->max_len);
+	if (zbw_zstd_cctx_bound(zlevel, st->max_len) > st->cctx_size)
+		return -EINVAL;
+	st->params = zbw_zstd_params(zlevel, st->max_len);
+	return 0;
 }
 
-static int zstd_state_init(void *state, unsigned int max_len, void *scratch)
+static int zstd_state_init(void *state, const struct zbw_room *room,
+			   void *scratch)
 {
 	struct zbw_zstd_state *st = state;
-	size_t cctx_size = zbw_zstd_cctx_size(max_len);
+	size_t cctx_size = zbw_zstd_cctx_size(room);
+	unsigned int max_len = room->max_len;
 
 	st->max_len = max_len;
+	st->cctx_size = cctx_size;
 	/* zbewalgo_decompress() sets states up in scratch, not zeroed */
 	st->dict = NULL;
 	st->page = NULL;
-	zstd_set_level(st, ZBEWALGO_DEFAULT_LEVEL);
+	zstd_set_level(st, room->level ?: ZBEWALGO_DEFAULT_LEVEL);
 	st->frame = scratch;
 	st->frame_size = zstd_scratch_size(zbewalgo_stage_cap(max_len));
 	st->dctx_ws = st->ws + cctx_size;
@@ -378,11 +396,15 @@ u32 zbewalgo_dict_id(const struct zbewalgo_dict *dict)
 EXPORT_SYMBOL_GPL(zbewalgo_dict_id);
 
 /* zbewalgo_ctx_set_dict() for the zstd step's state */
-void zbw_zstd_set_dict(void *state, const struct zbewalgo_dict *dict)
+int zbw_zstd_set_dict(void *state, const struct zbewalgo_dict *dict)
 {
 	struct zbw_zstd_state *st = state;
 
+	if (dict && zbw_zstd_cctx_bound(zbw_zstd_dict_levels[dict->level - 1],
+					st->max_len) > st->cctx_size)
+		return -EINVAL;
 	st->dict = dict;
+	return 0;
 }
 
 void zbw_zstd_set_page(void *state, const u8 *page)

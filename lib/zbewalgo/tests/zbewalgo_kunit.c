@@ -232,13 +232,14 @@ static void zbewalgo_test_compresses(struct kunit *test)
 /*
  * A context of 4 KiB pages, scratch included, needs no more than zram's
  * zstd backend takes per stream (zstd's contexts for its default level,
- * sized for a page): for any table, and for each level's, as a zram
- * device's stream has it.
+ * sized for a page): for any table and level, and for each level and its
+ * table, with a dictionary or without, as a zram device's stream has it.
+ * Level 1 without a dictionary keeps zstd's tables for level -1 only.
  */
 static void zbewalgo_test_context_size(struct kunit *test)
 {
 	zstd_parameters params = zstd_get_params(3, PAGE_LEN);
-	size_t size = zbewalgo_ctx_size(PAGE_LEN), zram_zstd, dev[4];
+	size_t size = zbewalgo_ctx_size(PAGE_LEN), zram_zstd, dev[4], dict[4];
 	int level;
 
 	/* the compression parameters are the first member of params */
@@ -247,12 +248,17 @@ static void zbewalgo_test_context_size(struct kunit *test)
 	KUNIT_EXPECT_LE(test, size, zram_zstd);
 	KUNIT_EXPECT_LE(test, zbewalgo_decompress_scratch_size(PAGE_LEN), size);
 	for (level = 1; level <= ZBEWALGO_MAX_LEVEL; level++) {
-		dev[level] = zbewalgo_ctx_size_for(PAGE_LEN,
-						   zbewalgo_preset_table(level));
-		KUNIT_EXPECT_LE(test, dev[level], zram_zstd);
+		const struct zbewalgo_table *t = zbewalgo_preset_table(level);
+
+		dev[level] = zbewalgo_ctx_size_for(PAGE_LEN, t, level, false);
+		dict[level] = zbewalgo_ctx_size_for(PAGE_LEN, t, level, true);
+		KUNIT_EXPECT_LE(test, dev[level], dict[level]);
+		KUNIT_EXPECT_LE(test, dict[level], zram_zstd);
 	}
-	kunit_info(test, "context for %u-byte pages: %zu bytes, for levels 1-3 %zu, %zu, %zu (zram's zstd stream: %zu)\n",
-		   PAGE_LEN, size, dev[1], dev[2], dev[3], zram_zstd);
+	KUNIT_EXPECT_LT(test, dev[1], dict[1]);
+	kunit_info(test, "context for %u-byte pages: %zu bytes; levels 1-3 %zu, %zu, %zu, with a dictionary %zu, %zu, %zu (zram's zstd stream: %zu)\n",
+		   PAGE_LEN, size, dev[1], dev[2], dev[3], dict[1], dict[2],
+		   dict[3], zram_zstd);
 }
 
 /* Truncations fail; corruptions fail or stay inside the buffers. */

@@ -1101,28 +1101,29 @@ ZSTD_CCtx *__wrap_ZSTD_initStaticCCtx(void *workspace, size_t size)
 static void test_zstd_init_error(void)
 {
 	const struct zbewalgo_step *zstd = &zbewalgo_step_ZSTD;
-	void *state = calloc(1, zstd->state_size(PAGE));
+	struct zbw_room room = ZBW_ROOM_ANY(PAGE);
+	void *state = calloc(1, zstd->state_size(&room));
 	struct zbewalgo_ctx *ctx = NULL;
 	int ret;
 
 	begin("zstd_init_error");
 	zstd_refuse = true;
-	CHECK(zstd->state_init(state, PAGE, NULL) == -EINVAL,
+	CHECK(zstd->state_init(state, &room, NULL) == -EINVAL,
 	      "zstd refused its workspace: state init says %d, not -EINVAL",
-	      zstd->state_init(state, PAGE, NULL));
-	ret = zbw_ctx_new(PAGE, NULL, &ctx);
+	      zstd->state_init(state, &room, NULL));
+	ret = zbw_ctx_new(PAGE, NULL, 0, true, &ctx);
 	CHECK(ret == -EINVAL && !ctx,
 	      "zstd refused its workspace: context creation says %d", ret);
 	CHECK(!zbewalgo_ctx_create(PAGE), "a context without zstd's");
 	zstd_refuse = false;
-	CHECK(zstd->state_init(state, PAGE, NULL) == 0, "zstd state init failed");
-	ret = zbw_ctx_new(ZBEWALGO_MAX_INPUT + 1, NULL, &ctx);
+	CHECK(zstd->state_init(state, &room, NULL) == 0, "zstd state init failed");
+	ret = zbw_ctx_new(ZBEWALGO_MAX_INPUT + 1, NULL, 0, true, &ctx);
 	CHECK(ret == -EINVAL && !ctx, "a page too long: %d", ret);
 	alloc_fail = true;
-	ret = zbw_ctx_new(PAGE, NULL, &ctx);
+	ret = zbw_ctx_new(PAGE, NULL, 0, true, &ctx);
 	alloc_fail = false;
 	CHECK(ret == -ENOMEM && !ctx, "out of memory: %d", ret);
-	ret = zbw_ctx_new(PAGE, NULL, &ctx);
+	ret = zbw_ctx_new(PAGE, NULL, 0, true, &ctx);
 	CHECK(!ret && ctx, "context creation failed: %d", ret);
 	zbewalgo_ctx_destroy(ctx);
 	free(state);
@@ -1190,16 +1191,18 @@ static void test_context_memory(void)
 }
 
 /*
- * A context made for one table (zbewalgo_ctx_create_for(), a zram
- * device's): one allocation of zbewalgo_ctx_size_for() bytes, less than a
- * context for any table, which writes the same bytes for every page and
- * decodes them; pages of steps its table lacks are refused (by
- * zbewalgo_decompress() taken), and chains of such steps not tried.
+ * A context made for one table and level (zbewalgo_ctx_create_for(), a
+ * zram device's): one allocation of zbewalgo_ctx_size_for() bytes, less
+ * than a context for any table and level, which writes the same bytes for
+ * every page and decodes them; pages of steps its table lacks are refused
+ * (by zbewalgo_decompress() taken), chains of such steps not tried, and
+ * levels and dictionaries it has no room for refused.
  */
 static void test_context_for_table(void)
 {
-	const struct zbewalgo_table *t = zbewalgo_preset_table(2);
-	size_t size = zbewalgo_ctx_size_for(PAGE, t), i;
+	const struct zbewalgo_table *t = zbewalgo_preset_table(1);
+	size_t size = zbewalgo_ctx_size_for(PAGE, t, 1, false), i;
+	struct zbewalgo_dict *dict = NULL;
 	unsigned char *a = malloc(ZBEWALGO_STORED_SIZE(PAGE));
 	unsigned char *b = malloc(ZBEWALGO_STORED_SIZE(PAGE));
 	unsigned char *out = malloc(PAGE);
@@ -1212,19 +1215,34 @@ static void test_context_for_table(void)
 	begin("a context for one table");
 	alloc_count = 0;
 	alloc_watch = true;
-	ctx = zbewalgo_ctx_create_for(PAGE, t);
+	ctx = zbewalgo_ctx_create_for(PAGE, t, 1, false);
 	alloc_watch = false;
 	CHECK(ctx && alloc_count == 1 && alloc_last == size,
 	      "create: %lu allocations, last %zu bytes, want 1 of %zu",
 	      alloc_count, alloc_last, size);
-	CHECK(size <= zbewalgo_ctx_size(PAGE), "%zu bytes, %zu for any table",
-	      size, zbewalgo_ctx_size(PAGE));
+	/* zstd -1's tables, not zstd 3's */
+	CHECK(size < zbewalgo_ctx_size_for(PAGE, t, 1, true) &&
+	      zbewalgo_ctx_size_for(PAGE, t, 1, true) <= zbewalgo_ctx_size(PAGE),
+	      "level 1: %zu bytes, %zu with a dictionary, %zu for any",
+	      size, zbewalgo_ctx_size_for(PAGE, t, 1, true),
+	      zbewalgo_ctx_size(PAGE));
 	/* 64 KiB pages: bwt's scratch outgrows what zstd can lend */
-	CHECK(zbewalgo_ctx_size_for(65536, t) < zbewalgo_ctx_size(65536),
-	      "64 KiB pages: %zu bytes, %zu for any table",
-	      zbewalgo_ctx_size_for(65536, t), zbewalgo_ctx_size(65536));
+	CHECK(zbewalgo_ctx_size_for(65536, t, 0, true) <
+	      zbewalgo_ctx_size(65536), "64 KiB pages: %zu bytes, %zu for any table",
+	      zbewalgo_ctx_size_for(65536, t, 0, true), zbewalgo_ctx_size(65536));
+	CHECK(!zbewalgo_ctx_create_for(PAGE, t, ZBEWALGO_MAX_LEVEL + 1, false),
+	      "a context for level %d", ZBEWALGO_MAX_LEVEL + 1);
 	if (!ctx || !any)
 		abort();
+	err = zbewalgo_dict_create(zbw_test_dict, sizeof(zbw_test_dict), 1,
+				   PAGE, &dict);
+	CHECK(!err, "dictionary: %d", err);
+	err = zbewalgo_ctx_set_level(ctx, 2);
+	CHECK(err == -EINVAL, "level 2 without room: %d", err);
+	err = zbewalgo_ctx_set_dict(ctx, dict);
+	CHECK(err == -EINVAL, "a dictionary without room: %d", err);
+	CHECK(!zbewalgo_ctx_set_level(ctx, 1), "its own level refused");
+	zbewalgo_ctx_set_level(any, 1);
 	zbewalgo_ctx_set_table(any, t);
 	for (i = 0; i < nr_pages; i++) {
 		size_t la = ZBEWALGO_STORED_SIZE(PAGE), lb = la, olen = PAGE;
@@ -1264,6 +1282,7 @@ static void test_context_for_table(void)
 		break;
 	}
 	CHECK(i < nr_pages, "no page lz compresses");
+	zbewalgo_dict_destroy(dict);
 	zbewalgo_ctx_destroy(any);
 	zbewalgo_ctx_destroy(ctx);
 	free(scratch);
@@ -1271,8 +1290,9 @@ static void test_context_for_table(void)
 	free(b);
 	free(a);
 	end();
-	printf("#   %zu bytes for level 2's table, %zu for any (64 KiB pages: %zu, %zu)\n",
-	       size, zbewalgo_ctx_size(PAGE), zbewalgo_ctx_size_for(65536, t),
+	printf("#   %zu bytes for level 1, %zu for any table and level (64 KiB pages: %zu, %zu)\n",
+	       size, zbewalgo_ctx_size(PAGE),
+	       zbewalgo_ctx_size_for(65536, t, 0, true),
 	       zbewalgo_ctx_size(65536));
 }
 

@@ -295,7 +295,8 @@ static int __init zbb_init(void)
 	pr_info("memory zbewalgo=%zu zstd=%zu\n",
 		zbewalgo_ctx_size_for(PAGE_SIZE, level ?
 				      zbewalgo_preset_table(level) :
-				      zbewalgo_table_default()),
+				      zbewalgo_table_default(),
+				      level ?: ZBEWALGO_DEFAULT_LEVEL, false),
 		zbb_zstd_stream_size());
 	pr_info("done\n");
 	ret = -ECANCELED;
