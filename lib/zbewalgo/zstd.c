@@ -3,13 +3,13 @@
  * zbewalgo step "zstd": LZ77 and entropy coding by the kernel's zstd.
  *
  * The encoder writes zstd's default frame: the content size, no checksum,
- * and the dictionary's id when it used one.  zstd matches what the hand-made chains reach on text,
- * code and process memory, and after a byte-plane step on arrays of
- * numbers, at several times their speed.  Its contexts stay with the
- * zbewalgo context (the step's state): set up afresh for every page, zstd
- * spends more time clearing its tables and asking the CPU for its features
- * (cpuid, which traps to the hypervisor in a virtual machine) than
- * compressing.
+ * and the dictionary's id when it used one.  zstd matches what the
+ * hand-made chains reach on text, code and process memory, and after a
+ * byte-plane step on arrays of numbers, at several times their speed.
+ * Its contexts stay with the zbewalgo context (the step's state): set up
+ * afresh for every page, zstd spends more time clearing its tables and
+ * asking the CPU for its features (cpuid, which traps to the hypervisor in
+ * a virtual machine) than compressing.
  */
 
 /**
@@ -166,15 +166,15 @@ static size_t zbw_zstd_cctx_size(const struct zbw_room *room)
 	size_t size = 0;
 	int i;
 
-	for (i = 1; i <= ZBEWALGO_MAX_LEVEL; i++) {
-		if (room->level && i != room->level)
+	for (i = 0; i < ZBEWALGO_MAX_LEVEL; i++) {
+		if (room->level && i != room->level - 1)
 			continue;
-		size = max(size, zbw_zstd_cctx_bound(zbw_zstd_levels[i - 1],
+		size = max(size, zbw_zstd_cctx_bound(zbw_zstd_levels[i],
 						     room->max_len));
 		if (room->dict || !room->level)
-			size = max(size, zbw_zstd_cctx_bound(
-					zbw_zstd_dict_levels[i - 1],
-					room->max_len));
+			size = max(size,
+				   zbw_zstd_cctx_bound(zbw_zstd_dict_levels[i],
+						       room->max_len));
 	}
 	return size;
 }
