@@ -208,6 +208,8 @@ struct zbewalgo_config *zbewalgo_config_create(const char *table,
 int zbewalgo_config_set_dict(struct zbewalgo_config *cfg, const void *data,
 			     size_t len, int level);
 void zbewalgo_config_put(struct zbewalgo_config *cfg);
+void zbewalgo_debugfs_add(struct zbewalgo_config *cfg, int level);
+void zbewalgo_debugfs_remove(struct zbewalgo_config *cfg);
 
 struct zbewalgo_stream *zbewalgo_stream_create(size_t page_len, int level,
 					       struct zbewalgo_config *cfg);

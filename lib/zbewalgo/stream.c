@@ -119,6 +119,7 @@ static int zbw_config_new_stats(struct zbewalgo_config *cfg)
 static void zbw_config_free(struct zbewalgo_config *cfg)
 {
 	zbewalgo_dict_destroy(cfg->dict);
+	zbw_stats_put(cfg->shared);
 	zbw_stats_put(cfg->stats);
 	kfree(cfg);
 	atomic_dec(&zbw_nr_configs);
@@ -165,6 +166,10 @@ static struct zbewalgo_config *zbw_config_alloc(const struct zbewalgo_config *ol
 	atomic_inc(&zbw_nr_configs);
 	cfg->own_table = false;
 	cfg->dict = NULL;
+	cfg->device = false;
+	cfg->shared = NULL;
+	cfg->level = 0;
+	cfg->debugfs = NULL;
 	if (old) {
 		cfg->table = old->table;
 		cfg->params = old->params;
@@ -243,9 +248,10 @@ int zbewalgo_check_params(const struct zbewalgo_params *params)
  * The shared settings in force now with the changes given, for a caller
  * that keeps settings per device (zram's algorithm_params).  The result
  * is not published: sysfs neither shows nor changes it, and its streams
- * count in statistics of its own.  A table given here takes the place of
- * the preset of a stream's level; the level still sets how hard the steps
- * work.
+ * count every page in statistics of its own (zbewalgo_debugfs_add());
+ * with no change given, in the shared statistics too, except the pages of
+ * a preset level.  A table given here takes the place of the preset of a
+ * stream's level; the level still sets how hard the steps work.
  *
  * Context: may sleep.
  * Return: the configuration, to be released with zbewalgo_config_put(),
@@ -266,7 +272,12 @@ struct zbewalgo_config *zbewalgo_config_create(const char *table,
 	mutex_unlock(&zbw_config_lock);
 	if (!cfg)
 		return ERR_PTR(old ? -ENOMEM : -ENODEV);
-	/* Statistics of its own, not the shared ones. */
+	cfg->device = true;
+	if (!table && early_abort_size < 0 && max_output_size < 0) {
+		cfg->shared = cfg->stats;
+		kref_get(&cfg->shared->ref);
+	}
+	/* Statistics of its own, besides the shared ones. */
 	ret = zbw_config_new_stats(cfg);
 	if (!ret && table) {
 		ret = zbewalgo_table_parse(&cfg->table, table);
@@ -298,7 +309,7 @@ EXPORT_SYMBOL_GPL(zbewalgo_config_create);
  *
  * Streams of @cfg then compress with the dictionary where it makes a page
  * smaller, and decompress the pages that need it; see
- * zbewalgo_ctx_set_dict().
+ * zbewalgo_ctx_set_dict().  They count in @cfg's own statistics only.
  *
  * Context: may sleep.
  * Return: 0, or the error of zbewalgo_dict_create(): -EINVAL for data
@@ -314,11 +325,27 @@ int zbewalgo_config_set_dict(struct zbewalgo_config *cfg, const void *data,
 		return -EBUSY;
 	ret = zbewalgo_dict_create(data, len, level ?: ZBEWALGO_DEFAULT_LEVEL,
 				   PAGE_SIZE, &dict);
-	if (!ret)
-		cfg->dict = dict;
-	return ret;
+	if (ret)
+		return ret;
+	cfg->dict = dict;
+	zbw_stats_put(cfg->shared);
+	cfg->shared = NULL;
+	return 0;
 }
 EXPORT_SYMBOL_GPL(zbewalgo_config_set_dict);
+
+/*
+ * The table a configuration's streams compress with: a device's level's
+ * preset (zbewalgo_debugfs_add()) unless it has a table of its own.
+ */
+const struct zbewalgo_table *
+zbewalgo_config_table(const struct zbewalgo_config *cfg)
+{
+	if (cfg->level && !cfg->own_table)
+		return zbewalgo_preset_table(cfg->level);
+	return &cfg->table;
+}
+EXPORT_SYMBOL_IF_KUNIT(zbewalgo_config_table);
 
 /**
  * zbewalgo_config_put() - release a reference from zbewalgo_config_get()
@@ -518,6 +545,30 @@ void zbewalgo_stream_destroy(struct zbewalgo_stream *s)
 }
 EXPORT_SYMBOL_GPL(zbewalgo_stream_destroy);
 
+/* Counts the page that gave @r in @set */
+static void zbw_stats_count(struct zbewalgo_stats_set *set,
+			    const struct zbewalgo_result *r)
+{
+	struct zbewalgo_stats *st;
+	unsigned long flags;
+
+	/*
+	 * The stream may be preempted and migrate (zram since 6.15): pin
+	 * the CPU whose counters these are.  _irqsave: a crypto API user
+	 * may compress in softirq context, on top of a task doing so.
+	 */
+	st = get_cpu_ptr(set->cpu);
+	flags = u64_stats_update_begin_irqsave(&st->syncp);
+	u64_stats_inc(&st->pages);
+	u64_stats_add(&st->tried, r->tried);
+	if (r->stored)
+		u64_stats_inc(&st->stored);
+	else
+		u64_stats_inc(&st->wins[r->comb]);
+	u64_stats_update_end_irqrestore(&st->syncp, flags);
+	put_cpu_ptr(st);
+}
+
 /**
  * zbewalgo_stream_compress() - compress a page with the shared settings
  * @s: the stream; not used concurrently
@@ -528,9 +579,9 @@ EXPORT_SYMBOL_GPL(zbewalgo_stream_destroy);
  *
  * Like zbewalgo_compress(), with the stream's table and thresholds (the
  * current ones for a stream that follows sysfs), and counted in the
- * statistics unless the stream has a preset level, stored pages that did
- * not fit in *@dlen bytes included.  Runs without locks; may be
- * preempted.
+ * statistics (those of a device, zbewalgo_config_create(); the shared
+ * ones unless the stream has a preset level), stored pages that did not
+ * fit in *@dlen bytes included.  Runs without locks; may be preempted.
  *
  * Return: 0, -E2BIG or -ENOSPC as zbewalgo_compress().
  */
@@ -538,8 +589,6 @@ int zbewalgo_stream_compress(struct zbewalgo_stream *s, const void *src,
 			     size_t slen, void *dst, size_t *dlen)
 {
 	const struct zbewalgo_result *r;
-	struct zbewalgo_stats *st;
-	unsigned long flags;
 	int ret;
 
 	zbw_stream_refresh(s);
@@ -552,26 +601,14 @@ int zbewalgo_stream_compress(struct zbewalgo_stream *s, const void *src,
 	if (ret && !(ret == -ENOSPC && r->stored))
 		return ret;
 	/*
-	 * The statistics describe the shared table: a preset's pages count
-	 * in neither stats nor wins (its chains are not the table's).
+	 * The shared statistics describe the shared table: a preset's pages
+	 * count in neither stats nor wins there (its chains are not the
+	 * table's).  A device's own count them against its preset.
 	 */
-	if (s->preset)
-		return ret;
-	/*
-	 * The stream may be preempted and migrate (zram since 6.15): pin
-	 * the CPU whose counters these are.  _irqsave: a crypto API user
-	 * may compress in softirq context, on top of a task doing so.
-	 */
-	st = get_cpu_ptr(s->config->stats->cpu);
-	flags = u64_stats_update_begin_irqsave(&st->syncp);
-	u64_stats_inc(&st->pages);
-	u64_stats_add(&st->tried, r->tried);
-	if (r->stored)
-		u64_stats_inc(&st->stored);
-	else
-		u64_stats_inc(&st->wins[r->comb]);
-	u64_stats_update_end_irqrestore(&st->syncp, flags);
-	put_cpu_ptr(st);
+	if (!s->preset || s->config->device)
+		zbw_stats_count(s->config->stats, r);
+	if (!s->preset && s->config->shared)
+		zbw_stats_count(s->config->shared, r);
 	return ret;
 }
 EXPORT_SYMBOL_GPL(zbewalgo_stream_compress);
@@ -709,11 +746,16 @@ static_assert(PAGE_SIZE <= ZBEWALGO_MAX_INPUT,
 
 static int __init zbewalgo_init(void)
 {
-	return zbewalgo_core_init(&zbw_config, zbewalgo_sysfs_init);
+	int ret = zbewalgo_core_init(&zbw_config, zbewalgo_sysfs_init);
+
+	if (!ret)
+		zbewalgo_debugfs_init();
+	return ret;
 }
 
 static void __exit zbewalgo_exit(void)
 {
+	zbewalgo_debugfs_exit();
 	zbewalgo_sysfs_exit();
 	zbewalgo_core_exit(&zbw_config);
 }

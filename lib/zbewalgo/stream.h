@@ -70,6 +70,12 @@ struct zbewalgo_stats_set {
  * @dict: a device's zstd dictionary, or NULL; never in a published one
  * @stats: counters gathered under this configuration's table; holds a
  *	reference
+ * @device: made for a device (zbewalgo_config_create()): @stats counts
+ *	every page of its streams, those of a preset level too
+ * @shared: the shared statistics, which a device that sets nothing counts
+ *	in too (as sysfs shows them), or NULL; holds a reference
+ * @level: a device's level as zbewalgo_debugfs_add() was told, 0 for none
+ * @debugfs: a device's directory in debugfs, or NULL
  */
 struct zbewalgo_config {
 	struct kref ref;
@@ -79,6 +85,10 @@ struct zbewalgo_config {
 	struct zbewalgo_params params;
 	struct zbewalgo_dict *dict;
 	struct zbewalgo_stats_set *stats;
+	bool device;
+	struct zbewalgo_stats_set *shared;
+	int level;
+	struct dentry *debugfs;
 };
 
 int zbewalgo_config_update(int (*edit)(struct zbewalgo_config *cfg,
@@ -89,14 +99,18 @@ int zbewalgo_check_params(const struct zbewalgo_params *params);
 
 int zbewalgo_sysfs_init(void);
 void zbewalgo_sysfs_exit(void);
+void zbewalgo_debugfs_init(void);
+void zbewalgo_debugfs_exit(void);
+void zbewalgo_stats_sum(const struct zbewalgo_config *cfg,
+			struct zbewalgo_stats_sum *sum);
+const struct zbewalgo_table *
+zbewalgo_config_table(const struct zbewalgo_config *cfg);
 
 #if IS_ENABLED(CONFIG_KUNIT)
 int zbewalgo_core_init(struct zbewalgo_config __rcu **slot,
 		       int (*setup)(void));
 void zbewalgo_core_exit(struct zbewalgo_config __rcu **slot);
 int zbewalgo_nr_configs(void);
-void zbewalgo_stats_sum(const struct zbewalgo_config *cfg,
-			struct zbewalgo_stats_sum *sum);
 #endif
 
 #endif /* __ZBEWALGO_STREAM_H */

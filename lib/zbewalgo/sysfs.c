@@ -126,15 +126,16 @@ static u64 zbw_stat_read(const struct zbewalgo_stats *st,
 /**
  * zbewalgo_stats_sum() - sum the per-CPU counters of a configuration
  * @cfg: the configuration, referenced by the caller
- * @sum: the sums; wins beyond the table's entries are 0
+ * @sum: the sums; wins beyond the entries of its table in use
+ *	(zbewalgo_config_table()) are 0
  *
  * Each counter is read whole, on 32-bit kernels too; pages compressed
  * meanwhile may count in some sums and not yet in others.
  */
-VISIBLE_IF_KUNIT void zbewalgo_stats_sum(const struct zbewalgo_config *cfg,
-					 struct zbewalgo_stats_sum *sum)
+void zbewalgo_stats_sum(const struct zbewalgo_config *cfg,
+			struct zbewalgo_stats_sum *sum)
 {
-	unsigned int i;
+	unsigned int i, nr = zbewalgo_config_table(cfg)->nr;
 	int cpu;
 
 	memset(sum, 0, sizeof(*sum));
@@ -145,7 +146,7 @@ VISIBLE_IF_KUNIT void zbewalgo_stats_sum(const struct zbewalgo_config *cfg,
 		sum->pages += zbw_stat_read(st, &st->pages);
 		sum->tried += zbw_stat_read(st, &st->tried);
 		sum->stored += zbw_stat_read(st, &st->stored);
-		for (i = 0; i < cfg->table.nr; i++)
+		for (i = 0; i < nr; i++)
 			sum->wins[i] += zbw_stat_read(st, &st->wins[i]);
 	}
 }

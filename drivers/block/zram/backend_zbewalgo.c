@@ -11,7 +11,9 @@
  * force when it was set up until it is reset: zram may compress a page
  * twice and trust the first length.  dict= gives the device's zstd step a
  * dictionary in zstd's format (zstd --train, zbewalgo train-dict), loaded
- * once for the device.
+ * once for the device.  Each device counts its pages in statistics of its
+ * own, in debugfs (zbewalgo/N/); one that sets nothing but the level, in
+ * /sys/kernel/zbewalgo/stats too, its level's pages excepted.
  * Incompressible pages come back in stored form, larger than zram's
  * huge-class size, so zram keeps them as-is: compression never fails for
  * a valid page.
@@ -56,16 +58,9 @@ static int zbewalgo_zram_setup_params(struct zcomp_params *params)
 	if (zbewalgo_zram_size(zp->early_abort_size, &early) ||
 	    zbewalgo_zram_size(zp->max_output_size, &max))
 		return -EINVAL;
-	if (!zp->table && early < 0 && max < 0 && !params->dict_sz) {
-		/* The shared settings, counted in the shared statistics. */
-		cfg = zbewalgo_config_get();
-		if (!cfg)
-			return -ENODEV;
-	} else {
-		cfg = zbewalgo_config_create(zp->table, early, max);
-		if (IS_ERR(cfg))
-			return PTR_ERR(cfg);
-	}
+	cfg = zbewalgo_config_create(zp->table, early, max);
+	if (IS_ERR(cfg))
+		return PTR_ERR(cfg);
 	if (params->dict_sz) {
 		/* One copy of the dictionary for all of the device's streams */
 		ret = zbewalgo_config_set_dict(cfg, params->dict,
@@ -77,12 +72,14 @@ static int zbewalgo_zram_setup_params(struct zcomp_params *params)
 			return ret;
 		}
 	}
+	zbewalgo_debugfs_add(cfg, params->level);
 	params->drv_data = cfg;
 	return 0;
 }
 
 static void zbewalgo_zram_release_params(struct zcomp_params *params)
 {
+	zbewalgo_debugfs_remove(params->drv_data);
 	zbewalgo_config_put(params->drv_data);
 	params->drv_data = NULL;
 }

@@ -1046,6 +1046,79 @@ static void zbewalgo_test_stats_sums(struct kunit *test)
 	zbewalgo_config_put(cfg);
 }
 
+/* Compresses every kind of page @rounds times on @s; returns how many. */
+static u64 zbw_stream_all(struct kunit *test, struct zbewalgo_stream *s,
+			  int rounds)
+{
+	struct zbw_fixture *f = test->priv;
+	u8 *dst = kunit_kmalloc(test, ZBEWALGO_STORED_SIZE(PAGE_LEN),
+				GFP_KERNEL);
+	int k, round;
+
+	KUNIT_ASSERT_NOT_NULL(test, dst);
+	for (round = 0; round < rounds; round++)
+		for (k = 0; k < ZBW_NR_KINDS; k++)
+			zbw_stream_pack(test, s, f->page[k], dst);
+	return (u64)rounds * ZBW_NR_KINDS;
+}
+
+/*
+ * Each device counts every page of its streams in statistics of its own,
+ * its level's too, with the wins of the table it uses; one that sets
+ * nothing also counts in the shared statistics, except its level's pages
+ * (which are not the shared table's).  A device's directory in debugfs
+ * comes and goes with it.
+ */
+static void zbewalgo_test_device_stats(struct kunit *test)
+{
+	struct zbewalgo_config *shared = zbewalgo_config_get();
+	struct zbewalgo_config *plain, *own;
+	struct zbewalgo_stream *s0, *s1, *s2;
+	struct zbewalgo_stats_sum *sum;
+	u64 before, n0, n1, n2, wins;
+	unsigned int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, shared);
+	plain = zbewalgo_config_create(NULL, -1, -1);
+	own = zbewalgo_config_create("zstd", -1, -1);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(plain));
+	KUNIT_ASSERT_FALSE(test, IS_ERR(own));
+	zbewalgo_debugfs_add(plain, 1);
+	zbewalgo_debugfs_add(own, 0);
+	KUNIT_EXPECT_PTR_EQ(test, zbewalgo_config_table(plain),
+			    zbewalgo_preset_table(1));
+	s0 = zbewalgo_stream_create_device(PAGE_LEN, 0, plain);
+	s1 = zbewalgo_stream_create_device(PAGE_LEN, 1, plain);
+	s2 = zbewalgo_stream_create_device(PAGE_LEN, 0, own);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(s0));
+	KUNIT_ASSERT_FALSE(test, IS_ERR(s1));
+	KUNIT_ASSERT_FALSE(test, IS_ERR(s2));
+	before = zbw_sum(test, shared)->pages;
+	n0 = zbw_stream_all(test, s0, 1);
+	n1 = zbw_stream_all(test, s1, 2);
+	n2 = zbw_stream_all(test, s2, 3);
+	KUNIT_EXPECT_EQ(test, zbw_sum(test, shared)->pages - before, n0);
+	sum = zbw_sum(test, plain);
+	KUNIT_EXPECT_EQ(test, sum->pages, n0 + n1);
+	for (wins = 0, i = 0; i < ZBEWALGO_MAX_COMBINATIONS; i++)
+		wins += sum->wins[i];
+	KUNIT_EXPECT_EQ(test, wins + sum->stored, sum->pages);
+	KUNIT_EXPECT_EQ(test, zbw_sum(test, own)->pages, n2);
+	zbewalgo_stream_destroy(s2);
+	zbewalgo_stream_destroy(s1);
+	zbewalgo_stream_destroy(s0);
+	if (IS_ENABLED(CONFIG_DEBUG_FS)) {
+		KUNIT_EXPECT_FALSE(test, IS_ERR_OR_NULL(plain->debugfs));
+		KUNIT_EXPECT_FALSE(test, IS_ERR_OR_NULL(own->debugfs));
+	}
+	zbewalgo_debugfs_remove(own);
+	zbewalgo_debugfs_remove(plain);
+	KUNIT_EXPECT_NULL(test, plain->debugfs);
+	zbewalgo_config_put(own);
+	zbewalgo_config_put(plain);
+	zbewalgo_config_put(shared);
+}
+
 static int zbw_edit_store_all(struct zbewalgo_config *cfg, const void *arg)
 {
 	cfg->params.early_abort_size = 0;
@@ -1127,6 +1200,7 @@ static struct kunit_case zbewalgo_test_cases[] = {
 	KUNIT_CASE(zbewalgo_test_device_stream),
 	KUNIT_CASE(zbewalgo_test_stats_kept),
 	KUNIT_CASE(zbewalgo_test_stats_sums),
+	KUNIT_CASE(zbewalgo_test_device_stats),
 	KUNIT_CASE(zbewalgo_test_compress_default),
 	{}
 };
