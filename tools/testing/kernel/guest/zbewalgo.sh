@@ -308,8 +308,35 @@ make_dicts() {
 	head -c 16384 $DICT_DIR/text.pages >$DICT_DIR/raw.dict
 }
 
+# dbg_dir LINE...: the debugfs directory (zbewalgo/N) of the device set up
+# last whose settings hold every LINE.
+dbg_dir() {
+	local n l ok found=''
+	for n in $(ls $D/zbewalgo 2>/dev/null | sort -n); do
+		ok=1
+		for l in "$@"; do grep -qxF -- "$l" $D/zbewalgo/$n/settings || ok=0; done
+		[ $ok = 0 ] || found=$D/zbewalgo/$n
+	done
+	echo "$found"
+}
+
+# dbg_pages DIR: the pages its stats count, when some are counted and the
+# stored ones and the wins add up to them; nothing otherwise.
+dbg_pages() {
+	local p t st w
+	read -r p t st <"$1/stats" || return 1
+	w=$(awk '{ s += $1 } END { print s + 0 }' "$1/wins")
+	[ "$p" -gt 0 ] && [ $((st + w)) = "$p" ] && echo "$p"
+}
+
+# The id a zstd dictionary's pages carry: bytes 4-7, little-endian.
+dict_id() {
+	od -An -tu4 -j4 -N4 "$1" | tr -d ' '
+}
+
 check_zram_devices() {
 	local a b c s t n w k ca0 ca1 cs ct cb cc0 cc1 bad='' spid pa pb
+	local da db dc ds dt pages=
 	[ -s $DV_DATA ] || for k in float text int sparse; do zbwmem dump $k 256 >>$DV_DATA; done
 	DV_KIB=$(($(wc -c <$DV_DATA) / 1024))
 	make_dicts || flunk "train-dict failed" || return
@@ -362,8 +389,21 @@ check_zram_devices() {
 	[ "$ca0" -lt "$ct" ] || bad="$bad dict:A=$ca0,without=$ct"
 	[ "$cc1" -lt "$cc0" ] || bad="$bad C:recompressed-$cc0->$cc1"
 	info "compr_data_size of ${DV_KIB} KiB: A $ca0 (again $ca1, without its dictionary $ct), B $cb, S $cs, C lz4 $cc0, recompressed $cc1"
+	# Each device's own statistics in debugfs, told apart by settings.
+	da=$(dbg_dir "max_output_size 3000" "dict $(dict_id $DICT_DIR/text.dict)" delta4-zstd)
+	dt=$(dbg_dir "max_output_size 3000" "dict none" delta4-zstd)
+	db=$(dbg_dir "level 1" "early_abort_size 256" "dict $(dict_id $DICT_DIR/int.dict)" rle)
+	ds=$(dbg_dir "level 0" "dict none" "max_output_size $(cat $K/max_output_size)" bitshuffle8-zstd)
+	dc=$(dbg_dir bwt-mtf-huffman)
+	for k in A:$da B:$db C:$dc S:$ds T:$dt; do
+		n=$(dbg_pages "${k#*:}") || n=
+		[ -n "$n" ] || bad="$bad debugfs-${k%%:*}:[${k#*:}:$(cat ${k#*:}/stats 2>/dev/null)]"
+		pages="$pages ${k%%:*} $n pages ($(grep stream_bytes ${k#*:}/settings 2>/dev/null))"
+	done
+	info "debugfs zbewalgo/N:$pages"
 	for n in $a $b $c $s $t; do zram_del "$n"; done
-	[ -z "$bad" ] && pass "A again under load: $ca1 = $ca0 bytes (without its dict= $ct); A $ca0, B $cb, shared $cs; C recompressed $cc0 -> $cc1; bad keys and dictionaries refused" ||
+	for k in $da $db $dc $ds $dt; do [ ! -e "$k" ] || bad="$bad $k:kept"; done
+	[ -z "$bad" ] && pass "A again under load: $ca1 = $ca0 bytes (without its dict= $ct); A $ca0, B $cb, shared $cs; C recompressed $cc0 -> $cc1; bad keys and dictionaries refused; per device:$pages" ||
 		flunk "$bad"
 }
 
