@@ -1071,51 +1071,44 @@ static u64 zbw_stream_all(struct kunit *test, struct zbewalgo_stream *s,
  */
 static void zbewalgo_test_device_stats(struct kunit *test)
 {
-	struct zbewalgo_config *shared = zbewalgo_config_get();
-	struct zbewalgo_config *plain, *own;
-	struct zbewalgo_stream *s0, *s1, *s2;
+	struct zbewalgo_config *shared = zbewalgo_config_get(), *cfg[3];
+	static const char *const tables[3] = { NULL, NULL, "zstd" };
+	static const int levels[3] = { 0, 1, 0 };
+	struct zbewalgo_stream *s[3];
 	struct zbewalgo_stats_sum *sum;
-	u64 before, n0, n1, n2, wins;
-	unsigned int i;
+	u64 before, n[3], wins;
+	unsigned int i, k;
 
 	KUNIT_ASSERT_NOT_NULL(test, shared);
-	plain = zbewalgo_config_create(NULL, -1, -1);
-	own = zbewalgo_config_create("zstd", -1, -1);
-	KUNIT_ASSERT_FALSE(test, IS_ERR(plain));
-	KUNIT_ASSERT_FALSE(test, IS_ERR(own));
-	zbewalgo_debugfs_add(plain, 1);
-	zbewalgo_debugfs_add(own, 0);
-	KUNIT_EXPECT_PTR_EQ(test, zbewalgo_config_table(plain),
-			    zbewalgo_preset_table(1));
-	s0 = zbewalgo_stream_create_device(PAGE_LEN, 0, plain);
-	s1 = zbewalgo_stream_create_device(PAGE_LEN, 1, plain);
-	s2 = zbewalgo_stream_create_device(PAGE_LEN, 0, own);
-	KUNIT_ASSERT_FALSE(test, IS_ERR(s0));
-	KUNIT_ASSERT_FALSE(test, IS_ERR(s1));
-	KUNIT_ASSERT_FALSE(test, IS_ERR(s2));
 	before = zbw_sum(test, shared)->pages;
-	n0 = zbw_stream_all(test, s0, 1);
-	n1 = zbw_stream_all(test, s1, 2);
-	n2 = zbw_stream_all(test, s2, 3);
-	KUNIT_EXPECT_EQ(test, zbw_sum(test, shared)->pages - before, n0);
-	sum = zbw_sum(test, plain);
-	KUNIT_EXPECT_EQ(test, sum->pages, n0 + n1);
-	for (wins = 0, i = 0; i < ZBEWALGO_MAX_COMBINATIONS; i++)
-		wins += sum->wins[i];
-	KUNIT_EXPECT_EQ(test, wins + sum->stored, sum->pages);
-	KUNIT_EXPECT_EQ(test, zbw_sum(test, own)->pages, n2);
-	zbewalgo_stream_destroy(s2);
-	zbewalgo_stream_destroy(s1);
-	zbewalgo_stream_destroy(s0);
-	if (IS_ENABLED(CONFIG_DEBUG_FS)) {
-		KUNIT_EXPECT_FALSE(test, IS_ERR_OR_NULL(plain->debugfs));
-		KUNIT_EXPECT_FALSE(test, IS_ERR_OR_NULL(own->debugfs));
+	/* nothing set; a level only; a table of its own */
+	for (k = 0; k < 3; k++) {
+		cfg[k] = zbewalgo_config_create(tables[k], -1, -1);
+		KUNIT_ASSERT_FALSE(test, IS_ERR(cfg[k]));
+		zbewalgo_debugfs_add(cfg[k], levels[k]);
+		s[k] = zbewalgo_stream_create_device(PAGE_LEN, levels[k],
+						     cfg[k]);
+		KUNIT_ASSERT_FALSE(test, IS_ERR(s[k]));
+		n[k] = zbw_stream_all(test, s[k], k + 1);
 	}
-	zbewalgo_debugfs_remove(own);
-	zbewalgo_debugfs_remove(plain);
-	KUNIT_EXPECT_NULL(test, plain->debugfs);
-	zbewalgo_config_put(own);
-	zbewalgo_config_put(plain);
+	KUNIT_EXPECT_PTR_EQ(test, zbewalgo_config_table(cfg[1]),
+			    zbewalgo_preset_table(1));
+	KUNIT_EXPECT_EQ(test, zbw_sum(test, shared)->pages - before, n[0]);
+	for (k = 0; k < 3; k++) {
+		sum = zbw_sum(test, cfg[k]);
+		KUNIT_EXPECT_EQ(test, sum->pages, n[k]);
+		for (wins = 0, i = 0; i < ZBEWALGO_MAX_COMBINATIONS; i++)
+			wins += sum->wins[i];
+		KUNIT_EXPECT_EQ_MSG(test, wins + sum->stored, sum->pages,
+				    "device %u", k);
+		zbewalgo_stream_destroy(s[k]);
+		if (IS_ENABLED(CONFIG_DEBUG_FS))
+			KUNIT_EXPECT_FALSE(test,
+					   IS_ERR_OR_NULL(cfg[k]->debugfs));
+		zbewalgo_debugfs_remove(cfg[k]);
+		KUNIT_EXPECT_NULL(test, cfg[k]->debugfs);
+		zbewalgo_config_put(cfg[k]);
+	}
 	zbewalgo_config_put(shared);
 }
 
