@@ -6,9 +6,11 @@ Reads the "ZBW-KBENCH:" lines of the console LOG (zbwbench.ko's figures,
 see zbwbench/zbwbench.c and guest/demo.sh), appends a table to
 OUTBASE.txt, prints it, and writes OUTBASE-kbench.csv. Per data set and
 algorithm: the ratio (page bytes over the results' bytes), compression and
-decompression speed in MiB/s of pages, and zbewalgo's times over zstd's.
-Exits 1 when the module reported a failure (a "FAIL" line), did not
-finish, or printed nothing.
+decompression speed in MiB/s of pages, and zbewalgo's times over zstd's;
+then each page's latency (median and 99th percentile, one pass with
+every page timed alone) and the sets where zbewalgo's 99th percentile is
+furthest above zstd's, with their slowest page.  Exits 1 when the module
+reported a failure (a "FAIL" line), did not finish, or printed nothing.
 """
 import csv
 import math
@@ -18,6 +20,9 @@ import sys
 PAGE = 4096
 LINE = re.compile(r"^ZBW-KBENCH: (\S+) (\S+) pages=(\d+) bytes=(\d+) huge=(\d+) "
                   r"comp_ns=(\d+) decomp_ns=(\d+)$")
+LAT = re.compile(r"^ZBW-KBENCH: (\S+) (\S+) latency comp=(\d+),(\d+),(\d+)@(\d+) "
+                 r"decomp=(\d+),(\d+),(\d+)@(\d+)$")
+LAT_KEYS = ("c50", "c99", "cmax", "cpage", "d50", "d99", "dmax", "dpage")
 MEM = re.compile(r"^ZBW-KBENCH: memory zbewalgo=(\d+) zstd=(\d+)$")
 ALGS = ("zbewalgo", "lz4", "zstd")
 
@@ -30,11 +35,15 @@ def read(log):
             if not line.startswith("ZBW-KBENCH: "):
                 continue
             m = LINE.match(line)
+            lat = LAT.match(line)
             if m:
                 s, a = m.group(1), m.group(2)
                 pages, size, huge, c, d = (int(x) for x in m.groups()[2:])
                 recs.setdefault(s, {})[a] = {"pages": pages, "bytes": size,
                                              "huge": huge, "c": c, "d": d}
+            elif lat and lat.group(2) in recs.get(lat.group(1), {}):
+                recs[lat.group(1)][lat.group(2)]["lat"] = dict(
+                    zip(LAT_KEYS, (int(x) for x in lat.groups()[2:])))
             elif MEM.match(line):
                 mem = {k: int(v) for k, v in zip(("zbewalgo", "zstd"),
                                                  MEM.match(line).groups())}
@@ -77,7 +86,8 @@ def main():
             ratios.append(orig / r["bytes"] if r["bytes"] else float("nan"))
             cs.append(orig / r["c"] * 1e9 / 2**20 if r["c"] else float("nan"))
             ds.append(orig / r["d"] * 1e9 / 2**20 if r["d"] else float("nan"))
-            csv_rows.append([s, a, r["pages"], r["bytes"], r["huge"], r["c"], r["d"]])
+            csv_rows.append([s, a, r["pages"], r["bytes"], r["huge"], r["c"], r["d"]] +
+                            [r.get("lat", {}).get(k, "") for k in LAT_KEYS])
         rel_c = by["zbewalgo"]["c"] / by["zstd"]["c"] if by["zstd"]["c"] else float("nan")
         rel_d = by["zbewalgo"]["d"] / by["zstd"]["d"] if by["zstd"]["d"] else float("nan")
         rows.append((ratios, cs, ds, rel_c, rel_d))
@@ -101,7 +111,39 @@ def main():
                    "zstd-3 %.1f: %.1f x" % (s, z["c"] / z["pages"] / 1e3,
                                            zs["c"] / zs["pages"] / 1e3, z["c"] / zs["c"]))
         csv_rows += [[s, a, recs[s][a]["pages"], recs[s][a]["bytes"], recs[s][a]["huge"],
-                      recs[s][a]["c"], recs[s][a]["d"]] for a in ALGS]
+                      recs[s][a]["c"], recs[s][a]["d"]] +
+                     [recs[s][a].get("lat", {}).get(k, "") for k in LAT_KEYS] for a in ALGS]
+    lat_sets = [s for s in sets if all("lat" in recs[s][a] for a in ALGS)]
+    if lat_sets:
+        out.append("")
+        out.append("latency of a page in the kernel, us: median / 99th percentile (one more pass,")
+        out.append("  each page timed alone); zbw/zstd: zbewalgo's 99th percentile over zstd's")
+        out.append("%-24s%-33s%-33s%s" % ("", "  compression", "  decompression",
+                                         "  zbw/zstd p99"))
+        out.append(("%-24s" % "" + "".join("%11s" % a for a in ALGS * 2) +
+                    "%9s%9s" % ("comp", "dec")).rstrip())
+        rel = []
+        for s in lat_sets:
+            by = recs[s]
+            line = "%-24s" % s
+            for k in ("c", "d"):
+                line += "".join("%11s" % ("%.1f/%.1f" % (by[a]["lat"][k + "50"] / 1e3,
+                                                        by[a]["lat"][k + "99"] / 1e3))
+                                for a in ALGS)
+            rc = by["zbewalgo"]["lat"]["c99"] / max(by["zstd"]["lat"]["c99"], 1)
+            rd = by["zbewalgo"]["lat"]["d99"] / max(by["zstd"]["lat"]["d99"], 1)
+            rel.append((s, rc, rd))
+            out.append(line + "%9.2f%9.2f" % (rc, rd))
+        out.append("%-24s%66s%9.2f%9.2f" % ("geomean", "", geomean([r[1] for r in rel]),
+                                            geomean([r[2] for r in rel])))
+        for k, i, what in (("c", 1, "compression"), ("d", 2, "decompression")):
+            worst3 = []
+            for r in sorted(rel, key=lambda r: -r[i])[:3]:
+                z = recs[r[0]]["zbewalgo"]["lat"]
+                worst3.append("%s %.2f x (slowest: page %d, %.1f us)"
+                              % (r[0], r[i], z[k + "page"], z[k + "max"] / 1e3))
+            out.append("zbewalgo's 99th percentile furthest above zstd's, %s: %s"
+                       % (what, "; ".join(worst3)))
     if mem:
         out.append("memory per stream: zbewalgo %d bytes (its context), zram's zstd backend %d "
                    "(level 3: compression and decompression workspaces): %.2f x"
@@ -112,6 +154,9 @@ def main():
     problems += failed
     if not sets:
         problems.append("no zbwbench records")
+    elif len(lat_sets) != len(sets):
+        problems.append("no latency records for %s" % ", ".join(
+            s for s in sets if s not in lat_sets))
     if problems:
         out.append("FAILED: " + "; ".join(problems))
     text = "\n".join(out) + "\n"
@@ -121,7 +166,10 @@ def main():
     with open(outbase + "-kbench.csv", "w", newline="") as f:
         w = csv.writer(f)
         w.writerow(["set", "algorithm", "pages", "bytes", "huge_results",
-                    "compress_ns", "decompress_ns"])
+                    "compress_ns", "decompress_ns", "compress_p50_ns",
+                    "compress_p99_ns", "compress_max_ns", "compress_max_page",
+                    "decompress_p50_ns", "decompress_p99_ns", "decompress_max_ns",
+                    "decompress_max_page"])
         w.writerows(csv_rows)
     return 1 if problems else 0
 

@@ -18,7 +18,13 @@
  *   zbwbench: FILE ALG pages=N bytes=B huge=H comp_ns=C decomp_ns=D
  *
  * B sums the compressed sizes, H counts the results zram would store whole
- * (not below huge_size=).  Then the memory of one stream, zbewalgo's
+ * (not below huge_size=).  Then one more pass times each page alone, for
+ * the latency of a page as zram sees it, in ns (median, 99th percentile,
+ * slowest and which page that was):
+ *
+ *   zbwbench: FILE ALG latency comp=P50,P99,MAX@PAGE decomp=P50,P99,MAX@PAGE
+ *
+ * Then the memory of one stream, zbewalgo's
  * context as a zram device at level= has it (for its table's steps) and
  * zram's zstd backend's two workspaces at level 3:
  *
@@ -38,6 +44,7 @@
 #include <linux/module.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
+#include <linux/sort.h>
 #include <linux/string.h>
 #include <linux/vmalloc.h>
 #include <linux/zbewalgo.h>
@@ -71,6 +78,7 @@ struct zbb {
 	u8 *in;			/* the file's pages */
 	u8 *out;		/* one compressed slot per page */
 	u32 *len;		/* compressed length per page */
+	u32 *ns;		/* time of each page, for its latency */
 	u8 *page;		/* a decompressed page */
 	struct zbewalgo_stream *zbw;
 	void *lz4_mem;
@@ -123,7 +131,69 @@ static int zbb_decompress(struct zbb *b, int alg, const u8 *src, u32 slen,
 	}
 }
 
-/* Times one algorithm on @n pages and prints its line. */
+static int zbb_cmp_u32(const void *a, const void *b)
+{
+	u32 x = *(const u32 *)a, y = *(const u32 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * "P50,P99,MAX@PAGE" of the @n times in b->ns, which are sorted after.
+ * Nearest rank: the 99th percentile of 100 pages is the 99th slowest.
+ */
+static void zbb_latency(struct zbb *b, unsigned int n, char *buf,
+			size_t size)
+{
+	unsigned int i, page = 0;
+	u32 max;
+
+	for (i = 1; i < n; i++)
+		if (b->ns[i] > b->ns[page])
+			page = i;
+	max = b->ns[page];
+	sort(b->ns, n, sizeof(*b->ns), zbb_cmp_u32, NULL);
+	snprintf(buf, size, "%u,%u,%u@%u", b->ns[(n - 1) / 2],
+		 b->ns[DIV_ROUND_UP(n * 99, 100) - 1], max, page);
+}
+
+/*
+ * Each page of the @n compressed and decompressed once more, timed alone
+ * (zram's calling pattern, timer included), then the line of latencies.
+ */
+static int zbb_pages(struct zbb *b, int alg, const char *name, unsigned int n)
+{
+	char comp[48], decomp[48];
+	unsigned int i;
+	u64 t;
+	int ret;
+
+	for (i = 0; i < n; i++) {
+		t = ktime_get_ns();
+		ret = zbb_compress(b, alg, b->in + i * PAGE_SIZE,
+				   b->out + i * ZBB_SLOT, &b->len[i]);
+		b->ns[i] = min_t(u64, ktime_get_ns() - t, U32_MAX);
+		if (ret)
+			return ret;
+		cond_resched();
+	}
+	zbb_latency(b, n, comp, sizeof(comp));
+	for (i = 0; i < n; i++) {
+		t = ktime_get_ns();
+		ret = zbb_decompress(b, alg, b->out + i * ZBB_SLOT, b->len[i],
+				     b->page);
+		b->ns[i] = min_t(u64, ktime_get_ns() - t, U32_MAX);
+		if (ret)
+			return ret;
+		cond_resched();
+	}
+	zbb_latency(b, n, decomp, sizeof(decomp));
+	pr_info("%s %s latency comp=%s decomp=%s\n", name, zbb_names[alg],
+		comp, decomp);
+	return 0;
+}
+
+/* Times one algorithm on @n pages and prints its lines. */
 static int zbb_run(struct zbb *b, int alg, const char *name, unsigned int n)
 {
 	u64 best_c = U64_MAX, best_d = U64_MAX, t, bytes = 0;
@@ -173,7 +243,11 @@ static int zbb_run(struct zbb *b, int alg, const char *name, unsigned int n)
 	}
 	pr_info("%s %s pages=%u bytes=%llu huge=%u comp_ns=%llu decomp_ns=%llu\n",
 		name, zbb_names[alg], n, bytes, huge, best_c, best_d);
-	return 0;
+	ret = zbb_pages(b, alg, name, n);
+	if (ret)
+		pr_err("FAIL %s %s: latency pass %d\n", name, zbb_names[alg],
+		       ret);
+	return ret;
 }
 
 /* Reads up to max_pages whole pages of @path into b->in; 0 on error. */
@@ -203,6 +277,7 @@ static int zbb_setup(struct zbb *b)
 	b->in = vmalloc(array_size(max_pages, PAGE_SIZE));
 	b->out = vmalloc(array_size(max_pages, ZBB_SLOT));
 	b->len = vmalloc(array_size(max_pages, sizeof(*b->len)));
+	b->ns = vmalloc(array_size(max_pages, sizeof(*b->ns)));
 	b->page = kmalloc(PAGE_SIZE, GFP_KERNEL);
 	b->lz4_mem = vmalloc(LZ4_MEM_COMPRESS);
 	b->zbw = zbewalgo_stream_create(PAGE_SIZE, level, NULL);
@@ -223,7 +298,7 @@ static int zbb_setup(struct zbb *b)
 	b->dctx_mem = vzalloc(sz);
 	if (b->dctx_mem)
 		b->dctx = zstd_init_dctx(b->dctx_mem, sz);
-	if (!b->in || !b->out || !b->len || !b->page || !b->lz4_mem ||
+	if (!b->in || !b->out || !b->len || !b->ns || !b->page || !b->lz4_mem ||
 	    !b->zbw || !b->cctx || !b->dctx)
 		return -ENOMEM;
 	return 0;
@@ -237,6 +312,7 @@ static void zbb_free(struct zbb *b)
 		zbewalgo_stream_destroy(b->zbw);
 	vfree(b->lz4_mem);
 	kfree(b->page);
+	vfree(b->ns);
 	vfree(b->len);
 	vfree(b->out);
 	vfree(b->in);
