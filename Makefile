@@ -406,7 +406,7 @@ KDOC_RST	:= tools/testing/zbewalgo/kerneldoc_rst.py
 .PHONY: dkms-src dkms-install dkms-remove check-dkms docs doc-user
 dkms-src:
 	rm -rf $(DKMS_DIR) && mkdir -p $(DKMS_DIR)
-	find Kbuild dkms.conf include lib/zbewalgo crypto/zbewalgo.c -type f \
+	find Kbuild dkms.conf include compat lib/zbewalgo crypto/zbewalgo.c -type f \
 		! -name '*.o' ! -name '*.ko' ! -name '*.cmd' ! -name '*.mod*' \
 		! -name '*.d' | xargs cp -p --parents -t $(DKMS_DIR)
 dkms-install: dkms-src

@@ -36,11 +36,11 @@ static int bewalgo_encode(const u8 *src, unsigned int slen, u8 *dst,
 		return h;
 	out = dst + h;
 	while (i < m) {
-		w = zbw_load64(src + 8 * i);
+		w = get_unaligned((const u64 *)(src + 8 * i));
 		j = i + 1;
 		if (w == prev) {
 			while (j < m && j - i < BEWALGO_MAX_RUN &&
-			       zbw_load64(src + 8 * j) == prev)
+			       get_unaligned((const u64 *)(src + 8 * j)) == prev)
 				j++;
 			if (out >= end)
 				return -ENOSPC;
@@ -49,7 +49,7 @@ static int bewalgo_encode(const u8 *src, unsigned int slen, u8 *dst,
 			/* A literal ends where a word repeats its predecessor. */
 			prev = w;
 			while (j < m && j - i < BEWALGO_MAX_RUN) {
-				w = zbw_load64(src + 8 * j);
+				w = get_unaligned((const u64 *)(src + 8 * j));
 				if (w == prev)
 					break;
 				prev = w;
@@ -94,13 +94,13 @@ static int bewalgo_decode(const u8 *src, unsigned int slen, u8 *dst,
 			return -EINVAL;
 		if (c & 0x80) {
 			for (k = 0; k < cnt; k++)
-				zbw_store64(dst + 8 * (o + k), prev);
+				put_unaligned(prev, (u64 *)(dst + 8 * (o + k)));
 		} else {
 			if ((size_t)(end - in) < 8 * (size_t)cnt)
 				return -EINVAL;
 			memcpy(dst + 8 * o, in, 8 * cnt);
 			in += 8 * cnt;
-			prev = zbw_load64(in - 8);
+			prev = get_unaligned((const u64 *)(in - 8));
 		}
 		o += cnt;
 	}

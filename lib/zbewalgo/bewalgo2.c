@@ -118,9 +118,9 @@ static int bewalgo2_encode(const u8 *src, unsigned int slen, u8 *dst,
 	/* Only the first word of each run needs sorting. */
 	start[0] = 0;
 	r = 1;
-	pw = zbw_load64(src);
+	pw = get_unaligned((const u64 *)src);
 	for (i = 1; i < m; i++) {
-		w = zbw_load64(src + 8 * i);
+		w = get_unaligned((const u64 *)(src + 8 * i));
 		start[r] = i;
 		r += w != pw;
 		pw = w;
@@ -135,7 +135,7 @@ static int bewalgo2_encode(const u8 *src, unsigned int slen, u8 *dst,
 	pw = 0;
 	for (i = 0; i < r; i++) {
 		j = sorted[i];
-		w = zbw_load64(src + 8 * start[j]);
+		w = get_unaligned((const u64 *)(src + 8 * start[j]));
 		d += i && w != pw;
 		ridx[j] = d;
 		pw = w;
@@ -196,8 +196,8 @@ static int bewalgo2_decode(const u8 *src, unsigned int slen, u8 *dst,
 		return -EINVAL;
 	dict = in;
 	for (i = 1; i < d; i++)
-		if (zbw_get_le64(dict + 8 * i) <=
-		    zbw_get_le64(dict + 8 * (i - 1)))
+		if (get_unaligned_le64(dict + 8 * i) <=
+		    get_unaligned_le64(dict + 8 * (i - 1)))
 			return -EINVAL;
 	in += 8 * (size_t)d;
 	q = end - t;
@@ -231,9 +231,9 @@ static int bewalgo2_decode(const u8 *src, unsigned int slen, u8 *dst,
 			return -EINVAL;
 		r.buf >>= 2 * k + 1;
 		r.cnt -= 2 * k + 1;
-		w = zbw_load64(dict + 8 * v);
+		w = get_unaligned((const u64 *)(dict + 8 * v));
 		for (i = 0; i < len; i++)
-			zbw_store64(dst + 8 * (o + i), w);
+			put_unaligned(w, (u64 *)(dst + 8 * (o + i)));
 		o += len;
 	}
 	if (used != d || !zbw_bitr_done(&r))

@@ -64,23 +64,23 @@ static __always_inline void bs4_block4(const u8 *src, u8 *dst,
 	u64 x, y;
 
 	if (encode) {
-		x = zbw_get_le64(src + 4 * i);
-		y = zbw_get_le64(src + 4 * i + 8);
+		x = get_unaligned_le64(src + 4 * i);
+		y = get_unaligned_le64(src + 4 * i + 8);
 	} else {
-		x = zbw_get_le32(src + i) |
-		    (u64)zbw_get_le32(src + m + i) << 32;
-		y = zbw_get_le32(src + 2 * m + i) |
-		    (u64)zbw_get_le32(src + 3 * m + i) << 32;
+		x = get_unaligned_le32(src + i) |
+		    (u64)get_unaligned_le32(src + m + i) << 32;
+		y = get_unaligned_le32(src + 2 * m + i) |
+		    (u64)get_unaligned_le32(src + 3 * m + i) << 32;
 	}
 	bs_transpose4x4(&x, &y);
 	if (encode) {
-		zbw_put_le32(dst + i, (u32)x);
-		zbw_put_le32(dst + m + i, (u32)(x >> 32));
-		zbw_put_le32(dst + 2 * m + i, (u32)y);
-		zbw_put_le32(dst + 3 * m + i, (u32)(y >> 32));
+		put_unaligned_le32((u32)x, dst + i);
+		put_unaligned_le32((u32)(x >> 32), dst + m + i);
+		put_unaligned_le32((u32)y, dst + 2 * m + i);
+		put_unaligned_le32((u32)(y >> 32), dst + 3 * m + i);
 	} else {
-		zbw_put_le64(dst + 4 * i, x);
-		zbw_put_le64(dst + 4 * i + 8, y);
+		put_unaligned_le64(x, dst + 4 * i);
+		put_unaligned_le64(y, dst + 4 * i + 8);
 	}
 }
 
@@ -138,10 +138,10 @@ static __always_inline unsigned int bs4_blocks(const u8 *src, u8 *dst,
 
 	for (i = 0; i + 8 <= m; i += 8) {
 		if (encode) {
-			a = zbw_get_le64(src + 4 * i);
-			b = zbw_get_le64(src + 4 * i + 8);
-			c = zbw_get_le64(src + 4 * i + 16);
-			e = zbw_get_le64(src + 4 * i + 24);
+			a = get_unaligned_le64(src + 4 * i);
+			b = get_unaligned_le64(src + 4 * i + 8);
+			c = get_unaligned_le64(src + 4 * i + 16);
+			e = get_unaligned_le64(src + 4 * i + 24);
 			if (delta)
 				bs4_diff(&a, &b, &c, &e, prev);
 			bs_swap(&a, &c, 32, BS_LO32);
@@ -150,15 +150,15 @@ static __always_inline unsigned int bs4_blocks(const u8 *src, u8 *dst,
 			bs_swap(&c, &e, 16, BS_EVEN16);
 			bs_swap(&a, &c, 8, BS_EVEN8);
 			bs_swap(&b, &e, 8, BS_EVEN8);
-			zbw_put_le64(dst + i, a);
-			zbw_put_le64(dst + m + i, c);
-			zbw_put_le64(dst + 2 * m + i, b);
-			zbw_put_le64(dst + 3 * m + i, e);
+			put_unaligned_le64(a, dst + i);
+			put_unaligned_le64(c, dst + m + i);
+			put_unaligned_le64(b, dst + 2 * m + i);
+			put_unaligned_le64(e, dst + 3 * m + i);
 		} else {
-			a = zbw_get_le64(src + i);
-			c = zbw_get_le64(src + m + i);
-			b = zbw_get_le64(src + 2 * m + i);
-			e = zbw_get_le64(src + 3 * m + i);
+			a = get_unaligned_le64(src + i);
+			c = get_unaligned_le64(src + m + i);
+			b = get_unaligned_le64(src + 2 * m + i);
+			e = get_unaligned_le64(src + 3 * m + i);
 			bs_swap(&a, &c, 8, BS_EVEN8);
 			bs_swap(&b, &e, 8, BS_EVEN8);
 			bs_swap(&a, &b, 16, BS_EVEN16);
@@ -167,10 +167,10 @@ static __always_inline unsigned int bs4_blocks(const u8 *src, u8 *dst,
 			bs_swap(&b, &e, 32, BS_LO32);
 			if (delta)
 				bs4_sum(&a, &b, &c, &e, prev);
-			zbw_put_le64(dst + 4 * i, a);
-			zbw_put_le64(dst + 4 * i + 8, b);
-			zbw_put_le64(dst + 4 * i + 16, c);
-			zbw_put_le64(dst + 4 * i + 24, e);
+			put_unaligned_le64(a, dst + 4 * i);
+			put_unaligned_le64(b, dst + 4 * i + 8);
+			put_unaligned_le64(c, dst + 4 * i + 16);
+			put_unaligned_le64(e, dst + 4 * i + 24);
 		}
 	}
 	if (i + 4 <= m && !delta) {
@@ -201,14 +201,14 @@ static __always_inline unsigned int bs8_blocks(const u8 *src, u8 *dst,
 	for (i = 0; i + 8 <= m; i += 8) {
 		s = encode ? src + 8 * i : src + i;
 		d = encode ? dst + i : dst + 8 * i;
-		r0 = zbw_get_le64(s);
-		r1 = zbw_get_le64(s + in);
-		r2 = zbw_get_le64(s + 2 * in);
-		r3 = zbw_get_le64(s + 3 * in);
-		r4 = zbw_get_le64(s + 4 * in);
-		r5 = zbw_get_le64(s + 5 * in);
-		r6 = zbw_get_le64(s + 6 * in);
-		r7 = zbw_get_le64(s + 7 * in);
+		r0 = get_unaligned_le64(s);
+		r1 = get_unaligned_le64(s + in);
+		r2 = get_unaligned_le64(s + 2 * in);
+		r3 = get_unaligned_le64(s + 3 * in);
+		r4 = get_unaligned_le64(s + 4 * in);
+		r5 = get_unaligned_le64(s + 5 * in);
+		r6 = get_unaligned_le64(s + 6 * in);
+		r7 = get_unaligned_le64(s + 7 * in);
 		if (delta && encode) {	/* the words' differences instead */
 			t = r7;
 			r7 -= r6;
@@ -245,14 +245,14 @@ static __always_inline unsigned int bs8_blocks(const u8 *src, u8 *dst,
 			r7 += r6;
 			*prev = r7;
 		}
-		zbw_put_le64(d, r0);
-		zbw_put_le64(d + out, r1);
-		zbw_put_le64(d + 2 * out, r2);
-		zbw_put_le64(d + 3 * out, r3);
-		zbw_put_le64(d + 4 * out, r4);
-		zbw_put_le64(d + 5 * out, r5);
-		zbw_put_le64(d + 6 * out, r6);
-		zbw_put_le64(d + 7 * out, r7);
+		put_unaligned_le64(r0, d);
+		put_unaligned_le64(r1, d + out);
+		put_unaligned_le64(r2, d + 2 * out);
+		put_unaligned_le64(r3, d + 3 * out);
+		put_unaligned_le64(r4, d + 4 * out);
+		put_unaligned_le64(r5, d + 5 * out);
+		put_unaligned_le64(r6, d + 6 * out);
+		put_unaligned_le64(r7, d + 7 * out);
 	}
 	return i;
 }
@@ -297,7 +297,7 @@ ZBW_WORD_STEP(zbewalgo_step_BITSHUFFLE8, bs, 8);
 /* Word @i of @w bytes at @p, little-endian */
 static __always_inline u64 bs_word(const u8 *p, unsigned int i, unsigned int w)
 {
-	return w == 8 ? zbw_get_le64(p + 8 * i) : zbw_get_le32(p + 4 * i);
+	return w == 8 ? get_unaligned_le64(p + 8 * i) : get_unaligned_le32(p + 4 * i);
 }
 
 /*
@@ -343,9 +343,9 @@ static __always_inline int bs_delta_decode(const u8 *src, unsigned int slen,
 			x |= (u64)src[j * m + i] << (8 * j);
 		prev += x;
 		if (w == 8)
-			zbw_put_le64(dst + 8 * i, prev);
+			put_unaligned_le64(prev, dst + 8 * i);
 		else
-			zbw_put_le32(dst + 4 * i, (u32)prev);
+			put_unaligned_le32((u32)prev, dst + 4 * i);
 	}
 	memcpy(dst + m * w, src + m * w, slen - m * w);
 	return slen;

@@ -52,7 +52,7 @@ static __always_inline void zbw_bitw_put(struct zbw_bitw *w, u64 v,
 static __always_inline void zbw_bitw_flush(struct zbw_bitw *w)
 {
 	if (likely(w->end - w->p >= 8)) {
-		zbw_put_le64(w->p, w->acc);
+		put_unaligned_le64(w->acc, w->p);
 		w->p += w->nb >> 3;
 		w->acc >>= w->nb & 56;
 		w->nb &= 7;
@@ -115,7 +115,7 @@ static __always_inline void zbw_bitr_init(struct zbw_bitr *r, const u8 *start,
 static __always_inline void zbw_bitr_refill_fast(const u8 **p, u64 *buf,
 						 unsigned int *cnt)
 {
-	*buf |= zbw_get_le64(*p) << *cnt;
+	*buf |= get_unaligned_le64(*p) << *cnt;
 	*p += (63 - *cnt) >> 3;
 	*cnt |= 56;
 }

@@ -13,12 +13,12 @@ static __always_inline u32 bwt_key(const u8 *s, u32 i, u32 n, u32 d)
 	u32 x;
 
 	if (likely(i + 4 <= n))
-		return zbw_load32(s + i);
+		return get_unaligned((const u32 *)(s + i));
 	for (x = 0; x < d; x++) {
 		b[x] = s[i];
 		i = i + 1 == n ? 0 : i + 1;
 	}
-	return zbw_load32(b);
+	return get_unaligned((const u32 *)b);
 }
 
 /*
@@ -305,12 +305,12 @@ static u32 bwt_global_round(struct bwt_sort *st, u32 k)
 
 static __always_inline u32 bwt_get(const u8 *buf, u32 i)
 {
-	return zbw_load32(buf + 4 * i);
+	return get_unaligned((const u32 *)(buf + 4 * i));
 }
 
 static __always_inline void bwt_put(u8 *buf, u32 i, u32 v)
 {
-	zbw_store32(buf + 4 * i, v);
+	put_unaligned(v, (u32 *)(buf + 4 * i));
 }
 
 static void bwt_sift(u8 *buf, u32 root, u32 end)
@@ -362,7 +362,7 @@ static void bwt_sort_u32(u8 *buf, u32 cnt)
 /* First row >= @r that is in a group of two or more rows, or n. */
 static __always_inline u32 bwt_next_unsorted(const u8 *flag, u32 r, u32 n)
 {
-	while (r + 8 <= n && !zbw_load64(flag + r))
+	while (r + 8 <= n && !get_unaligned((const u64 *)(flag + r)))
 		r += 8;
 	while (r < n && !flag[r])
 		r++;

@@ -236,9 +236,9 @@ static bool bwt_qs_copy(const u8 *s, u32 n, u16 *sa, u8 *m, u32 c, u32 lo,
 static __always_inline u32 bwt_group_end(const u8 *t, const u16 *sa, u32 r,
 					 u32 hi)
 {
-	u32 x = zbw_load32(t + sa[r]);
+	u32 x = get_unaligned((const u32 *)(t + sa[r]));
 
-	for (r++; r < hi && zbw_load32(t + sa[r]) == x; r++)
+	for (r++; r < hi && get_unaligned((const u32 *)(t + sa[r])) == x; r++)
 		;
 	return r;
 }

@@ -28,11 +28,11 @@ static __always_inline u64 delta_put(const u8 *src, u8 *dst, unsigned int i,
 	u64 x;
 
 	if (w == 8) {
-		x = zbw_get_le64(src + 8 * i);
-		zbw_put_le64(dst + 8 * i, x - prev);
+		x = get_unaligned_le64(src + 8 * i);
+		put_unaligned_le64(x - prev, dst + 8 * i);
 	} else {
-		x = zbw_get_le32(src + 4 * i);
-		zbw_put_le32(dst + 4 * i, (u32)(x - prev));
+		x = get_unaligned_le32(src + 4 * i);
+		put_unaligned_le32((u32)(x - prev), dst + 4 * i);
 	}
 	return x;
 }
@@ -42,11 +42,11 @@ static __always_inline u64 delta_add(const u8 *src, u8 *dst, unsigned int i,
 				     u64 x, unsigned int w)
 {
 	if (w == 8) {
-		x += zbw_get_le64(src + 8 * i);
-		zbw_put_le64(dst + 8 * i, x);
+		x += get_unaligned_le64(src + 8 * i);
+		put_unaligned_le64(x, dst + 8 * i);
 	} else {
-		x += zbw_get_le32(src + 4 * i);
-		zbw_put_le32(dst + 4 * i, (u32)x);
+		x += get_unaligned_le32(src + 4 * i);
+		put_unaligned_le32((u32)x, dst + 4 * i);
 	}
 	return x;
 }

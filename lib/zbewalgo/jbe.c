@@ -49,7 +49,7 @@ static bool jbe_has_zero(const u8 *p, unsigned int len)
 	unsigned int i;
 
 	for (i = 0; i + 8 <= len; i += 8) {
-		u64 w = zbw_load64(p + i);
+		u64 w = get_unaligned((const u64 *)(p + i));
 
 		bad |= zbw_zero_bytes(w);
 	}
@@ -64,7 +64,7 @@ static unsigned int jbe_popcount(const u8 *p, unsigned int len)
 	unsigned int i, c = 0;
 
 	for (i = 0; i + 8 <= len; i += 8)
-		c += hweight64(zbw_load64(p + i));
+		c += hweight64(get_unaligned((const u64 *)(p + i)));
 	for (; i < len; i++)
 		c += hweight8(p[i]);
 	return c;
@@ -82,7 +82,7 @@ static unsigned int jbe_map(const u8 *src, unsigned int n, u8 *map,
 	u8 m;
 
 	for (i = 0; i < full; i++) {
-		t = jbe_nz_bytes(zbw_get_le64(src + 8 * i));
+		t = jbe_nz_bytes(get_unaligned_le64(src + 8 * i));
 		m = (t * JBE_GATHER) >> 56;
 		map[i] = m;
 		/* Sum of the 0x01 bytes: at most 8, so no carry. */
@@ -177,7 +177,7 @@ static const u8 *jbe_unpack(const u8 *in, const u8 *in_end, const u8 *map,
 		m = map[i];
 		o = out + 8 * i;
 		if (!m) {
-			zbw_store64(o, 0);
+			put_unaligned(0, (u64 *)o);
 		} else if (m == 0xff) {
 			memcpy(o, in, 8);
 			in += 8;
@@ -337,12 +337,12 @@ static void jbe2_split(const u8 *src, unsigned int n, u8 *hi, u8 *lo)
 	u64 w0, w1, a, b;
 
 	for (; k + 8 <= n / 2; k += 8) {
-		w0 = zbw_get_le64(src + 2 * k);
-		w1 = zbw_get_le64(src + 2 * k + 8);
+		w0 = get_unaligned_le64(src + 2 * k);
+		w1 = get_unaligned_le64(src + 2 * k + 8);
 		a = jbe2_even(w0) | jbe2_even(w1) << 32;
 		b = jbe2_even(w0 >> 8) | jbe2_even(w1 >> 8) << 32;
-		zbw_put_le64(hi + k, jbe2_hi(a, b));
-		zbw_put_le64(lo + k, jbe2_lo(a, b));
+		put_unaligned_le64(jbe2_hi(a, b), hi + k);
+		put_unaligned_le64(jbe2_lo(a, b), lo + k);
 	}
 	for (; k < n / 2; k++) {
 		a = src[2 * k];
@@ -364,14 +364,14 @@ static void jbe2_merge(const u8 *hi, const u8 *lo, unsigned int n, u8 *dst)
 	u64 h, l, a, b;
 
 	for (; k + 8 <= n / 2; k += 8) {
-		h = zbw_get_le64(hi + k);
-		l = zbw_get_le64(lo + k);
+		h = get_unaligned_le64(hi + k);
+		l = get_unaligned_le64(lo + k);
 		a = jbe2_hi(h, l);
 		b = jbe2_lo(h, l);
-		zbw_put_le64(dst + 2 * k,
-			     jbe2_spread(a) | jbe2_spread(b) << 8);
-		zbw_put_le64(dst + 2 * k + 8,
-			     jbe2_spread(a >> 32) | jbe2_spread(b >> 32) << 8);
+		put_unaligned_le64(jbe2_spread(a) | jbe2_spread(b) << 8,
+				   dst + 2 * k);
+		put_unaligned_le64(jbe2_spread(a >> 32) |
+				   jbe2_spread(b >> 32) << 8, dst + 2 * k + 8);
 	}
 	for (; k < n / 2; k++) {
 		dst[2 * k] = jbe2_hi(hi[k], lo[k]);

@@ -90,7 +90,7 @@ static size_t lz_decoded_bound(size_t n)
 
 static __always_inline u32 lz_hash(const u8 *p)
 {
-	return (zbw_get_le32(p) * 2654435761u) >> (32 - LZ_HASH_BITS);
+	return (get_unaligned_le32(p) * 2654435761u) >> (32 - LZ_HASH_BITS);
 }
 
 /* Length of the common prefix of @a and @b (@a < @b), at most @end - @b */
@@ -101,7 +101,7 @@ static __always_inline unsigned int lz_common(const u8 *a, const u8 *b,
 	u64 x;
 
 	while (end - b >= 8) {
-		x = zbw_get_le64(a) ^ zbw_get_le64(b);
+		x = get_unaligned_le64(a) ^ get_unaligned_le64(b);
 		if (x)
 			return b - start + (__ffs64(x) >> 3);
 		a += 8;
@@ -173,7 +173,7 @@ static unsigned int lz_find(const struct lz_enc *e, unsigned int i,
 	unsigned int cand = e->head[lz_hash(p)], best = LZ_MIN - 1, depth, l;
 	/* candidates below this are too far back */
 	unsigned int low = i > LZ_MAX_DIST ? i - LZ_MAX_DIST : 0;
-	u32 head = zbw_load32(p);
+	u32 head = get_unaligned((const u32 *)p);
 
 	/* the chain goes down from there: later candidates are below @i too */
 	if (cand >= i)
@@ -185,7 +185,7 @@ static unsigned int lz_find(const struct lz_enc *e, unsigned int i,
 			break;
 
 		/* cheap rejects: a hash collision, or no longer than best */
-		if (zbw_load32(q) == head && q[best] == p[best]) {
+		if (get_unaligned((const u32 *)q) == head && q[best] == p[best]) {
 			l = LZ_MIN + lz_common(q + LZ_MIN, p + LZ_MIN, end);
 			if (l > best) {
 				best = l;
@@ -238,7 +238,8 @@ static __always_inline unsigned int lz_rep_len(const struct lz_enc *e,
 {
 	const u8 *p = e->src + i;
 
-	if (!d || d > i || zbw_load32(p - d) != zbw_load32(p))
+	if (!d || d > i ||
+	    get_unaligned((const u32 *)(p - d)) != get_unaligned((const u32 *)p))
 		return 0;
 	return LZ_MIN + lz_common(p - d + LZ_MIN, p + LZ_MIN, e->src + e->n);
 }
@@ -371,13 +372,13 @@ static __always_inline void lz_copy(u8 *dst, const u8 *src, size_t len,
 	size_t i;
 
 	if (len <= 16 && droom >= 16 && sroom >= 16) {
-		zbw_store64(dst, zbw_load64(src));
-		zbw_store64(dst + 8, zbw_load64(src + 8));
+		memcpy(dst, src, 8);
+		memcpy(dst + 8, src + 8, 8);
 		return;
 	}
 	if (droom >= len + 8 && sroom >= len + 8) {
 		for (i = 0; i < len; i += 8)
-			zbw_store64(dst + i, zbw_load64(src + i));
+			memcpy(dst + i, src + i, 8);
 		return;
 	}
 	for (i = 0; i < len; i++)

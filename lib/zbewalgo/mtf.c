@@ -118,7 +118,7 @@ static int mtf_encode(const u8 *src, unsigned int slen, u8 *dst,
 		 * multiplication adds them without overflowing a byte.
 		 */
 		for (b = o / 64 + 1; b <= t / 64; b += 8)
-			p += (zbw_load64(cnt + b) * ZBW_ONES) >> 56;
+			p += (get_unaligned((const u64 *)(cnt + b)) * ZBW_ONES) >> 56;
 		dst[i] = p;
 		bits[o / 64] &= ~(1ULL << (o % 64));
 		cnt[o / 64]--;

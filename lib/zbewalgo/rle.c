@@ -54,9 +54,9 @@ static int rle_encode(const u8 *src, unsigned int slen, u8 *dst,
 
 		/* Skip 8 positions at a time where no 3 equal bytes start. */
 		if (i + 10 <= slen) {
-			x = zbw_load64(src + i + 1);
-			y = zbw_zero_bytes(zbw_load64(src + i) ^ x) &
-			    zbw_zero_bytes(zbw_load64(src + i + 2) ^ x);
+			x = get_unaligned((const u64 *)(src + i + 1));
+			y = zbw_zero_bytes(get_unaligned((const u64 *)(src + i)) ^ x) &
+			    zbw_zero_bytes(get_unaligned((const u64 *)(src + i + 2)) ^ x);
 			if (!y) {
 				i += 8;
 				continue;
@@ -70,7 +70,7 @@ static int rle_encode(const u8 *src, unsigned int slen, u8 *dst,
 		lim = min(slen, i + RLE_REP_MAX);
 		j = i + RLE_REP_MIN;
 		pat = b * ZBW_ONES;
-		while (j + 8 <= lim && zbw_load64(src + j) == pat)
+		while (j + 8 <= lim && get_unaligned((const u64 *)(src + j)) == pat)
 			j += 8;
 		while (j < lim && src[j] == b)
 			j++;
@@ -108,20 +108,18 @@ static int rle_decode(const u8 *src, unsigned int slen, u8 *dst,
 			if (len > slen - i || len > dcap - out)
 				return -EINVAL;
 			/* short runs: two words when both buffers have room */
-			if (len <= 16 && slen - i >= 16 && dcap - out >= 16) {
-				zbw_store64(dst + out, zbw_load64(src + i));
-				zbw_store64(dst + out + 8, zbw_load64(src + i + 8));
-			} else {
+			if (len <= 16 && slen - i >= 16 && dcap - out >= 16)
+				memcpy(dst + out, src + i, 16);
+			else
 				memcpy(dst + out, src + i, len);
-			}
 			i += len;
 		} else {
 			len = c - 128 + RLE_REP_MIN;
 			if (i >= slen || len > dcap - out)
 				return -EINVAL;
 			if (len <= 16 && dcap - out >= 16) {
-				zbw_store64(dst + out, src[i] * ZBW_ONES);
-				zbw_store64(dst + out + 8, src[i] * ZBW_ONES);
+				put_unaligned(src[i] * ZBW_ONES, (u64 *)(dst + out));
+				put_unaligned(src[i] * ZBW_ONES, (u64 *)(dst + out + 8));
 			} else {
 				memset(dst + out, src[i], len);
 			}

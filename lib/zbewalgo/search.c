@@ -56,16 +56,16 @@ static bool zbw_repeats(const u8 *src, unsigned int slen, u16 *slot)
 
 	memset(slot, 0, (mask + 1) * sizeof(*slot));
 	for (o = 0; o < end; o += ZBW_CHECK_BLOCK) {
-		i = zbw_check_hash(zbw_load32(src + o), bits);
+		i = zbw_check_hash(get_unaligned((const u32 *)(src + o)), bits);
 		while (slot[i])
 			i = (i + 1) & mask;
 		slot[i] = o + 1;
 	}
 	for (o = end; o < end + ZBW_CHECK_BLOCK; o++) {
-		u32 w = zbw_load32(src + o);
+		u32 w = get_unaligned((const u32 *)(src + o));
 
 		for (i = zbw_check_hash(w, bits); slot[i]; i = (i + 1) & mask)
-			if (zbw_load32(src + slot[i] - 1) == w)
+			if (get_unaligned((const u32 *)(src + slot[i] - 1)) == w)
 				return true;
 	}
 	return false;
@@ -249,7 +249,7 @@ static u32 zbw_probe_matches(const u8 *b, unsigned int n, u32 *slot)
 	memset(slot, 0xff, sizeof(*slot) << ZBW_PROBE_HASH_BITS);
 	for (i = 0; i + 4 <= n; i += 2) {
 		/* little-endian: collisions, so the result, as on any CPU */
-		u32 w = zbw_get_le32(b + i);
+		u32 w = get_unaligned_le32(b + i);
 		u32 *p = &slot[zbw_check_hash(w, ZBW_PROBE_HASH_BITS)];
 
 		matched += *p == w;

@@ -40,9 +40,9 @@ static int sieve4_encode(const u8 *src, unsigned int slen, u8 *dst,
 		return ret;
 	pos = ret;
 	while (i < m) {
-		for (j = i; j < m && (zbw_load32(src + 4 * j) == 0) == zero;
-		     j++)
-			;
+		for (j = i; j < m; j++)
+			if (!get_unaligned((const u32 *)(src + 4 * j)) != zero)
+				break;
 		k = zbw_put_len(dst + pos, end, j - i);
 		if (!k)
 			return -ENOSPC;
@@ -55,10 +55,10 @@ static int sieve4_encode(const u8 *src, unsigned int slen, u8 *dst,
 	if (dcap - pos < 4 * nz + slen % 4)
 		return -ENOSPC;
 	for (i = 0; i < m; i++) {
-		u32 w = zbw_load32(src + 4 * i);
+		u32 w = get_unaligned((const u32 *)(src + 4 * i));
 
 		if (w) {
-			zbw_store32(dst + pos, w);
+			put_unaligned(w, (u32 *)(dst + pos));
 			pos += 4;
 		}
 	}
@@ -116,10 +116,10 @@ static int sieve4_decode(const u8 *src, unsigned int slen, u8 *dst,
 			i += run;
 		} else {
 			for (; run; run--, i++, words += 4) {
-				w = zbw_load32(words);
+				w = get_unaligned((const u32 *)words);
 				if (!w)
 					return -EINVAL;
-				zbw_store32(dst + 4 * i, w);
+				put_unaligned(w, (u32 *)(dst + 4 * i));
 			}
 		}
 		zero = !zero;

@@ -12,6 +12,7 @@
 #include <linux/kernel.h>
 #include <linux/string.h>
 #include <linux/types.h>
+#include <linux/unaligned.h>
 #include <linux/zbewalgo.h>
 
 /* ZBEWALGO_STEP_<NAME>: the stable id of each step of steps.h */
@@ -294,48 +295,6 @@ static inline int zbw_get_size(const u8 *src, const u8 *end,
 }
 
 /*
- * Little-endian loads, byte by byte so they are the same on every CPU;
- * compilers turn them into one load where the CPU allows it.
- */
-static __always_inline u32 zbw_get_le32(const u8 *p)
-{
-	return p[0] | p[1] << 8 | p[2] << 16 | (u32)p[3] << 24;
-}
-
-static __always_inline u64 zbw_get_le64(const u8 *p)
-{
-	return (u64)p[0] | (u64)p[1] << 8 | (u64)p[2] << 16 |
-	       (u64)p[3] << 24 | (u64)p[4] << 32 | (u64)p[5] << 40 |
-	       (u64)p[6] << 48 | (u64)p[7] << 56;
-}
-
-static inline u64 zbw_load64(const u8 *p)
-{
-	u64 v;
-
-	memcpy(&v, p, sizeof(v));
-	return v;
-}
-
-static inline void zbw_store64(u8 *p, u64 v)
-{
-	memcpy(p, &v, sizeof(v));
-}
-
-static inline u32 zbw_load32(const u8 *p)
-{
-	u32 v;
-
-	memcpy(&v, p, sizeof(v));
-	return v;
-}
-
-static inline void zbw_store32(u8 *p, u32 v)
-{
-	memcpy(p, &v, sizeof(v));
-}
-
-/*
  * Scratch layout.  A step lays out its scratch in one function, which
  * both sizes it (base NULL, for its scratch_size()) and carves it (for its
  * coders), so the two cannot disagree.
@@ -389,29 +348,6 @@ static __always_inline u64 zbw_nonzero_bytes(u64 x)
 static __always_inline u64 zbw_zero_bytes(u64 x)
 {
 	return ~zbw_nonzero_bytes(x) & ZBW_HIGHS;
-}
-
-/* Little-endian stores; compilers do not merge byte stores into one. */
-static __always_inline void zbw_put_le32(u8 *p, u32 v)
-{
-	if (__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__) {
-		zbw_store32(p, v);
-		return;
-	}
-	p[0] = (u8)v;
-	p[1] = (u8)(v >> 8);
-	p[2] = (u8)(v >> 16);
-	p[3] = (u8)(v >> 24);
-}
-
-static __always_inline void zbw_put_le64(u8 *p, u64 v)
-{
-	if (__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__) {
-		zbw_store64(p, v);
-		return;
-	}
-	zbw_put_le32(p, (u32)v);
-	zbw_put_le32(p + 4, (u32)(v >> 32));
 }
 
 #endif /* __ZBEWALGO_INTERNAL_H */

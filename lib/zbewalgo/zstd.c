@@ -111,15 +111,6 @@ struct zbw_zstd_state {
 };
 
 /*
- * The compression parameters within zstd's parameters: they are its first
- * member (zstd_lib.h), which spares us zstd's mixed-case member names.
- */
-static zstd_compression_parameters *zbw_zstd_cparams(zstd_parameters *params)
-{
-	return (zstd_compression_parameters *)params;
-}
-
-/*
  * Parameters of zstd's level @zlevel for pages of up to @max_len bytes.
  * zstd's frame parameters are kept: a content size, no checksum.
  */
@@ -127,7 +118,7 @@ static zstd_parameters zbw_zstd_params(int zlevel, unsigned int max_len)
 {
 	/* to zstd a size of 0 means unknown, which gets the largest tables */
 	zstd_parameters params = zstd_get_params(zlevel, max_len ?: 1);
-	zstd_compression_parameters *cp = zbw_zstd_cparams(&params);
+	zstd_compression_parameters *cp = &params.cParams;
 
 	/*
 	 * Hash tables no larger than the window: a quarter less memory for
@@ -153,7 +144,7 @@ static size_t zbw_zstd_cctx_bound(int zlevel, unsigned int max_len)
 {
 	zstd_parameters params = zbw_zstd_params(zlevel, max_len);
 
-	return ALIGN(zstd_cctx_workspace_bound(zbw_zstd_cparams(&params)), 8);
+	return ALIGN(zstd_cctx_workspace_bound(&params.cParams), 8);
 }
 
 /*
@@ -281,7 +272,7 @@ static int zbw_zstd_dict_load(struct zbewalgo_dict *dict,
 		zbw_zstd_params(zbw_zstd_dict_levels[dict->level - 1], max_len);
 
 	dict->cdict = zstd_create_cdict_byreference(dict->data, dict->len,
-						    *zbw_zstd_cparams(&params),
+						    params.cParams,
 						    zbw_zstd_mem);
 	dict->ddict = zstd_create_ddict_byreference(dict->data, dict->len,
 						    zbw_zstd_mem);
@@ -351,12 +342,13 @@ int zbewalgo_dict_create(const void *data, size_t len, int level,
 
 	if (level < 1 || level > ZBEWALGO_MAX_LEVEL || len < 8 ||
 	    max_len > ZBEWALGO_MAX_INPUT ||
-	    zbw_get_le32(p) != ZBW_ZSTD_DICT_MAGIC || !zbw_get_le32(p + 4))
+	    get_unaligned_le32(p) != ZBW_ZSTD_DICT_MAGIC ||
+	    !get_unaligned_le32(p + 4))
 		return -EINVAL;
 	dict = kvmalloc(struct_size(dict, data, len), GFP_KERNEL);
 	if (!dict)
 		return -ENOMEM;
-	dict->id = zbw_get_le32(p + 4);
+	dict->id = get_unaligned_le32(p + 4);
 	dict->level = level;
 	dict->len = len;
 	memcpy(dict->data, data, len);

@@ -242,8 +242,7 @@ static void zbewalgo_test_context_size(struct kunit *test)
 	size_t size = zbewalgo_ctx_size(PAGE_LEN), zram_zstd, dev[4], dict[4];
 	int level;
 
-	/* the compression parameters are the first member of params */
-	zram_zstd = zstd_cctx_workspace_bound((void *)&params) +
+	zram_zstd = zstd_cctx_workspace_bound(&params.cParams) +
 		    zstd_dctx_workspace_bound();
 	KUNIT_EXPECT_LE(test, size, zram_zstd);
 	KUNIT_EXPECT_LE(test, zbewalgo_decompress_scratch_size(PAGE_LEN), size);

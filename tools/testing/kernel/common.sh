@@ -117,7 +117,7 @@ zbw_kbuild() {
 # zbw_modules OBJ: libzbewalgo.ko and zbewalgo.ko, for kernels without
 # zbewalgo in their tree (6.1). Prints the directory of the .ko.
 zbw_modules() {
-	zbw_kbuild "$1" "$(cd "$REPO" && find Kbuild include lib/zbewalgo crypto/zbewalgo.c -type f \
+	zbw_kbuild "$1" "$(cd "$REPO" && find Kbuild include compat lib/zbewalgo crypto/zbewalgo.c -type f \
 		! -name '*.o' ! -name '*.ko' ! -name '*.cmd' ! -name '*.mod*' | LC_ALL=C sort)"
 }
 

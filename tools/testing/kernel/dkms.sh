@@ -217,7 +217,7 @@ closure() {
 copy_sources() {
 	rm -rf "$B$1"
 	mkdir -p "$B$1"
-	(cd "$REPO" && find Makefile Kbuild dkms.conf include lib/zbewalgo crypto/zbewalgo.c -type f \
+	(cd "$REPO" && find Makefile Kbuild dkms.conf include compat lib/zbewalgo crypto/zbewalgo.c -type f \
 		! -name '*.o' ! -name '*.ko' ! -name '*.cmd' ! -name '*.mod*' | cpio -pdm --quiet "$B$1")
 }
 

@@ -2334,7 +2334,7 @@ static void test_dictionary(void)
 	x.scratch = malloc(zbewalgo_decompress_scratch_size(PAGE));
 	if (!dict || !other || !x.dict || !x.other || !x.none || !x.scratch)
 		abort();
-	CHECK(zbewalgo_dict_id(dict) == zbw_get_le32(zbw_test_dict + 4) &&
+	CHECK(zbewalgo_dict_id(dict) == get_unaligned_le32(zbw_test_dict + 4) &&
 	      zbewalgo_dict_id(other) != zbewalgo_dict_id(dict),
 	      "dictionary ids %u and %u", zbewalgo_dict_id(dict),
 	      zbewalgo_dict_id(other));

@@ -288,9 +288,7 @@ static int zbb_setup(struct zbb *b)
 		return err;
 	}
 	b->zparams = zstd_get_params(ZBB_ZSTD_LEVEL, PAGE_SIZE);
-	/* cParams leads zstd_parameters (zstd_lib.h), as in lib/zbewalgo */
-	sz = zstd_cctx_workspace_bound((zstd_compression_parameters *)
-				       &b->zparams);
+	sz = zstd_cctx_workspace_bound(&b->zparams.cParams);
 	b->cctx_mem = vzalloc(sz);
 	if (b->cctx_mem)
 		b->cctx = zstd_init_cctx(b->cctx_mem, sz);
