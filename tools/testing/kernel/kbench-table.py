@@ -118,23 +118,23 @@ def main():
         out.append("")
         out.append("latency of a page in the kernel, us: median / 99th percentile (one more pass,")
         out.append("  each page timed alone); zbw/zstd: zbewalgo's 99th percentile over zstd's")
-        out.append("%-24s%-33s%-33s%s" % ("", "  compression", "  decompression",
+        out.append("%-24s%-39s%-39s%s" % ("", "  compression", "  decompression",
                                          "  zbw/zstd p99"))
-        out.append(("%-24s" % "" + "".join("%11s" % a for a in ALGS * 2) +
+        out.append(("%-24s" % "" + "".join("%13s" % a for a in ALGS * 2) +
                     "%9s%9s" % ("comp", "dec")).rstrip())
         rel = []
         for s in lat_sets:
             by = recs[s]
             line = "%-24s" % s
             for k in ("c", "d"):
-                line += "".join("%11s" % ("%.1f/%.1f" % (by[a]["lat"][k + "50"] / 1e3,
+                line += "".join("%13s" % ("%.1f/%.1f" % (by[a]["lat"][k + "50"] / 1e3,
                                                         by[a]["lat"][k + "99"] / 1e3))
                                 for a in ALGS)
             rc = by["zbewalgo"]["lat"]["c99"] / max(by["zstd"]["lat"]["c99"], 1)
             rd = by["zbewalgo"]["lat"]["d99"] / max(by["zstd"]["lat"]["d99"], 1)
             rel.append((s, rc, rd))
             out.append(line + "%9.2f%9.2f" % (rc, rd))
-        out.append("%-24s%66s%9.2f%9.2f" % ("geomean", "", geomean([r[1] for r in rel]),
+        out.append("%-24s%78s%9.2f%9.2f" % ("geomean", "", geomean([r[1] for r in rel]),
                                             geomean([r[2] for r in rel])))
         for k, i, what in (("c", 1, "compression"), ("d", 2, "decompression")):
             worst3 = []
