@@ -23,6 +23,7 @@
 #include <linux/zstd.h>
 
 #include "../../../lib/zbewalgo/zbewalgo_internal.h"
+#include "../../../lib/zbewalgo/engine.h"
 #include "../../../lib/zbewalgo/huffman_tables.h"
 #include "test_pages.h"
 
@@ -2030,6 +2031,76 @@ static void test_deterministic(void)
  * The incompressibility test stores random pages without trying a chain,
  * and they round-trip; with store_entropy 0 every chain runs again.
  */
+/*
+ * lz, bwt and bewalgo2 take zstd's decompression workspace as scratch (a
+ * context for 4 KiB pages keeps no scratch that large of its own), and
+ * zstd sets its context up again after them.  A context for level 3's
+ * table, whose lz and bwt chains win text and program pages, compresses
+ * every page and decodes the result at once; after each page it decodes
+ * a zstd page kept from before too, once more after filling the lent
+ * workspace with what a step might leave there.  Every page must come
+ * back.
+ */
+static void test_lent_scratch(void)
+{
+	struct zbewalgo_ctx *ctx =
+		zbewalgo_ctx_create_for(PAGE, zbewalgo_preset_table(3), 3,
+					false);
+	static struct packed c, z;
+	unsigned char out[PAGE];
+	unsigned long lent = 0, zstd = 0, failed = 0;
+	size_t i, olen, zi = 0;
+	unsigned int k, nr;
+
+	begin("zstd's decompression workspace lent to lz and bwt");
+	if (!ctx)
+		abort();
+	for (i = 0; i < nr_pages; i++) {
+		bool big = false, has_zstd = false;
+
+		if (!compress_into(ctx, &pages[i], &c)) {
+			failed++;
+			continue;
+		}
+		nr = (c.data[0] & ZBW_HDR_STEPS_MASK) >> ZBW_HDR_STEPS_SHIFT;
+		for (k = 0; k < nr; k++) {
+			big |= c.data[1 + k] == ZBEWALGO_STEP_LZ ||
+			       c.data[1 + k] == ZBEWALGO_STEP_BWT ||
+			       c.data[1 + k] == ZBEWALGO_STEP_BEWALGO2;
+			has_zstd |= c.data[1 + k] == ZBEWALGO_STEP_ZSTD;
+		}
+		lent += big;
+		olen = PAGE;
+		if (zbewalgo_ctx_decompress(ctx, c.data, c.len, out, &olen) ||
+		    olen != pages[i].len || memcmp(out, pages[i].data, olen))
+			failed++;
+		if (has_zstd && !big) {
+			z = c;
+			zi = i;
+			zstd++;
+		}
+		if (!zstd)
+			continue;
+		olen = PAGE;
+		if (zbewalgo_ctx_decompress(ctx, z.data, z.len, out, &olen) ||
+		    olen != pages[zi].len || memcmp(out, pages[zi].data, olen))
+			failed++;
+		memset(zbw_zstd_lend(ctx->state[ZBEWALGO_STEP_ZSTD]), (int)i,
+		       zbw_zstd_loan_size());
+		olen = PAGE;
+		if (zbewalgo_ctx_decompress(ctx, z.data, z.len, out, &olen) ||
+		    olen != pages[zi].len || memcmp(out, pages[zi].data, olen))
+			failed++;
+	}
+	CHECK(!failed, "%lu decodes failed", failed);
+	CHECK(lent && zstd, "%lu pages by lz, bwt or bewalgo2, %lu by zstd",
+	      lent, zstd);
+	zbewalgo_ctx_destroy(ctx);
+	end();
+	printf("#   %lu of %zu pages by lz, bwt or bewalgo2, %lu by zstd alone\n",
+	       lent, nr_pages, zstd);
+}
+
 static void test_random_stored_at_once(void)
 {
 	struct zbewalgo_ctx *ctx = zbewalgo_ctx_create(PAGE);
@@ -2415,6 +2486,7 @@ int main(int argc, char **argv)
 	test_deterministic();
 	test_context_memory();
 	test_context_for_table();
+	test_lent_scratch();
 	test_zstd_init_error();
 	test_random_stored_at_once();
 	test_precheck_keeps_compressible();
