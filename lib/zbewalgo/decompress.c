@@ -46,6 +46,30 @@ size_t zbewalgo_decompress_scratch_size(size_t max_len)
 EXPORT_SYMBOL_GPL(zbewalgo_decompress_scratch_size);
 
 /*
+ * Without a context: what @step (id @id) decodes a page of @orig bytes
+ * with, its scratch laid out in @scratch as @layout bytes and then room
+ * for a state; the state set up there for a step that has one, or NULL
+ * when that fails.  Out of line: zbw_decompress()'s frame lies under every
+ * decoder's, and this one's need not.
+ */
+static noinline_for_stack void *
+zbw_scratch_for(const struct zbewalgo_step *step, unsigned int id,
+		u8 *scratch, size_t layout, void *step_scratch,
+		unsigned int orig)
+{
+	struct zbw_room room = ZBW_ROOM_ANY(orig);
+
+	/* the steps that would borrow zstd's workspace take the state's room */
+	if (zbw_lent_steps(orig, ZBW_ALL_STEPS) & BIT_ULL(id))
+		return scratch + layout;
+	if (!step->state_size)
+		return step_scratch;
+	if (step->state_init(scratch + layout, &room, step_scratch))
+		return NULL;
+	return scratch + layout;
+}
+
+/*
  * Decompresses a page with the stage buffers and step scratch of a
  * context @ctx, laid out for its max_len, and its step states; or, with
  * @ctx NULL, with the scratch layout for the page in @scratch, setting
@@ -57,7 +81,6 @@ static int zbw_decompress(const u8 *src, size_t slen, u8 *dst, size_t *dlen,
 	const u8 *ip = src, *end = ip + slen;
 	unsigned int nr_steps, n, i, cap, inlen;
 	size_t stage, steps, layout = 0;
-	u64 lent = 0;
 	u8 *buf0, *buf1;
 	void *step_scratch;
 	const u8 *in;
@@ -97,9 +120,9 @@ static int zbw_decompress(const u8 *src, size_t slen, u8 *dst, size_t *dlen,
 		buf1 = ctx->buf[1];
 		step_scratch = ctx->step_scratch;
 	} else {
-		lent = zbw_lent_steps(orig, ZBW_ALL_STEPS);
-		layout = zbw_scratch_layout(orig, ZBW_ALL_STEPS & ~lent, &stage,
-					    &steps);
+		layout = zbw_scratch_layout(orig, ZBW_ALL_STEPS &
+					    ~zbw_lent_steps(orig, ZBW_ALL_STEPS),
+					    &stage, &steps);
 		buf0 = scratch;
 		buf1 = buf0 + stage;
 		step_scratch = buf1 + stage;
@@ -111,7 +134,7 @@ static int zbw_decompress(const u8 *src, size_t slen, u8 *dst, size_t *dlen,
 		unsigned int id = ip[1 + i];
 		const struct zbewalgo_step *step = NULL;
 		u8 *out;
-		void *arg = step_scratch;
+		void *arg;
 		int ret;
 
 		/* delta@w and bitshuffle@w as one: the delta step's output */
@@ -123,19 +146,15 @@ static int zbw_decompress(const u8 *src, size_t slen, u8 *dst, size_t *dlen,
 			step = zbewalgo_step_get(id);
 		/* the stage buffer the step does not read, or @dst at last */
 		out = !i ? dst : in == buf0 ? buf1 : buf0;
-		if (step->state_size && ctx) {
+		if (!ctx)
+			arg = zbw_scratch_for(step, id, scratch, layout,
+					      step_scratch, orig);
+		else if (step->state_size)
 			arg = ctx->state[id];
-		} else if (ctx) {
+		else
 			arg = zbw_step_scratch(ctx, id);
-		} else if (lent & BIT_ULL(id)) {
-			arg = scratch + layout;
-		} else if (step->state_size) {
-			struct zbw_room room = ZBW_ROOM_ANY(orig);
-
-			arg = scratch + layout;
-			if (step->state_init(arg, &room, step_scratch))
-				return -ENOMEM;
-		}
+		if (!arg)
+			return -ENOMEM;
 		ret = step->decode(in, inlen, out, i ? cap : orig, arg);
 		if (ret < 0)
 			return -EINVAL;
