@@ -19,12 +19,13 @@
  */
 size_t zbewalgo_decompress_scratch_size(size_t max_len)
 {
-	size_t stage, steps, size, state = 0;
+	size_t stage, steps, size, cap, state = 0;
 	struct zbw_room room;
 	unsigned int id;
 	u64 lent;
 
 	max_len = min_t(size_t, max_len, ZBEWALGO_MAX_INPUT);
+	cap = zbewalgo_stage_cap(max_len);
 	room = ZBW_ROOM_ANY(max_len);
 	lent = zbw_lent_steps(max_len, ZBW_ALL_STEPS);
 	size = zbw_scratch_layout(max_len, ZBW_ALL_STEPS & ~lent, &stage,
@@ -35,7 +36,6 @@ size_t zbewalgo_decompress_scratch_size(size_t max_len)
 	 */
 	for (id = 1; id < ZBEWALGO_NR_STEP_IDS; id++) {
 		const struct zbewalgo_step *step = zbewalgo_step_get(id);
-		size_t cap = zbewalgo_stage_cap(max_len);
 
 		state = max(state, zbw_state_size(id, &room));
 		if (lent & BIT_ULL(id))
@@ -59,8 +59,12 @@ zbw_scratch_for(const struct zbewalgo_step *step, unsigned int id,
 {
 	struct zbw_room room = ZBW_ROOM_ANY(orig);
 
-	/* the steps that would borrow zstd's workspace take the state's room */
-	if (zbw_lent_steps(orig, ZBW_ALL_STEPS) & BIT_ULL(id))
+	/*
+	 * The steps that would borrow zstd's workspace take the state's
+	 * room.  Whether a step borrows depends on it and on zstd only.
+	 */
+	if (zbw_lent_steps(orig, BIT_ULL(id) | BIT_ULL(ZBEWALGO_STEP_ZSTD)) &
+	    BIT_ULL(id))
 		return scratch + layout;
 	if (!step->state_size)
 		return step_scratch;
