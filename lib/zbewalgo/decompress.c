@@ -37,6 +37,8 @@ size_t zbewalgo_decompress_scratch_size(size_t max_len)
 	for (id = 1; id < ZBEWALGO_NR_STEP_IDS; id++) {
 		const struct zbewalgo_step *step = zbewalgo_step_get(id);
 
+		if (!step)
+			continue;
 		state = max(state, zbw_state_size(id, &room));
 		if (lent & BIT_ULL(id))
 			state = max(state, step->scratch_size(cap));

@@ -215,7 +215,7 @@ int zbw_ctx_new(size_t max_len, const struct zbewalgo_table *table,
 	for (id = 1; id < ZBEWALGO_NR_STEP_IDS; id++) {
 		const struct zbewalgo_step *step = zbewalgo_step_get(id);
 
-		if (!step->state_size || !(mask & BIT_ULL(id)))
+		if (!(mask & BIT_ULL(id)) || !step->state_size)
 			continue;
 		ctx->state[id] = state;
 		state += zbw_state_size(id, &room);

@@ -52,8 +52,8 @@ struct zbewalgo_ctx {
 	void *state[ZBEWALGO_NR_STEP_IDS];
 };
 
-/* Every step id, as a mask of struct zbewalgo_ctx's @steps */
-#define ZBW_ALL_STEPS	(GENMASK_ULL(ZBEWALGO_NR_STEP_IDS - 1, 1))
+/* Every step id this build has, as a mask of struct zbewalgo_ctx's @steps */
+#define ZBW_ALL_STEPS	zbw_built_steps()
 
 /*
  * Scratch layout: stage A, stage B, step scratch (all decoding needs), for

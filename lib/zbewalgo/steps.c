@@ -11,25 +11,42 @@
 
 /*
  * Every step by id, with its name.  The enum counts the ids up from 1:
- * BUILD_BUG_ON_ZERO holds steps.h to listing them so.
+ * BUILD_BUG_ON_ZERO holds steps.h to listing them so.  A step of a set
+ * the build leaves out keeps its name, without a step.
  */
 static const struct {
 	const char *name;
 	const struct zbewalgo_step *step;
 } zbewalgo_steps[ZBEWALGO_NR_STEP_IDS] = {
-#define ZBW_STEP(NAME, name, id) \
-	[ZBEWALGO_STEP_##NAME] = { #name, &zbewalgo_step_##NAME + \
-		BUILD_BUG_ON_ZERO(ZBEWALGO_STEP_##NAME != (id)) },
+#define ZBW_STEP(NAME, name, id, set) \
+	[ZBEWALGO_STEP_##NAME] = { #name + \
+		BUILD_BUG_ON_ZERO(ZBEWALGO_STEP_##NAME != (id)), \
+		ZBW_SET_##set ? &zbewalgo_step_##NAME : NULL },
 #include "steps.h"
 #undef ZBW_STEP
 };
 
-/* Returns the step with stable id @id, or NULL for an unknown id. */
+/*
+ * Returns the step with stable id @id, or NULL for an unknown id or a step
+ * the build leaves out.
+ */
 const struct zbewalgo_step *zbewalgo_step_get(unsigned int id)
 {
 	if (id >= ZBEWALGO_NR_STEP_IDS)
 		return NULL;
 	return zbewalgo_steps[id].step;
+}
+
+/* BIT_ULL(id) of every step this build has */
+u64 zbw_built_steps(void)
+{
+	u64 mask = 0;
+	unsigned int id;
+
+	for (id = 1; id < ZBEWALGO_NR_STEP_IDS; id++)
+		if (zbewalgo_steps[id].step)
+			mask |= BIT_ULL(id);
+	return mask;
 }
 
 /*
@@ -113,7 +130,9 @@ void *zbewalgo_step_state_create(const struct zbewalgo_step *step,
  * @name: step name, not necessarily NUL-terminated
  * @len: length of @name
  *
- * Return: the stable id of the step, or -EINVAL for an unknown name.
+ * Return: the stable id of the step, -EOPNOTSUPP for a step this build
+ * leaves out (CONFIG_ZBEWALGO_CLASSIC_STEPS), or -EINVAL for an unknown
+ * name.
  */
 int zbewalgo_step_id(const char *name, size_t len)
 {
@@ -123,7 +142,7 @@ int zbewalgo_step_id(const char *name, size_t len)
 		const char *s = zbewalgo_steps[id].name;
 
 		if (s && strlen(s) == len && !memcmp(s, name, len))
-			return id;
+			return zbewalgo_steps[id].step ? id : -EOPNOTSUPP;
 	}
 	return -EINVAL;
 }

@@ -237,6 +237,22 @@ int zbewalgo_check_params(const struct zbewalgo_params *params)
 	return 0;
 }
 
+/*
+ * A table function's error as the user sees it: -ENOMEM, or -EINVAL for
+ * anything else (unknown step, duplicate, overflow); the log says why
+ * where the user could not tell.
+ */
+int zbewalgo_table_error(int ret)
+{
+	if (ret == -ENOSPC)
+		pr_warn_ratelimited("zbewalgo: table refused: more than %d steps, or more than %d of work per page\n",
+				    ZBEWALGO_MAX_TABLE_STEPS,
+				    ZBEWALGO_MAX_TABLE_COST);
+	else if (ret == -EOPNOTSUPP)
+		pr_warn_ratelimited("zbewalgo: table refused: it names a step this kernel is built without (CONFIG_ZBEWALGO_CLASSIC_STEPS)\n");
+	return ret && ret != -ENOMEM ? -EINVAL : ret;
+}
+
 /**
  * zbewalgo_config_create() - settings of a device's own
  * @table: combinations in text form, as for zbewalgo_table_parse() (for
@@ -280,10 +296,8 @@ struct zbewalgo_config *zbewalgo_config_create(const char *table,
 	/* Statistics of its own, besides the shared ones. */
 	ret = zbw_config_new_stats(cfg);
 	if (!ret && table) {
-		ret = zbewalgo_table_parse(&cfg->table, table);
-		/* Not found, duplicate, overflow: all malformed to the user. */
-		if (ret && ret != -ENOMEM)
-			ret = -EINVAL;
+		ret = zbewalgo_table_error(zbewalgo_table_parse(&cfg->table,
+								table));
 		cfg->own_table = true;
 	}
 	if (early_abort_size >= 0)

@@ -96,6 +96,7 @@ int zbewalgo_config_update(int (*edit)(struct zbewalgo_config *cfg,
 			   const void *arg);
 
 int zbewalgo_check_params(const struct zbewalgo_params *params);
+int zbewalgo_table_error(int ret);
 
 int zbewalgo_sysfs_init(void);
 void zbewalgo_sysfs_exit(void);

@@ -42,13 +42,7 @@ static ssize_t combinations_store(struct kobject *kobj,
 {
 	int ret = zbewalgo_config_update(zbw_edit_table, buf);
 
-	if (ret == -ENOSPC)
-		pr_warn_ratelimited("zbewalgo: table refused: more than %d steps, or more than %d of work per page\n",
-				    ZBEWALGO_MAX_TABLE_STEPS,
-				    ZBEWALGO_MAX_TABLE_COST);
-	/* Not found, duplicate, overflow: all malformed input to the user. */
-	if (ret && ret != -ENOMEM)
-		ret = -EINVAL;
+	ret = zbewalgo_table_error(ret);
 	return ret ?: count;
 }
 

@@ -65,13 +65,18 @@ static const struct zbewalgo_table zbewalgo_preset_fast = {
 };
 
 /*
- * Level 3: every zstd chain measured useful, then lz (3-5% smaller than
- * zstd on text pages, at a third of its speed) and the strongest chains
- * of entropy coders: second differences for smooth float64 fields,
- * sieved planes for sparse float32 ones, BWT for text.
+ * Level 3: every zstd chain measured useful, then, with the classic
+ * steps, sieved planes, lz (3-5% smaller than zstd on text pages, at a
+ * third of its speed) and the strongest chains of entropy coders: second
+ * differences for smooth float64 fields, sieved planes for sparse float32
+ * ones, BWT for text.
  */
 static const struct zbewalgo_table zbewalgo_preset_thorough = {
+#ifdef CONFIG_ZBEWALGO_CLASSIC_STEPS
 	.nr = 11,
+#else
+	.nr = 6,
+#endif
 	.comb = {
 		C(BITSHUFFLE4, ZSTD),
 		C(ZSTD),
@@ -79,11 +84,13 @@ static const struct zbewalgo_table zbewalgo_preset_thorough = {
 		C(DELTA8, BITSHUFFLE8, ZSTD),
 		C(DELTA8, DELTA8, BITSHUFFLE8, ZSTD),
 		C(DELTA4, BITSHUFFLE4, ZSTD),
+#ifdef CONFIG_ZBEWALGO_CLASSIC_STEPS
 		C(SIEVE4, BITSHUFFLE4, ZSTD),
 		C(LZ),
 		C(SIEVE4, BITSHUFFLE4, HUFFMAN4),
 		C(DELTA8, DELTA8, BITSHUFFLE8, RLE, HUFFMAN),
 		C(BWT, MTF, BEWALGO, HUFFMAN),
+#endif
 	},
 };
 
@@ -92,7 +99,8 @@ static const struct zbewalgo_table zbewalgo_preset_thorough = {
 /**
  * zbewalgo_preset_table() - combination table of a compression level
  * @level: 1 (fast: three chains), 2 (the default table) or 3 (thorough:
- *	eleven chains)
+ *	eleven chains, the six of them that end in zstd without
+ *	CONFIG_ZBEWALGO_CLASSIC_STEPS)
  *
  * zram's algorithm_params level= selects one of these, and the same
  * level for the steps, zbewalgo_ctx_set_level().
@@ -154,7 +162,8 @@ static int zbw_table_find(const struct zbewalgo_table *table,
 
 /*
  * Parses one combination from [s, end).  Returns -EINVAL for an unknown
- * step, an empty step name or more than ZBEWALGO_MAX_STEPS steps.
+ * step, an empty step name or more than ZBEWALGO_MAX_STEPS steps, and
+ * -EOPNOTSUPP for a step the build leaves out.
  */
 static int zbw_parse_comb(const char *s, const char *end,
 			  struct zbewalgo_combination *comb)
@@ -167,7 +176,9 @@ static int zbw_parse_comb(const char *s, const char *end,
 		while (dash < end && *dash != '-')
 			dash++;
 		id = zbewalgo_step_id(s, dash - s);
-		if (id < 0 || comb->nr_steps == ZBEWALGO_MAX_STEPS)
+		if (id < 0)
+			return id;
+		if (comb->nr_steps == ZBEWALGO_MAX_STEPS)
 			return -EINVAL;
 		comb->ids[comb->nr_steps++] = id;
 		if (dash == end)
@@ -327,7 +338,8 @@ static int zbw_edit(struct zbewalgo_table *table, struct zbewalgo_table *tmp,
  * @text: NUL-terminated combinations, e.g. "bwt-mtf-huffman bewalgo-rle"
  *
  * Return: 0, or -EINVAL for an unknown step, more than ZBEWALGO_MAX_STEPS
- * steps, an empty text, or a combination listed twice; -ENOSPC for more
+ * steps, an empty text, or a combination listed twice; -EOPNOTSUPP for a
+ * step the build leaves out (CONFIG_ZBEWALGO_CLASSIC_STEPS); -ENOSPC for more
  * than ZBEWALGO_MAX_COMBINATIONS combinations, ZBEWALGO_MAX_TABLE_STEPS
  * steps in all or a cost over ZBEWALGO_MAX_TABLE_COST; -ENOMEM.
  */
@@ -349,7 +361,8 @@ EXPORT_SYMBOL_GPL(zbewalgo_table_parse);
  * @table: the table
  * @text: combinations in text form
  *
- * Return: 0, -EINVAL for malformed text, -EEXIST when a combination is
+ * Return: 0, -EINVAL for malformed text, -EOPNOTSUPP for a step the build
+ * leaves out, -EEXIST when a combination is
  * already in the table, -ENOSPC when the table would exceed
  * ZBEWALGO_MAX_COMBINATIONS combinations, ZBEWALGO_MAX_TABLE_STEPS
  * steps or ZBEWALGO_MAX_TABLE_COST, -ENOMEM.
@@ -377,7 +390,8 @@ EXPORT_SYMBOL_GPL(zbewalgo_table_add);
  * format names steps, not table entries.
  *
  * Return: 0, -EINVAL for malformed text or when the table would become
- * empty, -ENOENT when a combination is not in the table, -ENOMEM.
+ * empty, -EOPNOTSUPP for a step the build leaves out, -ENOENT when a
+ * combination is not in the table, -ENOMEM.
  */
 int zbewalgo_table_remove(struct zbewalgo_table *table, const char *text)
 {

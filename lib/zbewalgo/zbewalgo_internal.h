@@ -25,6 +25,14 @@ enum zbewalgo_step_id {
 	ZBEWALGO_NR_STEP_IDS,
 };
 
+/* Whether this build has the steps of each set of steps.h */
+#define ZBW_SET_core		1
+#ifdef CONFIG_ZBEWALGO_CLASSIC_STEPS
+#define ZBW_SET_classic		1
+#else
+#define ZBW_SET_classic		0
+#endif
+
 /* Byte 0 of a page: format version, number of steps, a reserved bit */
 #define ZBW_HDR_VERSION_MASK	0x0f
 #define ZBW_HDR_STEPS_SHIFT	4
@@ -116,6 +124,7 @@ const struct zbewalgo_step *zbewalgo_step_get(unsigned int id);
 size_t zbewalgo_steps_scratch_size(unsigned int max_len);
 size_t zbw_steps_scratch_size(unsigned int max_len, u64 mask);
 u64 zbw_lent_steps(size_t max_len, u64 mask);
+u64 zbw_built_steps(void);
 void *zbewalgo_step_state_create(const struct zbewalgo_step *step,
 				 unsigned int max_len);
 

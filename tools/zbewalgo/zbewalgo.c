@@ -459,6 +459,11 @@ static int opt_combinations(struct options *o, const char *arg)
 			arg, ZBEWALGO_MAX_TABLE_STEPS, ZBEWALGO_MAX_TABLE_COST);
 		return -1;
 	}
+	if (err == -EOPNOTSUPP) {
+		fprintf(stderr, "zbewalgo: combination table '%s' names a step this build leaves out (a kernel without CONFIG_ZBEWALGO_CLASSIC_STEPS)\n",
+			arg);
+		return -1;
+	}
 	if (err) {
 		fprintf(stderr, "zbewalgo: bad combination table '%s': %s\n",
 			arg, strerror(-err));
@@ -596,9 +601,14 @@ static int cmd_steps(const struct options *o, char **args)
 {
 	unsigned int id;
 
-	for (id = 1; id < 256; id++)
-		if (zbewalgo_step_name(id))
-			printf("%u %s\n", id, zbewalgo_step_name(id));
+	for (id = 1; id < 256; id++) {
+		const char *name = zbewalgo_step_name(id);
+
+		if (name)
+			printf("%u %s%s\n", id, name,
+			       zbewalgo_step_id(name, strlen(name)) < 0 ?
+			       " (not built)" : "");
+	}
 	return 0;
 }
 

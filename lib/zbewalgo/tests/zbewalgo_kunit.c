@@ -175,6 +175,50 @@ static void zbw_roundtrip_all(struct kunit *test)
 	}
 }
 
+#ifdef CONFIG_ZBEWALGO_CLASSIC_STEPS
+#define ZBW_CLASSIC	true
+#else
+#define ZBW_CLASSIC	false
+#endif
+
+/*
+ * The classic steps of steps.h: in a build with them, tables take them and
+ * level 3 has eleven chains; without them a table that names one is
+ * refused, unchanged, and level 3 has its six chains that end in zstd.
+ */
+static void zbewalgo_test_classic_steps(struct kunit *test)
+{
+	static const char *const classic[] = {
+		"bwt", "mtf", "jbe", "jbe2", "rle", "huffman", "bewalgo",
+		"bewalgo2", "lz", "sieve4", "huffman4",
+	};
+	const struct zbewalgo_table *thorough = zbewalgo_preset_table(3);
+	struct zbewalgo_table *t = kunit_kzalloc(test, sizeof(*t), GFP_KERNEL);
+	unsigned int i, k;
+
+	KUNIT_ASSERT_NOT_NULL(test, t);
+	zbewalgo_table_reset(t);
+	for (i = 0; i < ARRAY_SIZE(classic); i++) {
+		int id = zbewalgo_step_id(classic[i], strlen(classic[i]));
+
+		KUNIT_EXPECT_EQ_MSG(test, id > 0, ZBW_CLASSIC, "%s", classic[i]);
+		KUNIT_EXPECT_EQ_MSG(test, !!zbewalgo_table_add(t, classic[i]),
+				    !ZBW_CLASSIC, "%s", classic[i]);
+		if (!ZBW_CLASSIC) {
+			KUNIT_EXPECT_EQ(test, id, -EOPNOTSUPP);
+			KUNIT_EXPECT_MEMEQ(test, t, zbewalgo_table_default(),
+					   sizeof(*t));
+		}
+	}
+	KUNIT_EXPECT_EQ(test, thorough->nr, ZBW_CLASSIC ? 11U : 6U);
+	for (i = 0; i < thorough->nr; i++) {
+		const struct zbewalgo_combination *c = &thorough->comb[i];
+
+		for (k = 0; k < c->nr_steps; k++)
+			KUNIT_EXPECT_NOT_NULL(test, zbewalgo_step_get(c->ids[k]));
+	}
+}
+
 /* Every step alone (a one-step table) and every preset, on every kind. */
 static void zbewalgo_test_steps_and_presets(struct kunit *test)
 {
@@ -184,6 +228,8 @@ static void zbewalgo_test_steps_and_presets(struct kunit *test)
 
 	KUNIT_ASSERT_NOT_NULL(test, t);
 	for (id = 1; zbewalgo_step_name(id); id++) {
+		if (!zbewalgo_step_get(id))
+			continue;
 		t->nr = 1;
 		t->comb[0].nr_steps = 1;
 		t->comb[0].ids[0] = id;
@@ -280,6 +326,7 @@ static u8 *zbw_compress_with(struct kunit *test, struct zbewalgo_ctx *ctx,
 	return buf;
 }
 
+#ifdef CONFIG_ZBEWALGO_CLASSIC_STEPS
 /*
  * lz and bwt take zstd's decompression workspace as scratch on a context
  * for 4 KiB pages; zstd sets its context up again after them.  A zstd
@@ -317,6 +364,7 @@ static void zbewalgo_test_lent_scratch(struct kunit *test)
 	}
 	zbewalgo_ctx_destroy(ctx);
 }
+#endif
 
 /* Truncations fail; corruptions fail or stay inside the buffers. */
 static void zbewalgo_test_corrupted(struct kunit *test)
@@ -384,7 +432,7 @@ static void zbewalgo_test_ctx_decompress_bound(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, page);
 	KUNIT_ASSERT_NOT_NULL(test, c);
 	KUNIT_ASSERT_NOT_NULL(test, out);
-	KUNIT_ASSERT_EQ(test, zbewalgo_table_parse(t, "rle-huffman"), 0);
+	KUNIT_ASSERT_EQ(test, zbewalgo_table_parse(t, "delta8-zstd"), 0);
 	for (i = 0; i < SZ_64K; i++)
 		page[i] = i / (3 + i / 4096 % 8) % 3 ? 0 : 0xff;
 	zbewalgo_ctx_set_table(big, t);
@@ -435,7 +483,7 @@ static void zbewalgo_test_small_destination(struct kunit *test)
 	}
 }
 
-#define EIGHT_STEPS	"bwt-mtf-rle-jbe-jbe2-huffman-bewalgo-bewalgo2"
+#define EIGHT_STEPS	"delta4-delta8-delta4-delta8-bitshuffle4-bitshuffle8-delta4-zstd"
 
 static void zbewalgo_test_table_text(struct kunit *test)
 {
@@ -446,15 +494,15 @@ static void zbewalgo_test_table_text(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, t);
 	KUNIT_ASSERT_NOT_NULL(test, old);
 	KUNIT_ASSERT_NOT_NULL(test, buf);
-	KUNIT_EXPECT_EQ(test, zbewalgo_table_command(t, "set bwt-mtf-huffman rle\n"), 0);
+	KUNIT_EXPECT_EQ(test, zbewalgo_table_command(t, "set delta4-bitshuffle4-zstd zstd\n"), 0);
 	zbewalgo_table_format(t, buf, PAGE_SIZE);
-	KUNIT_EXPECT_STREQ(test, buf, "bwt-mtf-huffman\nrle\n");
+	KUNIT_EXPECT_STREQ(test, buf, "delta4-bitshuffle4-zstd\nzstd\n");
 	*old = *t;
 	KUNIT_EXPECT_EQ(test, zbewalgo_table_command(t, "add nosuch"), -EINVAL);
 	KUNIT_EXPECT_EQ(test, zbewalgo_table_command(t, "set " EIGHT_STEPS),
 			-EINVAL);
 	KUNIT_EXPECT_EQ(test, zbewalgo_table_command(t, "set "), -EINVAL);
-	KUNIT_EXPECT_EQ(test, zbewalgo_table_command(t, "add rle"), -EEXIST);
+	KUNIT_EXPECT_EQ(test, zbewalgo_table_command(t, "add zstd"), -EEXIST);
 	KUNIT_EXPECT_MEMEQ(test, t, old, sizeof(*t));
 	KUNIT_EXPECT_EQ(test, zbewalgo_table_command(t, "reset"), 0);
 	KUNIT_EXPECT_MEMEQ(test, t, zbewalgo_table_default(), sizeof(*t));
@@ -466,7 +514,7 @@ static void zbewalgo_test_table_budget(struct kunit *test)
 	struct zbewalgo_table *t = kunit_kzalloc(test, sizeof(*t), GFP_KERNEL);
 	struct zbewalgo_table *old = kunit_kzalloc(test, sizeof(*t), GFP_KERNEL);
 	char *text = kunit_kzalloc(test, PAGE_SIZE, GFP_KERNEL);
-	unsigned int i, level, len = 0;
+	unsigned int i, k, level, len = 0;
 
 	KUNIT_ASSERT_NOT_NULL(test, t);
 	KUNIT_ASSERT_NOT_NULL(test, old);
@@ -481,23 +529,31 @@ static void zbewalgo_test_table_budget(struct kunit *test)
 		KUNIT_EXPECT_LE(test,
 				zbewalgo_table_cost(zbewalgo_preset_table(level)),
 				ZBEWALGO_MAX_TABLE_COST);
+#ifdef CONFIG_ZBEWALGO_CLASSIC_STEPS
 	/* Three BWTs cost more than a page may. */
 	KUNIT_EXPECT_EQ(test, zbewalgo_table_command(t, "set bwt bwt-rle bwt-jbe"),
 			-ENOSPC);
-	/* "set" and nine different 7-step chains, then "jbe" */
+#endif
+	/*
+	 * "set" and nine different 7-step chains (delta4 or delta8 by the
+	 * bits of the chain's number, then zstd), then "zstd"
+	 */
 	len += scnprintf(text + len, PAGE_SIZE - len, "set");
-	for (i = 0; i < ZBEWALGO_MAX_TABLE_STEPS / 7; i++)
-		len += scnprintf(text + len, PAGE_SIZE - len,
-				 " rle-rle-rle-rle-rle-rle-%s",
-				 zbewalgo_step_name(1 + i));
-	len += scnprintf(text + len, PAGE_SIZE - len, " jbe\n");
+	for (i = 0; i < ZBEWALGO_MAX_TABLE_STEPS / 7; i++) {
+		len += scnprintf(text + len, PAGE_SIZE - len, " ");
+		for (k = 0; k < 6; k++)
+			len += scnprintf(text + len, PAGE_SIZE - len, "delta%d-",
+					 i & BIT(k) ? 8 : 4);
+		len += scnprintf(text + len, PAGE_SIZE - len, "zstd");
+	}
+	len += scnprintf(text + len, PAGE_SIZE - len, " zstd\n");
 	KUNIT_ASSERT_EQ(test, ZBEWALGO_MAX_TABLE_STEPS % 7, 1);
 	KUNIT_ASSERT_EQ(test, zbewalgo_table_command(t, text), 0);
 	KUNIT_EXPECT_EQ(test, zbewalgo_table_steps(t), ZBEWALGO_MAX_TABLE_STEPS);
 	*old = *t;
 	KUNIT_EXPECT_EQ(test, zbewalgo_table_command(t, "add delta4\n"), -ENOSPC);
 	KUNIT_EXPECT_MEMEQ(test, t, old, sizeof(*t));
-	memcpy(text + len - 1, " rle\n", 6);
+	memcpy(text + len - 1, " delta4\n", 9);
 	KUNIT_EXPECT_EQ(test, zbewalgo_table_command(t, text), -ENOSPC);
 	KUNIT_EXPECT_MEMEQ(test, t, old, sizeof(*t));
 }
@@ -630,9 +686,9 @@ static int zbw_edit_copy(struct zbewalgo_config *cfg, const void *arg)
 	return 0;
 }
 
-static int zbw_edit_rle(struct zbewalgo_config *cfg, const void *arg)
+static int zbw_edit_other(struct zbewalgo_config *cfg, const void *arg)
 {
-	return zbewalgo_table_parse(&cfg->table, "rle");
+	return zbewalgo_table_parse(&cfg->table, "delta8-bitshuffle8-zstd");
 }
 
 /*
@@ -690,7 +746,7 @@ static void zbewalgo_test_deterministic(struct kunit *test)
 	KUNIT_ASSERT_FALSE(test, IS_ERR(live));
 	n = zbw_stream_pack(test, kept, f->page[ZBW_TEXT], first);
 	m = zbw_stream_pack(test, live, f->page[ZBW_TEXT], first + max);
-	KUNIT_ASSERT_EQ(test, zbewalgo_config_update(zbw_edit_rle, NULL), 0);
+	KUNIT_ASSERT_EQ(test, zbewalgo_config_update(zbw_edit_other, NULL), 0);
 	KUNIT_EXPECT_EQ(test, zbw_stream_pack(test, kept, f->page[ZBW_TEXT],
 					      again), n);
 	KUNIT_EXPECT_MEMEQ(test, again, first, n);
@@ -733,8 +789,8 @@ static void zbewalgo_test_device_config(struct kunit *test)
 		const char *table;
 		int early, max;
 	} bad[] = {
-		{ "nosuchstep", -1, -1 }, { "", -1, -1 }, { "rle rle", -1, -1 },
-		{ "bwt-mtf-rle-huffman-jbe-rle-mtf-huffman", -1, -1 },
+		{ "nosuchstep", -1, -1 }, { "", -1, -1 }, { "zstd zstd", -1, -1 },
+		{ EIGHT_STEPS, -1, -1 },
 		{ NULL, 4000, 3000 }, { NULL, -1, 0 }, { NULL, 0, 70000 },
 	};
 	struct zbw_fixture *f = test->priv;
@@ -771,7 +827,7 @@ static void zbewalgo_test_device_config(struct kunit *test)
 	zbewalgo_config_put(cfg);
 
 	/* A table of its own at level 1: that table, zstd at level 1. */
-	cfg = zbewalgo_config_create("delta4-zstd rle", -1, -1);
+	cfg = zbewalgo_config_create("delta4-zstd delta8-zstd", -1, -1);
 	KUNIT_ASSERT_FALSE(test, IS_ERR(cfg));
 	KUNIT_EXPECT_EQ(test, cfg->table.nr, 2U);
 	KUNIT_EXPECT_EQ(test, cfg->params.max_output_size,
@@ -789,7 +845,7 @@ static void zbewalgo_test_device_config(struct kunit *test)
 	KUNIT_EXPECT_MEMEQ(test, b, a, min(m, n));
 
 	/* The shared settings change; the device's do not. */
-	KUNIT_ASSERT_EQ(test, zbewalgo_config_update(zbw_edit_rle, NULL), 0);
+	KUNIT_ASSERT_EQ(test, zbewalgo_config_update(zbw_edit_other, NULL), 0);
 	KUNIT_EXPECT_EQ(test, zbw_stream_pack(test, dev, f->page[ZBW_TEXT], b),
 			n);
 	KUNIT_EXPECT_MEMEQ(test, b, a, n);
@@ -921,14 +977,14 @@ static void zbewalgo_test_device_stream(struct kunit *test)
 	size_t max = ZBEWALGO_STORED_SIZE(PAGE_LEN), n, m;
 	u8 *a = kunit_kmalloc(test, max, GFP_KERNEL);
 	u8 *b = kunit_kmalloc(test, PAGE_LEN, GFP_KERNEL);
-	struct zbewalgo_table *rle = kunit_kzalloc(test, sizeof(*rle),
-						   GFP_KERNEL);
+	struct zbewalgo_table *other = kunit_kzalloc(test, sizeof(*other),
+						     GFP_KERNEL);
 	struct zbewalgo_stream *dev, *any;
 	struct zbewalgo_config *cfg;
 
 	KUNIT_ASSERT_NOT_NULL(test, a);
 	KUNIT_ASSERT_NOT_NULL(test, b);
-	KUNIT_ASSERT_NOT_NULL(test, rle);
+	KUNIT_ASSERT_NOT_NULL(test, other);
 	cfg = zbewalgo_config_create("zstd", -1, -1);
 	KUNIT_ASSERT_FALSE(test, IS_ERR(cfg));
 	dev = zbewalgo_stream_create_device(PAGE_LEN, 0, cfg);
@@ -940,8 +996,8 @@ static void zbewalgo_test_device_stream(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, zbewalgo_stream_decompress(dev, a, m, b, &n), 0);
 	KUNIT_EXPECT_MEMEQ(test, b, f->page[ZBW_TEXT], PAGE_LEN);
 
-	KUNIT_ASSERT_EQ(test, zbewalgo_table_parse(rle, "rle"), 0);
-	zbewalgo_ctx_set_table(f->ctx, rle);
+	KUNIT_ASSERT_EQ(test, zbewalgo_table_parse(other, "delta4-zstd"), 0);
+	zbewalgo_ctx_set_table(f->ctx, other);
 	m = max;
 	KUNIT_ASSERT_EQ(test, zbewalgo_compress(f->ctx, f->page[ZBW_REPEAT],
 						PAGE_LEN, a, &m), 0);
@@ -1032,7 +1088,7 @@ static void zbewalgo_test_stats_kept(struct kunit *test)
 			    "a page of the old configuration was not counted");
 	zbewalgo_config_put(cfg);
 
-	KUNIT_ASSERT_EQ(test, zbewalgo_config_update(zbw_edit_rle, NULL), 0);
+	KUNIT_ASSERT_EQ(test, zbewalgo_config_update(zbw_edit_other, NULL), 0);
 	cfg = zbewalgo_config_get();
 	KUNIT_EXPECT_EQ_MSG(test, zbw_pages(test, cfg), 0,
 			    "a new table kept the old table's statistics");
@@ -1173,12 +1229,12 @@ static int zbw_edit_store_all(struct zbewalgo_config *cfg, const void *arg)
 {
 	cfg->params.early_abort_size = 0;
 	cfg->params.max_output_size = 64;
-	return zbewalgo_table_parse(&cfg->table, "rle");
+	return zbewalgo_table_parse(&cfg->table, "delta4");
 }
 
 /*
  * What the crypto glue does with a page that does not fit in the room it
- * has under the sysfs settings (a table of rle alone, thresholds that
+ * has under the sysfs settings (a table of delta4 alone, thresholds that
  * store everything above 64 bytes): it compresses the page again with the
  * defaults, which fit it; the stream keeps the sysfs settings for the
  * next page.  Under the defaults that second try is refused at once, and
@@ -1230,10 +1286,13 @@ static void zbewalgo_test_compress_default(struct kunit *test)
 }
 
 static struct kunit_case zbewalgo_test_cases[] = {
+	KUNIT_CASE(zbewalgo_test_classic_steps),
 	KUNIT_CASE(zbewalgo_test_steps_and_presets),
 	KUNIT_CASE(zbewalgo_test_compresses),
 	KUNIT_CASE(zbewalgo_test_context_size),
+#ifdef CONFIG_ZBEWALGO_CLASSIC_STEPS
 	KUNIT_CASE(zbewalgo_test_lent_scratch),
+#endif
 	KUNIT_CASE(zbewalgo_test_corrupted),
 	KUNIT_CASE(zbewalgo_test_trailing_bytes),
 	KUNIT_CASE(zbewalgo_test_ctx_decompress_bound),

@@ -33,7 +33,7 @@ def main():
         raise SystemExit(__doc__)
     steps_h, spec = sys.argv[1:3]
     code = [(int(i), n) for n, i in re.findall(
-        r'^ZBW_STEP\([A-Z0-9]+,\s*([a-z0-9]+),\s*(\d+)\)',
+        r'^ZBW_STEP\([A-Z0-9]+,\s*([a-z0-9]+),\s*(\d+),\s*[a-z]+\)',
         open(steps_h).read(), re.M)]
     text = open(spec).read()
     table = re.search(r'\nSteps\n=+\n.*?\n(=+ +=+ +=+\n.*?\n=+ +=+ +=+\n)'

@@ -11,6 +11,15 @@
 /* abs(), which the kernel has from linux/math.h */
 #include <stdlib.h>
 
+/*
+ * User space builds every step, as a kernel with
+ * CONFIG_ZBEWALGO_CLASSIC_STEPS does; ZBW_LEAN builds the kernel's other
+ * choice, for the lean test of make check-user.
+ */
+#ifndef ZBW_LEAN
+#define CONFIG_ZBEWALGO_CLASSIC_STEPS 1
+#endif
+
 #define ARRAY_SIZE(a)		(sizeof(a) / sizeof((a)[0]))
 /* 0, or a compile error when @e is true (linux/build_bug.h) */
 #define BUILD_BUG_ON_ZERO(e)	((int)sizeof(struct { int:(-!!(e)); }))
