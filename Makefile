@@ -19,6 +19,13 @@ CPPFLAGS	+= -Iinclude -Itools/zbewalgo/shim
 SAN_FLAGS	:= -fsanitize=address,undefined -fno-sanitize-recover=all \
 		   -fno-omit-frame-pointer
 
+# ZBW_LEAN=1: the kernel's build without CONFIG_ZBEWALGO_CLASSIC_STEPS
+# (make test-lean).
+ifeq ($(ZBW_LEAN),1)
+BUILD		?= build/lean
+CPPFLAGS	+= -DZBW_LEAN
+endif
+
 ifeq ($(SANITIZE),1)
 BUILD		?= build/san
 CFLAGS		+= $(SAN_FLAGS)
@@ -29,7 +36,8 @@ endif
 
 # The algorithm core only: lib/zbewalgo/Makefile lists it for Kbuild too.
 include lib/zbewalgo/Makefile
-LIB_SRCS	:= $(addprefix lib/zbewalgo/,$(ZBEWALGO_CORE:.o=.c))
+LIB_SRCS	:= $(addprefix lib/zbewalgo/,$(patsubst %.o,%.c,$(if $(filter 1,$(ZBW_LEAN)), \
+		   $(filter-out $(ZBEWALGO_CLASSIC),$(ZBEWALGO_CORE)),$(ZBEWALGO_CORE))))
 LIB_HDRS	:= include/linux/zbewalgo.h $(wildcard lib/zbewalgo/*.h) \
 		   $(wildcard tools/zbewalgo/shim/linux/*.h)
 LIB_OBJS	:= $(patsubst %.c,$(BUILD)/%.o,$(LIB_SRCS))
@@ -161,7 +169,7 @@ check:
 	$(MAKE) check-kernel
 
 check-user: deps
-	$(MAKE) SANITIZE=1 test-unit test-cli test-golden
+	$(MAKE) SANITIZE=1 test-unit test-cli test-golden test-lean
 	$(MAKE) test-s390x
 	$(MAKE) fuzz-smoke
 	$(MAKE) docs
@@ -183,6 +191,17 @@ test-cli: $(TOOL) testdata $(EXTRA)
 GOLDEN		:= tools/testing/zbewalgo/golden
 test-golden: $(TOOL)
 	python3 tools/testing/zbewalgo/golden.py check $(TOOL) $(GOLDEN)
+
+# The kernel's build without CONFIG_ZBEWALGO_CLASSIC_STEPS: the tool built
+# from the core without the classic steps' files, against the full build
+# on one file of each kind of test data (lean_test.sh).
+LEAN_TOOL	:= $(BUILD)/lean/zbewalgo
+$(LEAN_TOOL): FORCE
+	$(MAKE) ZBW_LEAN=1 BUILD=$(BUILD)/lean $@
+.PHONY: test-lean FORCE
+test-lean: $(TOOL) $(LEAN_TOOL) testdata
+	tools/testing/zbewalgo/lean_test.sh $(TOOL) $(LEAN_TOOL) \
+		$(shell for d in $(TESTDATA)/*/; do ls -d $$d* | head -n 1; done)
 golden: $(TOOL)
 	python3 tools/testing/zbewalgo/golden.py make $(TOOL) \
 		$(GOLDEN)/$(shell sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' dkms.conf)

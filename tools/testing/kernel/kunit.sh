@@ -3,9 +3,11 @@
 # KASAN, in a copy of Debian's linux-source-VERSION (default 7.2) with zbewalgo
 # added by scripts/kernel-integrate.py; runs
 #   tools/testing/kunit/kunit.py run --kunitconfig=lib/zbewalgo
-# and fails unless every test passed. The tree and the UML build stay in
-# $ZBW_CACHE/kunit/VERSION, so a second run rebuilds only what changed.
-# Log: $ZBW_CACHE/kunit/VERSION/kunit.log, copied to build/kernel-logs/.
+# and then the same without CONFIG_ZBEWALGO_CLASSIC_STEPS (the lean kernel of
+# the patch series' first patches), and fails unless every test of both
+# passed. The tree and the UML builds stay in $ZBW_CACHE/kunit/VERSION, so a
+# second run rebuilds only what changed.
+# Logs: $ZBW_CACHE/kunit/VERSION/kunit{,-lean}.log, copied to build/kernel-logs/.
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
@@ -24,17 +26,31 @@ if command -v ccache >/dev/null; then
 	export CCACHE_DIR=$CACHE/ccache CCACHE_BASEDIR=$CACHE CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-8G}
 	MAKEOPT=(--make_options "CC=ccache gcc")
 fi
-say "kunit.py run --kunitconfig=lib/zbewalgo (UML, KASAN) in $K"
-status=0
-(cd "$K/src" && python3 tools/testing/kunit/kunit.py run --kunitconfig=lib/zbewalgo \
-	--build_dir="$K/obj" --jobs="${ZBW_JOBS:-2}" "${MAKEOPT[@]}") >"$K/kunit.log" 2>&1 || status=$?
-cp "$K/kunit.log" "$LOGS/kunit-$V.log"
-grep -E '^\[[0-9:]+\] (=+|\[(PASSED|FAILED|SKIPPED|CRASHED)\]|Testing complete|ERROR|.*error:)' \
-	"$K/kunit.log" | tail -n 40 >&2 || true
-# kunit.py exits 0 on success; also require that tests ran and none was skipped.
-summary=$(grep -E 'Testing complete\. Ran [0-9]+ tests' "$K/kunit.log" | tail -n 1 || true)
-if [ "$status" != 0 ] || [ -z "$summary" ] || ! echo "$summary" | grep -q 'passed: [1-9]' ||
-	echo "$summary" | grep -Eq '(failed|crashed|skipped|errors): [1-9]'; then
-	die "KUnit on $V failed (status $status; ${summary:-no summary}; log: $LOGS/kunit-$V.log)"
-fi
-say "PASS: KUnit on $V: ${summary#*] }"
+# kunit_run NAME KUNITCONFIG: one kunit.py run into $K/obj-NAME (obj for the
+# full one), log kunit-NAME.log.
+kunit_run() {
+	local name=$1 cfg=$2 obj=$K/obj log=$K/kunit.log status=0 summary
+	[ "$name" = full ] || { obj=$K/obj-$name log=$K/kunit-$name.log; }
+	say "kunit.py run --kunitconfig=$cfg (UML, KASAN, $name) in $K"
+	(cd "$K/src" && python3 tools/testing/kunit/kunit.py run --kunitconfig="$cfg" \
+		--build_dir="$obj" --jobs="${ZBW_JOBS:-2}" "${MAKEOPT[@]}") >"$log" 2>&1 || status=$?
+	cp "$log" "$LOGS/${log##*/}"
+	log=$LOGS/${log##*/}
+	grep -E '^\[[0-9:]+\] (=+|\[(PASSED|FAILED|SKIPPED|CRASHED)\]|Testing complete|ERROR|.*error:)' \
+		"$log" | tail -n 40 >&2 || true
+	# kunit.py exits 0 on success; also require that tests ran and none was skipped.
+	summary=$(grep -E 'Testing complete\. Ran [0-9]+ tests' "$log" | tail -n 1 || true)
+	if [ "$status" != 0 ] || [ -z "$summary" ] || ! echo "$summary" | grep -q 'passed: [1-9]' ||
+		echo "$summary" | grep -Eq '(failed|crashed|skipped|errors): [1-9]'; then
+		die "KUnit ($name) on $V failed (status $status; ${summary:-no summary}; log: $log)"
+	fi
+	say "PASS: KUnit ($name) on $V: ${summary#*] }"
+}
+kunit_run full lib/zbewalgo
+# The lean kernel: the same tests, the classic steps left out.
+lean=$K/lean.kunitconfig
+{
+	grep -v '^CONFIG_ZBEWALGO_CLASSIC_STEPS=' "$K/src/lib/zbewalgo/.kunitconfig"
+	echo '# CONFIG_ZBEWALGO_CLASSIC_STEPS is not set'
+} >"$lean"
+kunit_run lean "$lean"

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """Golden compressed pages: every release's pages decode forever.
 
-usage: golden.py check [--runner CMD] TOOL [DIR]
+usage: golden.py check [--runner CMD] [--without STEPS] TOOL [DIR]
        golden.py make TOOL DIR/RELEASE
 
 check: every page listed in DIR/*/pages.tsv (default: the golden/ folder
@@ -11,6 +11,8 @@ exactly the recorded length and SHA-256, and the same page with its last
 byte cut off, or one byte appended, must be refused (the format allows
 one encoding per page).  --runner prefixes every TOOL call, e.g.
 "qemu-s390x -L /usr/s390x-linux-gnu" for a cross-built TOOL.
+--without names steps (comma-separated) TOOL is built without: the pages
+whose chain has one of them must be refused, the others decode as above.
 
 Pages compressed with a zstd dictionary (zram's dict=) name it in the
 dict column, a file next to pages.tsv: they must decode byte-exact with
@@ -67,9 +69,12 @@ def read_set(d):
 
 
 def check(argv):
-    runner = []
-    if argv[:1] == ['--runner']:
-        runner = shlex.split(argv[1])
+    runner, without = [], set()
+    while argv[:1] in (['--runner'], ['--without']) and len(argv) > 1:
+        if argv[0] == '--runner':
+            runner = shlex.split(argv[1])
+        else:
+            without = set(argv[1].split(','))
         argv = argv[2:]
     if len(argv) not in (1, 2):
         raise SystemExit(__doc__)
@@ -83,9 +88,20 @@ def check(argv):
     for rel in releases:
         rows, blob = read_set(os.path.join(top, rel))
         bad = []
+        refused = 0
         for r in rows:
             off, n = int(r['offset']), int(r['length'])
             page = blob[off:off + n]
+            p = ['-p', r['page_size'], 'page-decompress']
+            if r.get('dict', '-') != '-':
+                p = ['-D', os.path.join(top, rel, r['dict'])] + p
+            if without & set(r['chain'].split('-')):
+                out = run(runner, tool, p, page)
+                if out.returncode != 1 or b'zbewalgo:' not in out.stderr:
+                    bad.append('%s: decoded without its steps (exit %d)'
+                               % (r['name'], out.returncode))
+                refused += 1
+                continue
             p = ['-p', r['page_size'], 'page-decompress']
             if r.get('dict', '-') != '-':
                 out = run(runner, tool, p, page)
@@ -115,11 +131,14 @@ def check(argv):
             failed += 1
         else:
             passed += 1
-            chains = len({r['chain'] for r in rows})
+            chains = len({r['chain'] for r in rows
+                          if not without & set(r['chain'].split('-'))})
             dicts = sum(r.get('dict', '-') != '-' for r in rows)
             print('ok - golden %s: %d pages (%d combinations, %d with a '
                   'dictionary) decode byte-exact, cut and appended bytes '
-                  'refused' % (rel, len(rows), chains, dicts))
+                  'refused' % (rel, len(rows) - refused, chains, dicts) +
+                  (', %d pages of steps left out refused' % refused
+                   if without else ''))
     print('%d passed, %d failed' % (passed, failed))
     return 1 if failed else 0
 
