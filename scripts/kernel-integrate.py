@@ -13,8 +13,11 @@ most once, so running it twice changes nothing.  The booted-kernel tests
 and the patch series both use it, so they cannot drift apart.
 
 The edits come in stages, one per patch of the upstream series: lib (the
-core, its header and KUnit tests), crypto (scomp glue, testmgr vectors),
-zram (backend, and zram's parser for its zbewalgo.* keys) and docs.  Two
+core, its header and KUnit tests, without the classic steps), crypto
+(scomp glue, testmgr vectors), zram (backend, and zram's parser for its
+zbewalgo.* keys), docs and classic (the 2018 design's steps behind
+CONFIG_ZBEWALGO_CLASSIC_STEPS: lib leaves out their files, the option and
+the code under it, which classic adds).  Two
 more stages are no part of the series, as 7.2 needs neither: zram-retry,
 on trees whose zram still compresses a page again after its sleeping
 allocation (6.12), makes zram allocate again when the second result's
@@ -87,7 +90,9 @@ class Tree:
 
     def write(self, rel, text):
         # Replace rather than write through: the tree may be a hard-link copy.
-        os.unlink(self.path(rel))
+        if os.path.exists(self.path(rel)):
+            os.unlink(self.path(rel))
+        os.makedirs(os.path.dirname(self.path(rel)), exist_ok=True)
         with open(self.path(rel), 'w') as f:
             f.write(text)
 
@@ -218,13 +223,68 @@ def add_toctree(tree, rel, name):
     tree.write(rel, ''.join(lines))
 
 
+CLASSIC = 'CONFIG_ZBEWALGO_CLASSIC_STEPS'
+
+
+def classic_files(repo):
+    """The files of the classic steps: lib/zbewalgo/Makefile's
+    ZBEWALGO_CLASSIC, and the headers only they include."""
+    d = os.path.join(repo, 'lib/zbewalgo')
+    with open(os.path.join(d, 'Makefile')) as f:
+        m = re.search(r'^ZBEWALGO_CLASSIC := ((?:.*\\\n)*.*)$', f.read(), re.M)
+    objs = m.group(1).replace('\\\n', ' ').split()
+    files = {o[:-2] + '.c' for o in objs}
+    users = {}
+    for sub in ('', 'tests/'):
+        for name in os.listdir(os.path.join(d, sub or '.')):
+            if not name.endswith(('.c', '.h')):
+                continue
+            with open(os.path.join(d, sub, name)) as f:
+                for h in re.findall(r'^#include "([^"/]+)"', f.read(), re.M):
+                    users.setdefault(h, set()).add(sub + name)
+    files |= {h for h, u in users.items() if u <= files}
+    return sorted(files)
+
+
+def lib_makefile(text):
+    """lib/zbewalgo/Makefile without the classic steps: without the block
+    that lists them and the line that builds them."""
+    blocks = [b for b in text.split('\n\n') if 'ZBEWALGO_CLASSIC :=' not in b]
+    text = '\n'.join(l for l in '\n\n'.join(blocks).split('\n')
+                     if CLASSIC not in l)
+    text = text.replace('$(filter-out $(ZBEWALGO_CLASSIC),$(ZBEWALGO_CORE)) \\\n\t\t ',
+                        '$(ZBEWALGO_CORE) ')
+    if 'CLASSIC' in text:
+        sys.exit('lib/zbewalgo/Makefile: classic steps left in the lib stage')
+    return text
+
+
 def stage_lib(repo, tree, up):
-    """The core, include/linux/zbewalgo.h and the KUnit tests."""
+    """The core, include/linux/zbewalgo.h and the KUnit tests, without the
+    classic steps (stage_classic)."""
+    classic = classic_files(repo)
     for sub in ('lib/zbewalgo', 'lib/zbewalgo/tests'):
         for name in sorted(os.listdir(os.path.join(repo, sub))):
-            if name.endswith(('.c', '.h')) or name in (
-                    'Makefile', 'Kconfig', '.kunitconfig'):
-                copy(repo, tree, sub + '/' + name)
+            rel = sub + '/' + name
+            if name in classic and sub == 'lib/zbewalgo':
+                continue
+            if name.endswith(('.c', '.h')):
+                copy(repo, tree, rel, {CLASSIC: False})
+            elif name == 'Makefile' and sub == 'lib/zbewalgo':
+                with open(os.path.join(repo, rel)) as f:
+                    tree.write(rel, lib_makefile(f.read()))
+            elif name == 'Kconfig':
+                with open(os.path.join(repo, rel)) as f:
+                    text = f.read()
+                entry = kconfig_entries(repo, rel)['ZBEWALGO_CLASSIC_STEPS']
+                if entry not in text:
+                    sys.exit('%s: no ZBEWALGO_CLASSIC_STEPS entry' % rel)
+                tree.write(rel, text.replace(entry, ''))
+            elif name == '.kunitconfig':
+                with open(os.path.join(repo, rel)) as f:
+                    tree.write(rel, ''.join(l for l in f if CLASSIC not in l))
+            elif name == 'Makefile':
+                copy(repo, tree, rel)
     copy(repo, tree, 'include/linux/zbewalgo.h')
     tree.insert('lib/Kconfig', 'source "lib/xz/Kconfig"',
                 '\nsource "lib/zbewalgo/Kconfig"\n')
@@ -467,6 +527,16 @@ def stage_zram_retry(repo, tree, up):
         tree.replace(rel, old, new)
 
 
+def stage_classic(repo, tree, up):
+    """The classic steps: their files, CONFIG_ZBEWALGO_CLASSIC_STEPS and
+    the code under it."""
+    for sub in ('lib/zbewalgo', 'lib/zbewalgo/tests'):
+        for name in sorted(os.listdir(os.path.join(repo, sub))):
+            if name.endswith(('.c', '.h')) or name in (
+                    'Makefile', 'Kconfig', '.kunitconfig'):
+                copy(repo, tree, sub + '/' + name)
+
+
 def stage_docs(repo, tree, up):
     """Format spec, sysfs ABI, and upstream the admin guide."""
     docs = DOCS + [d for d in UPSTREAM_DOCS if up and
@@ -485,8 +555,8 @@ def stage_docs(repo, tree, up):
 # Each stage takes up: None for the default tree, else the MAINTAINERS M:
 # line of the series' form.
 STAGES = {'lib': stage_lib, 'crypto': stage_crypto, 'zram': stage_zram,
-          'docs': stage_docs, 'zram-retry': stage_zram_retry,
-          'zram-busy': stage_zram_busy}
+          'docs': stage_docs, 'classic': stage_classic,
+          'zram-retry': stage_zram_retry, 'zram-busy': stage_zram_busy}
 
 
 def main():

@@ -10,12 +10,14 @@
 #    git apply --check has found that every hunk applies where it says;
 #  - the tree after the last patch is the one kernel-integrate.py
 #    --upstream makes in a single run of all its stages;
-#  - an x86_64 build of that tree, vmlinux and modules only:
+#  - two x86_64 builds of that tree, vmlinux and modules only:
 #    tinyconfig + tools/testing/kernel/config/{base,zram-backends}.config
 #    + series.config here (the library, crypto glue and KUnit tests as
-#    modules, the zram backend in zram.ko); every C file the series adds
-#    must end up in a .ko, and the build log must have no warning about a
-#    file the series touches.
+#    modules, the zram backend in zram.ko, the classic steps), and the same
+#    without CONFIG_ZBEWALGO_CLASSIC_STEPS; every C file the series adds
+#    must end up in a .ko (the classic steps' files in none without the
+#    option), and the build logs must have no warning about a file the
+#    series touches.
 # make check-patches is the thorough check (a build after every patch,
 # W=1 and sparse, kernel-doc, KUnit under UML, a qemu boot).  The tree and
 # objects live in $ZBW_CACHE/patches/DEBVER/series (objects kept, so
@@ -69,65 +71,99 @@ else
 fi
 rm -rf "$R"
 
-# ---- x86_64 build -------------------------------------------------------------
-FRAG=$S/fragment.config
-cat "$KCONFIG/base.config" "$KCONFIG/zram-backends.config" "$HERE/series.config" >"$FRAG"
+# ---- x86_64 builds ------------------------------------------------------------
+# With the classic steps (series.config) and without them, each in its own
+# object directory.
 ccache_env
-MAKE=(nice -n 10 make -C "$T" O="$OBJ" ARCH=x86_64 "CC=ccache gcc" -j"$JOBS")
-log=$LOGS/build.log
-: >"$log"
-t=$SECONDS
 mapfile -t added < <(git -C "$T" diff --name-only --diff-filter=A base HEAD -- '*.c')
 mapfile -t touched < <(git -C "$T" diff --name-only base HEAD)
-# Objects and modules of an earlier run must not count as built by this one.
-for f in "${added[@]}"; do rm -f "$OBJ/${f%.c}.o"; done
-find "$OBJ" -name '*.ko' -delete
 
-say "x86_64 vmlinux and modules (log: $log)"
-bad=
-if ! { "${MAKE[@]}" tinyconfig &&
-       "$T/scripts/kconfig/merge_config.sh" -m -O "$OBJ" "$OBJ/.config" "$FRAG" &&
-       "${MAKE[@]}" olddefconfig; } >>"$log" 2>&1; then
-	bad="configuration failed"
-else
-	# olddefconfig drops what a dependency blocks: each symbol's last
-	# request must hold.
-	while read -r want; do
-		got=$(grep -E "^${want%%=*}=" "$OBJ/.config" || true)
-		[ "$got" = "$want" ] || bad="$bad wanted $want, got ${got:-unset};"
-	done < <(grep -E '^CONFIG_[A-Za-z0-9_]+=' "$FRAG" | tac | awk -F= '!seen[$1]++')
-fi
-if [ -n "$bad" ]; then
-	result FAIL "x86_64 config" "$bad (log: $log)"
-elif ! "${MAKE[@]}" vmlinux modules >>"$log" 2>&1; then
-	result FAIL "x86_64 build" "(log: $log)"
-else
-	result ok "x86_64 build (vmlinux, modules)" "$((SECONDS - t))s"
+# build NAME FRAGMENT OBJDIR: vmlinux and modules; every C file the series
+# adds must end up in a module, but the classic steps' files when
+# CONFIG_ZBEWALGO_CLASSIC_STEPS is off, which must not.
+build() {
+	local name=$1 frag=$2 obj=$3 log=$LOGS/build-$1.log t=$SECONDS bad='' f ko m want got
+	local -a make=(nice -n 10 make -C "$T" O="$obj" ARCH=x86_64 "CC=ccache gcc" -j"$JOBS")
+	local -a classic
+	mapfile -t classic < <(sed -n '/^ZBEWALGO_CLASSIC :=/,/[^\\]$/p' "$T/lib/zbewalgo/Makefile" |
+		grep -o '[a-z0-9_]*\.o' | sed 's#^#lib/zbewalgo/#; s#\.o$#.c#')
+	[ ${#classic[@]} -gt 0 ] || { result FAIL "$name build" "no classic steps in lib/zbewalgo/Makefile"; return; }
+	mkdir -p "$obj"
+	: >"$log"
+	# Objects and modules of an earlier run must not count as built by this one.
+	for f in "${added[@]}"; do rm -f "$obj/${f%.c}.o"; done
+	find "$obj" -name '*.ko' -delete
+	say "x86_64 vmlinux and modules, $name (log: $log)"
+	if ! { "${make[@]}" tinyconfig &&
+	       "$T/scripts/kconfig/merge_config.sh" -m -O "$obj" "$obj/.config" "$frag" &&
+	       "${make[@]}" olddefconfig; } >>"$log" 2>&1; then
+		bad="configuration failed"
+	else
+		# olddefconfig drops what a dependency blocks: each symbol's
+		# last request must hold.
+		while read -r want; do
+			got=$(grep -E "^${want%%=*}=" "$obj/.config" || true)
+			[ "$got" = "$want" ] || bad="$bad wanted $want, got ${got:-unset};"
+		done < <(grep -E '^CONFIG_[A-Za-z0-9_]+=' "$frag" | tac | awk -F= '!seen[$1]++')
+		if [ "$name" = lean ] && grep -q '^CONFIG_ZBEWALGO_CLASSIC_STEPS=' "$obj/.config"; then
+			bad="$bad CONFIG_ZBEWALGO_CLASSIC_STEPS is set;"
+		fi
+	fi
+	if [ -n "$bad" ]; then
+		result FAIL "x86_64 config, $name" "$bad (log: $log)"
+		return
+	fi
+	if ! "${make[@]}" vmlinux modules >>"$log" 2>&1; then
+		result FAIL "x86_64 build, $name" "(log: $log)"
+		return
+	fi
+	result ok "x86_64 build, $name (vmlinux, modules)" "$((SECONDS - t))s"
 	new=$(diags "$log" "${touched[@]}")
 	if [ -z "$new" ]; then
-		result ok "no warning in the series' files" "${#touched[@]} files"
+		result ok "no warning in the series' files, $name" "${#touched[@]} files"
 	else
-		result FAIL "no warning in the series' files" "(log: $log)"
+		result FAIL "no warning in the series' files, $name" "(log: $log)"
 		echo "$new" | sed 's/^/     /' | tee -a "$SUMMARY" >&2
 	fi
 	# Kbuild lists a module's objects in its .mod file.
 	declare -A in_ko=()
+	local left_out=0
 	for f in "${added[@]}"; do
 		ko=
 		while read -r m; do
-			[ ! -f "$OBJ/${m%.mod}.ko" ] || ko=${m%.mod}.ko
-		done < <(cd "$OBJ" && grep -rlxF --include='*.mod' "${f%.c}.o" . | sed 's#^\./##')
-		if [ -n "$ko" ]; then
+			[ ! -f "$obj/${m%.mod}.ko" ] || ko=${m%.mod}.ko
+		done < <(cd "$obj" && grep -rlxF --include='*.mod' "${f%.c}.o" . | sed 's#^\./##')
+		if [ "$name" = lean ] && printf '%s\n' "${classic[@]}" | grep -qxF "$f"; then
+			if [ -n "$ko" ]; then
+				result FAIL "$f" "built into $ko without CONFIG_ZBEWALGO_CLASSIC_STEPS"
+			else
+				left_out=$((left_out + 1))
+			fi
+		elif [ -n "$ko" ]; then
 			in_ko[$ko]="${in_ko[$ko]:-} ${f##*/}"
 		else
-			result FAIL "$f" "in no module that was built"
+			result FAIL "$f" "in no module that was built ($name)"
 		fi
 	done
 	[ ${#added[@]} -gt 0 ] || result FAIL "modules" "the series adds no C file?"
 	while read -r ko; do
-		result ok "$ko" "built, from${in_ko[$ko]}"
+		result ok "$ko, $name" "built, from${in_ko[$ko]}"
 	done < <(printf '%s\n' "${!in_ko[@]}" | LC_ALL=C sort)
-fi
+	if [ "$name" = lean ]; then
+		if [ "$left_out" = "${#classic[@]}" ]; then
+			result ok "the classic steps left out, lean" "$left_out files in no module"
+		else
+			result FAIL "the classic steps left out, lean" "$left_out of ${#classic[@]} files"
+		fi
+	fi
+}
+
+FRAG=$S/fragment.config
+cat "$KCONFIG/base.config" "$KCONFIG/zram-backends.config" "$HERE/series.config" >"$FRAG"
+build full "$FRAG" "$OBJ"
+LEAN=$S/fragment-lean.config
+{ cat "$FRAG"; echo '# CONFIG_ZBEWALGO_CLASSIC_STEPS is not set'; } >"$LEAN"
+build lean "$LEAN" "$OBJ-lean"
 
 echo >&2
 say "summary ($SUMMARY):"
