@@ -162,7 +162,10 @@ FRAG=$S/fragment.config
 cat "$KCONFIG/base.config" "$KCONFIG/zram-backends.config" "$HERE/series.config" >"$FRAG"
 build full "$FRAG" "$OBJ"
 LEAN=$S/fragment-lean.config
-{ cat "$FRAG"; echo '# CONFIG_ZBEWALGO_CLASSIC_STEPS is not set'; } >"$LEAN"
+{
+	grep -v '^CONFIG_ZBEWALGO_CLASSIC_STEPS=' "$FRAG"
+	echo '# CONFIG_ZBEWALGO_CLASSIC_STEPS is not set'
+} >"$LEAN"
 build lean "$LEAN" "$OBJ-lean"
 
 echo >&2
