@@ -603,7 +603,28 @@ struct result {
 	double eff_c, eff_d, backing;	/* the seed's effective speeds */
 	double wmibps, rmibps;		/* backing device speeds */
 	bool roundtrip_ok;
+	/* bytes in zram of each page, until compared with zstd-3's */
+	size_t *sizes;
+	/* pages over zstd-3's bytes by more than ZSTD_SLACK, or NAN */
+	double worse;
 };
+
+/*
+ * A page where zbewalgo keeps more than this many bytes over zstd-3 counts
+ * as a regression (the evidence zram's lzo-rle was merged on).
+ */
+#define ZSTD_SLACK	64
+/* Compressions per decompression of the weighted round trip (lzo-rle's) */
+#define ROUNDTRIP_COMPRESSIONS	2.25
+
+/*
+ * MiB/s of pages through ROUNDTRIP_COMPRESSIONS compressions and one
+ * decompression each
+ */
+static double roundtrip_mibps(const struct result *x)
+{
+	return tool_mibps(x->orig, ROUNDTRIP_COMPRESSIONS * x->tc + x->td);
+}
 
 static int measure(struct algo *a, const struct pageset *ps, size_t page,
 		   int reps, struct result *res)
@@ -619,6 +640,8 @@ static int measure(struct algo *a, const struct pageset *ps, size_t page,
 	int r, ret = -1;
 
 	res->roundtrip_ok = true;
+	res->sizes = NULL;
+	res->worse = NAN;
 	if (!store || !out || !tmp || !clen || !csz || !off || !tc)
 		goto out;
 	if (a->init && a->init(a, page))
@@ -665,7 +688,11 @@ static int measure(struct algo *a, const struct pageset *ps, size_t page,
 		res->zram += clen[i] ? clen[i] : page;
 		res->comp += clen[i];
 		res->raw_pages += !clen[i];
+		/* the compressed lengths become the bytes in zram */
+		clen[i] = clen[i] ? clen[i] : page;
 	}
+	res->sizes = clen;
+	clen = NULL;
 	res->tc = tool_median(tc, reps);
 	res->td = tool_median(td, reps);
 	res->tdc = tool_median(tdc, reps);
@@ -779,6 +806,8 @@ static size_t record_fields(const struct result *x, const struct result *lz4,
 				   tool_mibps(lz4->orig, lz4->tc) : NAN);
 	N("decompress_vs_lz4", lz4 ? tool_mibps(x->orig, x->td) /
 				     tool_mibps(lz4->orig, lz4->td) : NAN);
+	N("roundtrip_mibps", roundtrip_mibps(x));
+	N("pages_over_zstd3", x->worse);
 	N("eff_compress_mibps", x->eff_c);
 	N("eff_decompress_mibps", x->eff_d);
 	I("bytes", x->orig);
@@ -864,10 +893,10 @@ static void write_csv(FILE *f, struct result *res, size_t nr,
 
 static void table_header(FILE *f)
 {
-	fprintf(f, "%-16s %7s %7s %7s %10s %10s %6s %6s %9s %9s %s\n",
+	fprintf(f, "%-16s %7s %7s %7s %10s %10s %8s %6s %6s %9s %9s %s\n",
 		"algorithm", "ratio", "plain", "incomp%", "comp_MiB/s",
-		"dec_MiB/s", "c/lz4", "d/lz4", "eff_comp", "eff_dec",
-		"roundtrip");
+		"dec_MiB/s", "rt_MiB/s", "c/lz4", "d/lz4", "eff_comp",
+		"eff_dec", "roundtrip");
 }
 
 static void table_row(FILE *f, const struct result *x,
@@ -880,6 +909,7 @@ static void table_row(FILE *f, const struct result *x,
 		100.0 * x->raw_pages / x->pages);
 	tool_put_num(f, c, "%10.1f ", "         - ");
 	tool_put_num(f, d, "%10.1f ", "         - ");
+	tool_put_num(f, roundtrip_mibps(x), "%8.1f ", "       - ");
 	tool_put_num(f, lz4 ? c / tool_mibps(lz4->orig, lz4->tc) : NAN,
 		     "%6.2f ", "     - ");
 	tool_put_num(f, lz4 ? d / tool_mibps(lz4->orig, lz4->td) : NAN,
@@ -887,6 +917,55 @@ static void table_row(FILE *f, const struct result *x,
 	tool_put_num(f, x->eff_c, "%9.1f ", "        - ");
 	tool_put_num(f, x->eff_d, "%9.1f ", "        - ");
 	fprintf(f, "%s\n", x->roundtrip_ok ? "ok" : "FAILED");
+}
+
+/*
+ * Page by page against zstd-3, of the records @res of one file or of the
+ * sums: how many pages each zbewalgo keeps in more than ZSTD_SLACK bytes
+ * over zstd-3's.
+ */
+static void worse_line(FILE *f, const struct result *res, size_t n)
+{
+	const char *sep = "";
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (isnan(res[i].worse))
+			continue;
+		if (!*sep)
+			fprintf(f, "pages zram keeps in over %d bytes more than zstd-3's:",
+				ZSTD_SLACK);
+		fprintf(f, "%s %s %.0f", sep, res[i].algo->name, res[i].worse);
+		sep = ",";
+	}
+	if (*sep)
+		fprintf(f, " (of %zu)\n", res[0].pages);
+}
+
+/*
+ * The per-page sizes of the records @fr of one file: every zbewalgo's
+ * pages over zstd-3's, when zstd-3 ran; then they are freed.
+ */
+static void compare_pages(struct result *fr, size_t n)
+{
+	const struct result *zstd = NULL;
+	size_t i, k;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(fr[i].algo->name, "zstd-3"))
+			zstd = &fr[i];
+	for (i = 0; zstd && i < n; i++) {
+		if (strncmp(fr[i].algo->name, "zbewalgo", 8) ||
+		    !fr[i].sizes || !zstd->sizes)
+			continue;
+		fr[i].worse = 0;
+		for (k = 0; k < fr[i].pages; k++)
+			fr[i].worse += fr[i].sizes[k] > zstd->sizes[k] + ZSTD_SLACK;
+	}
+	for (i = 0; i < n; i++) {
+		free(fr[i].sizes);
+		fr[i].sizes = NULL;
+	}
 }
 
 /* Per algorithm over all files: sums of bytes and of times. */
@@ -917,6 +996,7 @@ static void table_summary(FILE *f, struct result *res, size_t nr,
 		s->eff_c += res[i].orig / MIB / res[i].eff_c;
 		s->eff_d += res[i].orig / MIB / res[i].eff_d;
 		s->roundtrip_ok &= res[i].roundtrip_ok;
+		s->worse = i < nalgos ? res[i].worse : s->worse + res[i].worse;
 	}
 	pages = sum[0].pages;
 	fprintf(f, "\n== all %zu files: %zu pages; sums of bytes and times ==\n",
@@ -927,6 +1007,7 @@ static void table_summary(FILE *f, struct result *res, size_t nr,
 		sum[j].eff_d = sum[j].orig / MIB / sum[j].eff_d;
 		table_row(f, &sum[j], lz4_idx >= 0 ? &sum[lz4_idx] : NULL);
 	}
+	worse_line(f, sum, nalgos);
 	free(sum);
 }
 
@@ -1640,6 +1721,7 @@ static void file_table(FILE *f, const struct bench_args *a,
 	for (i = 0; i < al->nalgos; i++)
 		table_row(f, &fr[i],
 			  al->lz4_idx >= 0 ? &fr[al->lz4_idx] : NULL);
+	worse_line(f, fr, al->nalgos);
 	fflush(f);
 }
 
@@ -1703,9 +1785,11 @@ static int bench_file(const struct bench_args *a, struct bench_algos *al,
 	if (a->verbose)
 		fprintf(stderr, "bench: %s: %zu pages\n", name, ps.npages);
 	if (measure_algos(a, al, run, name, &ps, fr)) {
+		compare_pages(fr, al->nalgos);
 		free(ps.data);
 		return -1;
 	}
+	compare_pages(fr, al->nalgos);
 	free(ps.data);
 	effective_speeds(fr, al->nalgos, a->wmibps, a->rmibps);
 	if (run->table_out)
