@@ -14,6 +14,7 @@ placeholder stays in the letter) and the fuzzing record
 (fuzz/campaigns.csv, fuzz/coverage.csv).  Results measured on other
 lib/zbewalgo code than HEAD's stop it, unless ZBW_ALLOW_STALE=1.
 """
+import csv
 import os
 import re
 import sys
@@ -59,6 +60,89 @@ def bench(runs):
                            ['algorithm', 'ratio', 'incomp%', 'comp MiB/s',
                             'dec MiB/s'], rows))))
     return '\n\n'.join(out)
+
+
+def realprog(repo):
+    """zram's mm_stat per real program and configuration (realprog.csv)."""
+    path = os.path.join(repo, render.RESULTS, 'realprog.csv')
+    if not os.path.exists(path):
+        return indent(para('[PLACEHOLDER: no %s/realprog.csv; run make '
+                           'realprog, then make patches.]' % render.RESULTS))
+    with open(path, newline='') as f:
+        recs = [r for r in csv.DictReader(f) if r['conf'] != 'capture']
+    out = []
+    for prog in dict.fromkeys(r['prog'] for r in recs):
+        rows = []
+        for r in recs:
+            if r['prog'] != prog:
+                continue
+            orig, compr = int(r['orig']), int(r['compr'])
+            mem = int(r['mem_used'])
+            rows.append([r['conf'], '%.1f' % (orig / 2**20),
+                         '%.2f' % (orig / compr) if compr else '-',
+                         '%.2f' % (orig / mem) if mem else '-', r['huge'],
+                         r['wall'], 'ok' if r['rc'] == '0' else
+                         'rc ' + r['rc']])
+        limit = next(r['limit'] for r in recs if r['prog'] == prog)
+        out.append('%s (memory.max %s MiB):\n\n%s' % (
+            prog, limit, indent(render.text_table(
+                ['zram', 'orig MiB', 'o/compr', 'o/mem', 'huge', 'wall s',
+                 'rc'], rows))))
+    return '\n\n'.join(out)
+
+
+def realswap(runs):
+    """The pages the real programs swapped, zbewalgo against zstd-3."""
+    run = next((r for r in runs if r.name == 'realswap'), None)
+    if not run or 'zstd-3' not in run.algs:
+        return indent(para('[PLACEHOLDER: no realswap.csv with zstd-3; run '
+                           'make realprog and make bench.]'))
+    algs = [a for a in ('zbewalgo', 'zbewalgo-1') if a in run.algs]
+    rows = []
+    for i in run.inputs:
+        z = run.rec[(i, 'zstd-3')]
+        row = [run.label[i].replace('.bin', ''), z['pages']]
+        for a in algs:
+            r = run.rec[(i, a)]
+            row += ['%.3f' % (float(r['ratio_zram']) / float(z['ratio_zram'])),
+                    '%.2f' % (float(r['compress_mibps']) /
+                              float(z['compress_mibps'])),
+                    '%.2f' % (float(r['decompress_mibps']) /
+                              float(z['decompress_mibps'])),
+                    '%.2f' % (float(r['roundtrip_mibps']) /
+                              float(z['roundtrip_mibps']))
+                    if r.get('roundtrip_mibps') else '-',
+                    r.get('pages_over_zstd3') or '-']
+        rows.append(row)
+    head = ['program', 'pages']
+    for a in algs:
+        short = {'zbewalgo': 'dflt', 'zbewalgo-1': 'lvl1'}[a]
+        head += ['%s ratio' % short, 'comp', 'dec', 'rt', '>64B']
+    return indent(render.text_table(head, rows))
+
+
+def results_lines(repo, name, prefixes):
+    """The lines of results file NAME that start with one of PREFIXES."""
+    path = os.path.join(repo, render.RESULTS, name)
+    if not os.path.exists(path):
+        return ['[PLACEHOLDER: no %s]' % name]
+    with open(path) as f:
+        return [l.rstrip('\n') for l in f if l.startswith(prefixes)]
+
+
+def latency(repo):
+    """The 99th percentiles of time per page in the kernel over zstd's."""
+    # the last geomean line is the percentile table's: two columns
+    geo = results_lines(repo, 'kernel-7.2.txt', ('geomean',))
+    nums = geo[-1].split()[1:] if geo and geo[-1].startswith('geomean') else []
+    if len(nums) != 2:
+        return indent('[PLACEHOLDER: no geomean line in kernel-7.2.txt]')
+    text = para('The 99th percentile of the time per page, zbewalgo\'s over '
+                'zstd\'s, geometric mean over the sets: %s for compression, '
+                '%s for decompression.  Where it is furthest above:' % tuple(nums))
+    worst = results_lines(repo, 'kernel-7.2.txt', ('zbewalgo\'s 99th',))
+    return text + '\n\n' + indent('\n'.join(render.wrap(l, 70)
+                                            for l in worst))
 
 
 def kernel_bench(repo):
@@ -160,6 +244,16 @@ def main():
         'MACHINE': machine(render.bench_note(repo)),
         'BENCH': bench(runs),
         'KERNEL_BENCH': kernel_bench(repo),
+        'REALPROG': realprog(repo),
+        'REALSWAP': realswap(runs),
+        'MEMORY': indent('\n'.join(
+            render.wrap(l, 70) for l in results_lines(
+                repo, 'kernel-7.2.txt', ('memory per stream',)))),
+        'LATENCY': latency(repo),
+        'WORST': indent('\n'.join(results_lines(
+            repo, 'worst.txt', ('# zstd-3', 'table', 'level', '# slowest')))),
+        'ARM64': indent('\n'.join(results_lines(
+            repo, 'arm64.txt', ('#', 'geomean', 'summary')))),
         'DEFAULT_TABLE': default_table(runs),
         'FUZZ': fuzz(repo),
         'SOURCE': source,
