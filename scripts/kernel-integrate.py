@@ -15,9 +15,9 @@ and the patch series both use it, so they cannot drift apart.
 The edits come in stages, one per patch of the upstream series: lib (the
 core, its header and KUnit tests, without the classic steps), crypto
 (scomp glue, testmgr vectors), zram (backend, and zram's parser for its
-zbewalgo.* keys), docs and classic (the 2018 design's steps behind
+zbewalgo.* keys), classic (the 2018 design's steps behind
 CONFIG_ZBEWALGO_CLASSIC_STEPS: lib leaves out their files, the option and
-the code under it, which classic adds).  Two
+the code under it, which classic adds) and docs.  Two
 more stages are no part of the series, as 7.2 needs neither: zram-retry,
 on trees whose zram still compresses a page again after its sleeping
 allocation (6.12), makes zram allocate again when the second result's
@@ -555,7 +555,7 @@ def stage_docs(repo, tree, up):
 # Each stage takes up: None for the default tree, else the MAINTAINERS M:
 # line of the series' form.
 STAGES = {'lib': stage_lib, 'crypto': stage_crypto, 'zram': stage_zram,
-          'docs': stage_docs, 'classic': stage_classic,
+          'classic': stage_classic, 'docs': stage_docs,
           'zram-retry': stage_zram_retry, 'zram-busy': stage_zram_busy}
 
 
