@@ -208,7 +208,7 @@ golden: $(TOOL)
 
 # Big-endian: the tool and the unit tests built for s390x by Debian's cross
 # gcc, statically against bookworm's s390x zstd, lz4, lzo2 and zlib (fetched
-# once into $ZBW_CACHE/s390x by s390x-sysroot.sh, through a private apt
+# once into $ZBW_CACHE/s390x by cross-sysroot.sh, through a private apt
 # state: the machine's architectures and sources stay as they are), and
 # run under qemu user mode: the unit tests, the golden pages (written on
 # x86_64) and cross_test.sh, the same bytes from both builds on the test
@@ -221,7 +221,7 @@ S390X_BUILD	:= build/s390x
 S390X_RUN	?= qemu-s390x-static
 test-s390x: $(TOOL) testdata
 	@scripts/install-deps.sh $(S390X_DEPS)
-	@tools/testing/zbewalgo/s390x-sysroot.sh $(S390X_CACHE)
+	@tools/testing/zbewalgo/cross-sysroot.sh s390x $(S390X_CACHE)
 	CPPFLAGS='-isystem $(S390X_ROOT)/usr/include' \
 	LDFLAGS='-static -L$(S390X_ROOT)/usr/lib/s390x-linux-gnu' \
 		$(MAKE) BUILD=$(S390X_BUILD) SANITIZE= CC=s390x-linux-gnu-gcc \
