@@ -208,7 +208,7 @@ golden: $(TOOL)
 
 # Big-endian: the tool and the unit tests built for s390x by Debian's cross
 # gcc, statically against bookworm's s390x zstd, lz4, lzo2 and zlib (fetched
-# once into $ZBW_CACHE/s390x by s390x-sysroot.sh, through a private apt
+# once into $ZBW_CACHE/s390x by cross-sysroot.sh, through a private apt
 # state: the machine's architectures and sources stay as they are), and
 # run under qemu user mode: the unit tests, the golden pages (written on
 # x86_64) and cross_test.sh, the same bytes from both builds on the test
@@ -221,7 +221,7 @@ S390X_BUILD	:= build/s390x
 S390X_RUN	?= qemu-s390x-static
 test-s390x: $(TOOL) testdata
 	@scripts/install-deps.sh $(S390X_DEPS)
-	@tools/testing/zbewalgo/s390x-sysroot.sh $(S390X_CACHE)
+	@tools/testing/zbewalgo/cross-sysroot.sh s390x $(S390X_CACHE)
 	CPPFLAGS='-isystem $(S390X_ROOT)/usr/include' \
 	LDFLAGS='-static -L$(S390X_ROOT)/usr/lib/s390x-linux-gnu' \
 		$(MAKE) BUILD=$(S390X_BUILD) SANITIZE= CC=s390x-linux-gnu-gcc \
@@ -374,6 +374,42 @@ pareto: deps testdata
 	@scripts/install-deps.sh $(BENCH_DEPS)
 	tools/testing/zbewalgo/bench/pareto.sh $(BENCH_DATA) $(TESTDATA) \
 		$(BENCH_RESULTS)/pareto $(BENCH_REPS)
+# bench-arm64: the tool cross-built for arm64 (statically, against bookworm's
+# arm64 zstd, lz4, lzo2 and zlib, fetched once into $ZBW_CACHE/arm64 by
+# cross-sysroot.sh) and its bench run under qemu-aarch64 in user mode (TCG),
+# so that zbewalgo, lz4 and zstd are all arm64 code in one emulated run, on
+# the generated sets and the pages real programs swapped (make realprog),
+# with the algorithms of ARM64_ALGS, ARM64_REPS repetitions (make bench: 5)
+# and, when ARM64_SWAP_PAGES is not 0, at most that many pages of each swap
+# file; then the host's build on the same inputs, for reference.  Times are
+# emulated: only their ratios within the run mean anything, which the
+# summary gives as geometric means (bench/arm64.sh, bench/relspeed.py).
+# Into BENCH_OUT/arm64.txt; about 6 minutes at load 6 on the 2 cores here
+# (8.5 with ARM64_REPS=5).
+ARM64_DEPS	:= gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user-static \
+		   debian-archive-keyring
+ARM64_CACHE	:= $(or $(ZBW_CACHE),/var/cache/zbewalgo)/arm64
+ARM64_ROOT	:= $(ARM64_CACHE)/root
+ARM64_BUILD	:= build/arm64
+ARM64_RUN	?= qemu-aarch64-static -cpu cortex-a57
+ARM64_REPS	?= 3
+ARM64_SWAP_PAGES ?= 0
+ARM64_ALGS	?= zbewalgo,zbewalgo-1,zbewalgo-3,lz4,lzo-rle,zstd-1,zstd-3
+.PHONY: bench-arm64
+bench-arm64: deps
+	@scripts/install-deps.sh $(ARM64_DEPS)
+	@tools/testing/zbewalgo/cross-sysroot.sh arm64 $(ARM64_CACHE)
+	$(MAKE) $(TOOL)
+	CPPFLAGS='-isystem $(ARM64_ROOT)/usr/include' \
+	LDFLAGS='-static -L$(ARM64_ROOT)/usr/lib/aarch64-linux-gnu' \
+		$(MAKE) BUILD=$(ARM64_BUILD) SANITIZE= CC=aarch64-linux-gnu-gcc \
+		AR=aarch64-linux-gnu-ar $(ARM64_BUILD)/zbewalgo
+	python3 tools/testing/zbewalgo/gen-data.py $(BENCH_DATA) $(BENCH_KIB)
+	CC=aarch64-linux-gnu-gcc CFLAGS='$(CFLAGS)' \
+		tools/testing/zbewalgo/bench/arm64.sh '$(ARM64_RUN)' \
+		$(ARM64_BUILD)/zbewalgo $(ARM64_CACHE) $(BENCH_DATA) \
+		$(BENCH_OUT)/arm64.txt $(ARM64_REPS) $(ARM64_ALGS) \
+		$(ARM64_SWAP_PAGES) $(TOOL)
 KBENCH		:= build/kernel-bench/$(DEMO_VERSION)
 bench-kernel: testdata
 	@mkdir -p build/kernel-bench
