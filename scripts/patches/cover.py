@@ -145,6 +145,28 @@ def latency(repo):
                                             for l in worst))
 
 
+def arm64(repo):
+    """The summary of results/arm64.txt: emulated, then native means."""
+    path = os.path.join(repo, render.RESULTS, 'arm64.txt')
+    if not os.path.exists(path):
+        return indent('[PLACEHOLDER: no arm64.txt; run make bench-arm64]')
+    with open(path) as f:
+        lines = f.read().splitlines()
+    start = next((i for i, l in enumerate(lines)
+                  if l.startswith('# summary:')), None)
+    if start is None:
+        return indent('[PLACEHOLDER: no summary in arm64.txt]')
+    out = []
+    for l in lines[start:]:
+        if l.startswith('# ') and not l.startswith('# inputs') and \
+                not l.startswith('#    '):
+            out.append(render.wrap(l[2:], 70))
+        else:
+            # the column heads keep their place over the rows
+            out.append(l.replace('# ', '  ', 1).rstrip())
+    return indent('\n'.join(out))
+
+
 def kernel_bench(repo):
     runs = render.kernel_runs(repo)
     if not runs:
@@ -252,8 +274,7 @@ def main():
         'LATENCY': latency(repo),
         'WORST': indent('\n'.join(results_lines(
             repo, 'worst.txt', ('# zstd-3', 'table', 'level', '# slowest')))),
-        'ARM64': indent('\n'.join(results_lines(
-            repo, 'arm64.txt', ('#', 'geomean', 'summary')))),
+        'ARM64': arm64(repo),
         'DEFAULT_TABLE': default_table(runs),
         'FUZZ': fuzz(repo),
         'SOURCE': source,
