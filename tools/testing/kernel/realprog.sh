@@ -4,31 +4,39 @@
 # (no debug options: config/realprog.config) on a Debian bookworm userland
 # made from Debian's packages (rootfs.sh, cached) and runs each program in a
 # cgroup v2 memory limit with swap on zram, once per zram configuration:
-# lz4, zstd, zbewalgo, zbewalgo level 1, and lz4 with zbewalgo recompressing
-# huge and idle pages. Prints zram's mm_stat at its fullest, the pages
-# stored whole and the wall time per run, with the host's load, and a table
-# at the end (build/kernel-bench/realprog.{txt,csv}). A "capture" run per
-# program (lz4) copies the pages it swapped into
-# $ZBW_CACHE/swap-pages/PROGRAM.bin, which "zbewalgo bench" then reads.
+# lz4, zstd, zstd with a dictionary, zbewalgo, zbewalgo level 1, zbewalgo
+# with a dictionary, and lz4 with zbewalgo recompressing huge and idle
+# pages. Prints zram's mm_stat at its fullest, the pages stored whole and
+# the wall time per run, with the host's load, and a table at the end
+# (build/kernel-bench/realprog.{txt,csv}).
+# A "capture" run per program (lz4) comes first: it copies the pages the
+# program swapped into $ZBW_CACHE/swap-pages/PROGRAM.bin, which "zbewalgo
+# bench" then reads, and the guest trains the program's dictionary on them
+# (zstd --train, ZBW_DICT_KIB KiB) for the later runs of that boot.
 # Knobs: ZBW_PROGS, ZBW_CONFIGS (comma-separated), ZBW_LIMIT_<PROGRAM> (MiB),
 # ZBW_RP_SCALE (program sizes, percent), ZBW_CAPTURE=0, ZBW_CAPTURE_MIB,
-# ZBW_CAPTURE_SEC, ZBW_CAPTURE_ZRAM_SIZE, ZBW_RECOMP_SEC, ZBW_ZRAM_SIZE,
-# ZBW_MEM, ZBW_TIMEOUT (tools/testing/kernel/README.md).
+# ZBW_CAPTURE_SEC, ZBW_CAPTURE_ZRAM_SIZE, ZBW_DICT_KIB, ZBW_RECOMP_SEC,
+# ZBW_ZRAM_SIZE, ZBW_MEM, ZBW_TIMEOUT (tools/testing/kernel/README.md).
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
 V=7.2
 PROGS=${ZBW_PROGS:-python-heap,numpy-solver,jvm-hashmap,postgres-pgbench,gcc-build}
 # Set and empty, ZBW_CONFIGS leaves the capture runs alone.
-CONFIGS=${ZBW_CONFIGS-lz4,zstd,zbewalgo,zbewalgo-1,lz4+zbw}
+CONFIGS=${ZBW_CONFIGS-lz4,zstd,zstd+dict,zbewalgo,zbewalgo-1,zbewalgo+dict,lz4+zbw}
+# The dictionaries are trained on the capture run's pages.
+case ,$CONFIGS, in *+dict,*)
+	[ "${ZBW_CAPTURE:-1}" != 0 ] || die "ZBW_CAPTURE=0: $CONFIGS has +dict configurations, trained on the capture run";;
+esac
 [ "${ZBW_CAPTURE:-1}" = 0 ] || CONFIGS=capture${CONFIGS:+,$CONFIGS}
 CAPMIB=${ZBW_CAPTURE_MIB:-128}
 RUN=$CACHE/run/realprog
 OUT=$REPO/build/kernel-bench
 PAGES=$CACHE/swap-pages
 # The rootfs: one list for all programs, so one image serves any selection.
+# zstd: the CLI trains each program's dictionary in the guest (zstd --train).
 PACKAGES=(python3-numpy python3-scipy postgresql default-jre-headless gcc make
-	  libc6-dev libzstd-dev liblz4-dev liblzo2-dev zlib1g-dev)
+	  libc6-dev libzstd-dev liblz4-dev liblzo2-dev zlib1g-dev zstd)
 # Memory limits (MiB): about half of what each program takes at its peak.
 declare -A LIMIT=([python-heap]=32 [numpy-solver]=56 [jvm-hashmap]=40 [gcc-build]=48
 		  [postgres-pgbench]=48)
@@ -54,7 +62,7 @@ nprogs=$(echo "$PROGS" | tr , '\n' | grep -c .)
 truncate -s $(((CAPMIB * nprogs + 64) * 1024 * 1024)) "$cap"
 append="ZBW_PROGS=$PROGS ZBW_CONFIGS=$CONFIGS ZBW_CAPTURE_MIB=$CAPMIB ZBW_RP_SCALE=${ZBW_RP_SCALE:-100}"
 # The guest's own knobs, when set here.
-for v in ZBW_RECOMP_SEC ZBW_ZRAM_SIZE ZBW_CAPTURE_SEC ZBW_CAPTURE_ZRAM_SIZE; do
+for v in ZBW_RECOMP_SEC ZBW_ZRAM_SIZE ZBW_CAPTURE_SEC ZBW_CAPTURE_ZRAM_SIZE ZBW_DICT_KIB; do
 	[ -z "${!v:-}" ] || append="$append $v=${!v}"
 done
 for p in ${PROGS//,/ }; do
@@ -77,6 +85,8 @@ res=$RUN/results.txt
 		case $line in
 		ZBW-RP:*) line="$line load=$(cut -d' ' -f1 /proc/loadavg)"
 			echo "${line#ZBW-RP: }" >>"$res"
+			say "$line" ;;
+		ZBW-DICT:*) echo "kind=dict ${line#ZBW-DICT: }" >>"$res"
 			say "$line" ;;
 		ZBW-PAGES:*|ZBW-RP-LOG:*|"# "*) say "$line" ;;
 		esac
