@@ -253,13 +253,18 @@ retry-check: $(RETRY) testdata
 	tools/testing/zbewalgo/retry.sh $(RETRY) $(BASE) -- \
 		$(BENCH_DATA)/* $$(find $(TESTDATA) -type f ! -name .stamp | sort)
 
-# Main job: builds the 7.2 kernel with zbewalgo (cached), boots it under qemu
-# and compares zram with zbewalgo, lz4, lzo-rle and zstd in that one boot: the
-# data sets (generated + test data files) through the block device, then swap
-# under memory pressure.  Prints one table, also written to
-# build/kernel-bench/7.2.{txt,csv} (tools/testing/kernel/README.md).
+# Main job, in two boots of 7.2 with zbewalgo under qemu (kernels and the
+# Debian rootfs cached under $ZBW_CACHE): first the in-kernel benchmark
+# (demo.sh) compares zram with zbewalgo, lz4, lzo-rle and zstd on the data
+# sets (generated + test data files) through the block device, then swap
+# under memory pressure, tables in build/kernel-bench/7.2.{txt,csv}; then
+# the real programs (realprog.sh, as make realprog) run with swap on zram
+# per configuration, ending with a table per program (ratio, memory, wall
+# time) in build/kernel-bench/realprog.{txt,csv}
+# (tools/testing/kernel/README.md).
 run: testdata
 	tools/testing/kernel/demo.sh 7.2
+	tools/testing/kernel/realprog.sh
 
 clean:
 	rm -rf build
@@ -301,7 +306,7 @@ fuzz:
 # check-kernel: builds debug kernels 6.1, 6.12 and 7.2 with zbewalgo (cached
 # under $ZBW_CACHE, default /var/cache/zbewalgo), boots each under qemu and
 # fails unless every guest check passed; KERNEL_VERSIONS picks a subset.
-# demo: what "make run" does (the in-kernel benchmark) on DEMO_VERSION.
+# demo: make run's in-kernel benchmark (its first half) on DEMO_VERSION.
 KERNEL_VERSIONS	?=
 DEMO_VERSION	?= 7.2
 .PHONY: check-kernel check-kunit check-stack check-arch demo
@@ -330,8 +335,11 @@ demo: testdata
 	tools/testing/kernel/demo.sh $(DEMO_VERSION)
 # realprog: real programs (Python, numpy/scipy, a JVM, gcc, PostgreSQL) on a
 # Debian userland under a cgroup memory limit with swap on zram, per zram
-# configuration, and the pages they swapped as zbewalgo bench inputs
-# (tools/testing/kernel/realprog.sh).  Not in make check: too slow for CI.
+# configuration (lz4, zstd and zbewalgo with and without a dictionary
+# trained on the program's earlier run, zbewalgo level 1, lz4 with zbewalgo
+# recompressing), and the pages they swapped as zbewalgo bench inputs
+# (tools/testing/kernel/realprog.sh).  The second half of make run; not in
+# make check: too slow for CI.
 .PHONY: realprog
 realprog:
 	tools/testing/kernel/realprog.sh

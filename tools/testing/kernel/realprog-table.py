@@ -3,26 +3,43 @@
 """realprog-table.py RESULTS CSV: the table of realprog.sh.
 
 RESULTS has one line per run, "prog=P conf=C rc=N wall=S orig=B ..." (the
-guest's ZBW-RP records with the host's load appended). Prints one table
-per program, a row per zram configuration, and writes every record to CSV.
+guest's ZBW-RP records with the host's load appended), and one per trained
+dictionary, "kind=dict prog=P bytes=N max=N id=ID pages=N sec=S" (ZBW-DICT).
+Prints one table per program, a row per zram configuration, and writes
+every run to CSV (the +dict rows with their dictionary's size, id and
+training pages).  Exits 1 when a run failed.
 """
 import csv
+import os
 import sys
 
-# The order of the rows; dictionary rows come later (zstd dict=, zbewalgo dict=).
-ORDER = ["lz4", "zstd", "zbewalgo", "zbewalgo-1", "lz4+zbw", "capture"]
+# The order of the rows.
+ORDER = ["lz4", "zstd", "zstd+dict", "zbewalgo", "zbewalgo-1", "zbewalgo+dict", "lz4+zbw",
+         "capture"]
 NOTE = {"capture": "capture (lz4, zram read meanwhile)"}
 FIELDS = ["prog", "conf", "rc", "limit", "wall", "orig", "compr", "mem_used", "mem_used_max",
-          "huge", "same", "pswpin", "pswpout", "peak", "load"]
+          "huge", "same", "pswpin", "pswpout", "peak", "load", "dict_bytes", "dict_id",
+          "dict_pages"]
+
+
+RECOMP_SEC = os.environ.get("ZBW_RECOMP_SEC", "10")
 
 
 def main():
     recs = []
+    dicts = {}
     with open(sys.argv[1]) as f:
         for line in f:
             r = dict(kv.split("=", 1) for kv in line.split() if "=" in kv)
-            if "prog" in r and "conf" in r:
+            if r.get("kind") == "dict" and "prog" in r:
+                dicts[r["prog"]] = r
+            elif "prog" in r and "conf" in r:
                 recs.append(r)
+    for r in recs:
+        d = dicts.get(r["prog"])
+        if r["conf"].endswith("+dict") and d:
+            r.update(dict_bytes=d.get("bytes", ""), dict_id=d.get("id", ""),
+                     dict_pages=d.get("pages", ""))
     with open(sys.argv[2], "w", newline="") as f:
         w = csv.DictWriter(f, FIELDS, extrasaction="ignore")
         w.writeheader()
@@ -34,23 +51,40 @@ def main():
                       key=lambda r: ORDER.index(r["conf"]) if r["conf"] in ORDER else 99)
         print()
         print("%s: memory.max %s MiB, the cgroup's memory.peak %.0f MiB" % (
-            p, rows[0].get("limit", "?"), int(rows[0].get("peak", 0)) / mib))
+            p, rows[0].get("limit", "?"), max(int(r.get("peak", 0)) for r in rows) / mib))
         print("  %-36s %8s %8s %8s %6s %6s %7s %8s %8s %8s %5s %s" % (
             "zram", "orig MiB", "compr", "mem_used", "o/c", "o/mem", "huge", "swapin", "swapout",
             "wall s", "load", "rc"))
         for r in rows:
+            if r["rc"] != "0" and not int(r.get("orig", 0) or 0):
+                print("  %-36s %s FAILED %s" % (r["conf"], "%8s %8s %8s %6s %6s %7s %8s %8s %8s %5s" % (
+                    ("-",) * 9 + (r.get("load", "?"),)), r["rc"]))
+                continue
             orig, compr, used = int(r["orig"]), int(r["compr"]), int(r["mem_used"])
             print("  %-36s %8.1f %8.1f %8.1f %6.2f %6.2f %7s %8s %8s %8s %5s %s" % (
                 NOTE.get(r["conf"], r["conf"]), orig / mib, compr / mib, used / mib,
                 orig / compr if compr else 0, orig / used if used else 0,
                 r["huge"], r["pswpin"], r["pswpout"], r["wall"], r.get("load", "?"),
                 "ok" if r["rc"] == "0" else "FAILED %s" % r["rc"]))
-        print("  %-36s %s" % ("zstd dict=, zbewalgo dict=", "not yet (zbewalgo takes no dictionary)"))
+        d = dicts.get(p)
+        if d:
+            print("  dict= (both): %s bytes, id %s, trained on the %s pages of the capture run (%s s)"
+                  % (d.get("bytes", "?"), d.get("id", "?"), d.get("pages", "?"), d.get("sec", "?")))
+        elif any(r["conf"].endswith("+dict") for r in rows):
+            print("  dict=: no dictionary (the capture run trains it)")
     print()
     print("mm_stat at the sample (1 s apart) where zram held the most; o/c = orig/compr,")
     print("o/mem = orig/mem_used_total; huge = pages stored whole; swapin/swapout = pages")
     print("(/proc/vmstat pswpin/pswpout over the run); wall = the program's time under TCG;")
-    print("load = the host's 1-minute load average at the run's end.")
+    print("load = the host's 1-minute load average at the run's end. zbewalgo-1: level=1;")
+    print("lz4+zbw: lz4, and zbewalgo (priority 1) recompressing huge and idle pages every")
+    print("%s s; +dict: algorithm_params dict=; rc=zram: zram0 refused the configuration." % RECOMP_SEC)
+    if dicts:
+        print("dict= (zram's algorithm_params, zstd and zbewalgo alike): the program's own")
+        print("dictionary, trained in the guest right after its capture run (an earlier run")
+        print("than the measured ones, as yesterday's swap would be) with zstd --train -B4096")
+        print("--maxdict=%s on the pages that run swapped." % (
+            "/".join(sorted({d.get("max", "?") for d in dicts.values()}))))
     if any(r["rc"] != "0" for r in recs):
         sys.exit(1)
 

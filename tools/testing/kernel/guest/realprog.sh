@@ -14,7 +14,14 @@
 # and writes each swapped page it has not seen in that slot before to
 # /dev/vdb (capture.py), printing
 #   ZBW-PAGES: prog=P first=PAGE count=N zero=N
-# so that the host can cut PROGRAM.bin out of the disk.
+# so that the host can cut PROGRAM.bin out of the disk. From those pages
+# (yesterday's swap, as a deployment would have it) zstd --train makes the
+# program's dictionary of ZBW_DICT_KIB (32) KiB, which "zstd+dict" and
+# "zbewalgo+dict" then load with algorithm_params dict=:
+#   ZBW-DICT: prog=P bytes=N max=N id=ID pages=N sec=S
+# A configuration whose zram0 cannot be set up (e.g. its dict= refused)
+# still gets its ZBW-RP line, with rc=zram and zeros, so that the table
+# fails.
 set -u
 # The rootfs's programs (merged /usr) inside the chroot, busybox's outside.
 export PATH=/bin:/extra:/sbin:/usr/bin:/usr/sbin HOME=/root LC_ALL=C.UTF-8
@@ -34,15 +41,49 @@ cp -a /extra/realprog/. $R/realprog/
 mount -t cgroup2 none $CG
 mount -t cgroup2 none $R/sys/fs/cgroup 2>/dev/null || true
 echo +memory >$CG/cgroup.subtree_control
+# zbewalgo's settings per device: which dictionary it loaded.
+mount -t debugfs none /sys/kernel/debug 2>/dev/null
 # Setup that is no part of any program's time: compiled once per boot.
 chroot $R /bin/sh /realprog/run.sh setup "${ZBW_PROGS:-}" || { say "setup failed"; exit 1; }
 
 uptime_cs() { awk '{ sub(/\./, "", $1); print $1 }' /proc/uptime; }
 vmstat_of() { awk -v k="$1" '$1 == k { print $2 }' /proc/vmstat; }
 
-# zram0 for configuration C, swap on it.
+# The id a zstd dictionary carries: bytes 4-7, little-endian.
+dict_id() {
+	od -An -tu4 -j4 -N4 "$1" | tr -d ' '
+}
+
+# train_dict P FIRST COUNT: P's dictionary, /tmp/dict-P, from the COUNT pages
+# its capture run wrote to /dev/vdb from page FIRST on.
+train_dict() {
+	local p=$1 t0 n
+	rm -f /tmp/dict-"$p"
+	[ "$3" -gt 0 ] || { say "$p: no captured pages to train a dictionary on"; return 1; }
+	t0=$(uptime_cs)
+	if ! dd if=/dev/vdb of=$R/tmp/train.pages bs=4096 skip="$2" count="$3" 2>/tmp/train.log ||
+		! chroot $R zstd -q -f --train -B4096 --maxdict=$((${ZBW_DICT_KIB:-32} * 1024)) \
+			/tmp/train.pages -o /tmp/train.dict >>/tmp/train.log 2>&1 ||
+		! cp $R/tmp/train.dict /tmp/dict-"$p"; then
+		sed 's/^/# /' /tmp/train.log | tail -n 5
+		say "$p: zstd --train failed"
+		rm -f /tmp/dict-"$p"
+	fi
+	rm -f $R/tmp/train.pages $R/tmp/train.dict
+	[ -s /tmp/dict-"$p" ] || return 1
+	n=$(($(uptime_cs) - t0))
+	echo "ZBW-DICT: prog=$p bytes=$(wc -c </tmp/dict-"$p") max=$((${ZBW_DICT_KIB:-32} * 1024))" \
+		"id=$(dict_id /tmp/dict-"$p") pages=$3" \
+		"sec=$((n / 100)).$(printf %02d $((n % 100)))"
+}
+
+# zram0 for configuration C of program P, swap on it.
 zram_up() {
+	local d=/tmp/dict-$2
 	[ -e $Z ] || cat /sys/class/zram-control/hot_add >/dev/null
+	case $1 in
+	*+dict) [ -s "$d" ] || { say "$2: no dictionary (the capture run trains it)"; return 1; } ;;
+	esac
 	case $1 in
 	lz4|capture) echo lz4 >$Z/comp_algorithm ;;
 	zstd) echo zstd >$Z/comp_algorithm ;;
@@ -51,8 +92,12 @@ zram_up() {
 		echo 'algo=zbewalgo level=1' >$Z/algorithm_params ;;
 	lz4+zbw) echo lz4 >$Z/comp_algorithm &&
 		echo 'algo=zbewalgo priority=1' >$Z/recomp_algorithm ;;
-	# Later: zstd and zbewalgo with a dictionary (algorithm_params
-	# dict=PATH; zbewalgo does not take one yet).
+	# zram reads the file when the line is written, the backend takes
+	# it at disksize: a refusal fails one of them.
+	zstd+dict) echo zstd >$Z/comp_algorithm &&
+		echo "algo=zstd dict=$d" >$Z/algorithm_params ;;
+	zbewalgo+dict) echo zbewalgo >$Z/comp_algorithm &&
+		echo "algo=zbewalgo dict=$d" >$Z/algorithm_params ;;
 	*) say "unknown configuration $1"; return 1 ;;
 	esac || return 1
 	# The capture reads the whole device at every look: keep it small.
@@ -60,6 +105,12 @@ zram_up() {
 		echo "${ZBW_CAPTURE_ZRAM_SIZE:-256M}" >$Z/disksize || return 1
 	else
 		echo "${ZBW_ZRAM_SIZE:-1G}" >$Z/disksize || return 1
+	fi
+	# zbewalgo's debugfs settings name the dictionary the device holds.
+	if [ "$1" = zbewalgo+dict ] &&
+		! grep -qx "dict $(dict_id "$d")" /sys/kernel/debug/zbewalgo/*/settings 2>/dev/null; then
+		say "$2: zbewalgo+dict: no device holds dictionary $(dict_id "$d")"
+		return 1
 	fi
 	mkswap /dev/zram0 >/dev/null && swapon /dev/zram0
 }
@@ -94,9 +145,15 @@ sampler() {
 }
 
 run_one() {
-	local p=$1 c=$2 lim rc=0 t0 t1 in0 out0 spid rpid='' cpid='' s
+	local p=$1 c=$2 lim rc=0 t0 t1 in0 out0 spid rpid='' cpid='' s off0 off1
 	eval "lim=\${ZBW_LIMIT_$(echo "$p" | tr a-z- A-Z_):-64}"
-	zram_up "$c" || { say "zram setup for $c failed"; zram_down; return 1; }
+	if ! zram_up "$c" "$p"; then
+		say "zram setup for $c failed"
+		echo "ZBW-RP: prog=$p conf=$c rc=zram limit=$lim wall=0 orig=0 compr=0 mem_used=0" \
+			"mem_used_max=0 huge=0 same=0 pswpin=0 pswpout=0 peak=0"
+		zram_down
+		return 1
+	fi
 	sync
 	echo 3 >/proc/sys/vm/drop_caches
 	mkdir -p $CG/rp
@@ -104,6 +161,7 @@ run_one() {
 	sampler & spid=$!
 	[ "$c" != lz4+zbw ] || { recomp_loop & rpid=$!; }
 	if [ "$c" = capture ]; then
+		off0=$(cat $R/tmp/capture.off 2>/dev/null || echo 0)
 		rm -f $R/tmp/capture.stop
 		chroot $R python3 /realprog/capture.py "$p" /tmp/capture.stop "${ZBW_CAPTURE_SEC:-2}" \
 			"${ZBW_CAPTURE_MIB:-128}" & cpid=$!
@@ -131,6 +189,11 @@ run_one() {
 	sleep 1
 	rmdir $CG/rp
 	zram_down
+	if [ "$c" = capture ]; then
+		off1=$(cat $R/tmp/capture.off 2>/dev/null || echo 0)
+		train_dict "$p" "$off0" $((off1 - off0))
+	fi
+	return 0
 }
 
 say "programs ${ZBW_PROGS:-} configurations ${ZBW_CONFIGS:-}"
