@@ -7,7 +7,8 @@
 # the patch series' first patches), and fails unless every test of both
 # passed. The tree and the UML builds stay in $ZBW_CACHE/kunit/VERSION, so a
 # second run rebuilds only what changed.
-# Logs: $ZBW_CACHE/kunit/VERSION/kunit{,-lean}.log, copied to build/kernel-logs/.
+# Logs: $ZBW_CACHE/kunit/VERSION/kunit{,-lean}.log, copied to
+# build/kernel-logs/kunit{,-lean}-VERSION.log.
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
@@ -34,8 +35,8 @@ kunit_run() {
 	say "kunit.py run --kunitconfig=$cfg (UML, KASAN, $name) in $K"
 	(cd "$K/src" && python3 tools/testing/kunit/kunit.py run --kunitconfig="$cfg" \
 		--build_dir="$obj" --jobs="${ZBW_JOBS:-2}" "${MAKEOPT[@]}") >"$log" 2>&1 || status=$?
-	cp "$log" "$LOGS/${log##*/}"
-	log=$LOGS/${log##*/}
+	cp "$log" "$LOGS/$(basename "$log" .log)-$V.log"
+	log=$LOGS/$(basename "$log" .log)-$V.log
 	grep -E '^\[[0-9:]+\] (=+|\[(PASSED|FAILED|SKIPPED|CRASHED)\]|Testing complete|ERROR|.*error:)' \
 		"$log" | tail -n 40 >&2 || true
 	# kunit.py exits 0 on success; also require that tests ran and none was skipped.
