@@ -12,11 +12,13 @@
 #      again with W=1 and sparse (C=1): nothing new against the base tree;
 #    - a UML build of the KUnit configuration (kunit.py build
 #      --kunitconfig=lib/zbewalgo), which is what enables the library
-#      before the patches that use it, also with W=1 and sparse;
+#      before the patches that use it, also with W=1 and sparse, and
+#      kunit.py run on it: the patch's UML kernel boots and every KUnit
+#      test of the patch passes (before the classic steps' patch, in the
+#      lean configuration);
 #  - scripts/kernel-doc -Wall on the new sources and headers: no output;
 #  - the rst files and the ABI entry through docutils (rstcheck.py) and
 #    tools/docs/get_abi.py;
-#  - kunit.py run on the result (UML, KASAN): every test passes;
 #  - CHECK_BOOT=1 (default): the final x86_64 kernel, which is the
 #    suite's test kernel built from the series, passes the booted-kernel
 #    suite (tools/testing/kernel/zbewalgo-tests.sh with ZBW_KERNEL_OBJ;
@@ -166,6 +168,23 @@ report_new() {
 	fi
 }
 
+# kunit_run WHAT LOG: kunit.py run on the tree as it is (UML, KASAN), which
+# boots the UML kernel of $KOBJ; every test must pass.
+kunit_run() {
+	local status=0 summary
+	say "kunit.py run --kunitconfig=${kunitcfg%/.kunitconfig} (UML) after $1"
+	(cd "$T" && nice -n 10 python3 tools/testing/kunit/kunit.py run \
+		--kunitconfig="${kunitcfg%/.kunitconfig}" --build_dir="$KOBJ" --jobs="$JOBS" \
+		--make_options "CC=ccache gcc") >"$2" 2>&1 || status=$?
+	summary=$(grep -E 'Testing complete\. Ran [0-9]+ tests' "$2" | tail -n 1 || true)
+	if [ "$status" = 0 ] && echo "$summary" | grep -q 'passed: [1-9]' &&
+	   ! echo "$summary" | grep -Eq '(failed|crashed|skipped|errors): [1-9]'; then
+		result ok "kunit.py run (UML, KASAN), $1" "${summary#*] }"
+	else
+		result FAIL "kunit.py run (UML, KASAN), $1" "status $status; ${summary:-no summary} (log: $2)"
+	fi
+}
+
 kunitcfg=
 step=0
 for p in "" "${PATCHES[@]}"; do
@@ -218,6 +237,9 @@ for p in "" "${PATCHES[@]}"; do
 	new=$(check_objs "$ulog" "$LOGS/w1-sparse-um-$step.log" "$KOBJ" "${UMAKE[@]}")
 	report_new "UML KUnit build, $name" "$t" "$KOBJ" "$new" \
 		"$ulog, $LOGS/w1-sparse-um-$step.log"
+	# Each patch's kernel boots: UML runs the KUnit tests the patch has,
+	# before patch 4 in the lean configuration (no classic steps yet).
+	kunit_run "$name" "$LOGS/kunit-$step.log"
 done
 [ "$step" = "$LAST" ] || die "stopped at patch $step (summary: $SUMMARY)"
 # Every C file the series adds must have been compiled somewhere.
@@ -258,19 +280,8 @@ else
 fi
 
 # ---- KUnit ------------------------------------------------------------------------
+# The last patch's run above is the whole series'.
 [ -n "$kunitcfg" ] || die "the series adds no .kunitconfig"
-say "kunit.py run --kunitconfig=${kunitcfg%/.kunitconfig} (UML)"
-status=0
-(cd "$T" && nice -n 10 python3 tools/testing/kunit/kunit.py run \
-	--kunitconfig="${kunitcfg%/.kunitconfig}" --build_dir="$KOBJ" --jobs="$JOBS" \
-	--make_options "CC=ccache gcc") >"$LOGS/kunit.log" 2>&1 || status=$?
-summary=$(grep -E 'Testing complete\. Ran [0-9]+ tests' "$LOGS/kunit.log" | tail -n 1 || true)
-if [ "$status" = 0 ] && echo "$summary" | grep -q 'passed: [1-9]' &&
-   ! echo "$summary" | grep -Eq '(failed|crashed|skipped|errors): [1-9]'; then
-	result ok "kunit.py run (UML, KASAN)" "${summary#*] }"
-else
-	result FAIL "kunit.py run (UML, KASAN)" "status $status; ${summary:-no summary} (log: $LOGS/kunit.log)"
-fi
 
 # ---- boot ----------------------------------------------------------------------------
 if [ "$CHECK_BOOT" = 1 ]; then
