@@ -14,13 +14,8 @@ tool=$1
 shift
 dirs=("$@")
 [ ${#dirs[@]} -gt 0 ] || { echo "usage: cli_test.sh ZBEWALGO_BINARY DATA_DIR..." >&2; exit 2; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-passed=0
-failed=0
+. "$(dirname "$0")/tap.sh"
 
-ok() { passed=$((passed + 1)); echo "ok - $1"; }
-not_ok() { failed=$((failed + 1)); echo "not ok - $1"; }
 expect() {	# expect NAME COMMAND...: the command must succeed
 	local name=$1; shift
 	if "$@" >"$tmp/out" 2>"$tmp/err"; then ok "$name"; else
@@ -428,5 +423,4 @@ else
 	not_ok "testmgr vectors"; sed 's/^/#   /' "$tmp/tv"
 fi
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+tap_end

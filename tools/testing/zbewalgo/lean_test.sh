@@ -17,18 +17,13 @@ set -u
 full=$1 lean=$2
 shift 2
 here=$(cd "$(dirname "$0")" && pwd)
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-passed=0
-failed=0
+. "$here/tap.sh"
 
-ok() { passed=$((passed + 1)); echo "ok - lean: $1"; }
-not_ok() { failed=$((failed + 1)); echo "not ok - lean: $1"; }
 check() {	# check NAME COMMAND...: the command must succeed
 	local name=$1
 	shift
-	if "$@" 2>"$tmp/err"; then ok "$name"; else
-		not_ok "$name"; sed 's/^/#   /' "$tmp/err"; fi
+	if "$@" 2>"$tmp/err"; then ok "lean: $name"; else
+		not_ok "lean: $name"; sed 's/^/#   /' "$tmp/err"; fi
 }
 
 classic=$(sed -n 's/^ZBW_STEP([A-Z0-9]*, *\([a-z0-9]*\), *[0-9]*, *classic).*/\1/p' \
@@ -78,11 +73,10 @@ check "level 3 is the full build's six chains that end in zstd" core3
 
 without=$(echo $classic | tr ' ' ,)
 if python3 "$here/golden.py" check --without "$without" "$lean" >"$tmp/golden" 2>&1; then
-	ok "golden pages: $(grep -c '^ok' "$tmp/golden") releases, classic steps' pages refused"
+	ok "lean: golden pages: $(grep -c '^ok' "$tmp/golden") releases, classic steps' pages refused"
 else
-	not_ok "golden pages"
+	not_ok "lean: golden pages"
 	sed 's/^/#   /' "$tmp/golden"
 fi
 
-echo "$passed passed, $failed failed"
-[ "$failed" = 0 ]
+tap_end
