@@ -175,12 +175,6 @@ static void zbw_roundtrip_all(struct kunit *test)
 	}
 }
 
-#ifdef CONFIG_ZBEWALGO_CLASSIC_STEPS
-#define ZBW_CLASSIC	true
-#else
-#define ZBW_CLASSIC	false
-#endif
-
 /* Whether the step of id @id is built, as the table parser sees it */
 static bool zbw_built(unsigned int id)
 {
@@ -209,16 +203,16 @@ static void zbewalgo_test_classic_steps(struct kunit *test)
 	for (i = 0; i < ARRAY_SIZE(classic); i++) {
 		int id = zbewalgo_step_id(classic[i], strlen(classic[i]));
 
-		KUNIT_EXPECT_EQ_MSG(test, id > 0, ZBW_CLASSIC, "%s", classic[i]);
+		KUNIT_EXPECT_EQ_MSG(test, id > 0, !!ZBW_SET_classic, "%s", classic[i]);
 		KUNIT_EXPECT_EQ_MSG(test, !!zbewalgo_table_add(t, classic[i]),
-				    !ZBW_CLASSIC, "%s", classic[i]);
-		if (!ZBW_CLASSIC) {
+				    !ZBW_SET_classic, "%s", classic[i]);
+		if (!ZBW_SET_classic) {
 			KUNIT_EXPECT_EQ(test, id, -EOPNOTSUPP);
 			KUNIT_EXPECT_MEMEQ(test, t, zbewalgo_table_default(),
 					   sizeof(*t));
 		}
 	}
-	KUNIT_EXPECT_EQ(test, thorough->nr, ZBW_CLASSIC ? 11U : 6U);
+	KUNIT_EXPECT_EQ(test, thorough->nr, ZBW_SET_classic ? 11U : 6U);
 	for (i = 0; i < thorough->nr; i++) {
 		const struct zbewalgo_combination *c = &thorough->comb[i];
 
