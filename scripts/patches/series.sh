@@ -78,16 +78,18 @@ ccache_env
 mapfile -t added < <(git -C "$T" diff --name-only --diff-filter=A base HEAD -- '*.c')
 mapfile -t touched < <(git -C "$T" diff --name-only base HEAD)
 
+# The classic steps' C files, as lib/zbewalgo/Makefile names them to Kbuild.
+# shellcheck disable=SC2016 # $(...) is make's, not the shell's
+mapfile -t classic < <(make -s -f "$T/lib/zbewalgo/Makefile" \
+	--eval 'classic: ; @printf "lib/zbewalgo/%s\n" $(ZBEWALGO_CLASSIC:.o=.c)' classic)
+[ ${#classic[@]} -gt 0 ] || die "no ZBEWALGO_CLASSIC in lib/zbewalgo/Makefile"
+
 # build NAME FRAGMENT OBJDIR: vmlinux and modules; every C file the series
 # adds must end up in a module, but the classic steps' files when
 # CONFIG_ZBEWALGO_CLASSIC_STEPS is off, which must not.
 build() {
 	local name=$1 frag=$2 obj=$3 log=$LOGS/build-$1.log t=$SECONDS bad='' f ko m want got
 	local -a make=(nice -n 10 make -C "$T" O="$obj" ARCH=x86_64 "CC=ccache gcc" -j"$JOBS")
-	local -a classic
-	mapfile -t classic < <(sed -n '/^ZBEWALGO_CLASSIC :=/,/[^\\]$/p' "$T/lib/zbewalgo/Makefile" |
-		grep -o '[a-z0-9_]*\.o' | sed 's#^#lib/zbewalgo/#; s#\.o$#.c#')
-	[ ${#classic[@]} -gt 0 ] || { result FAIL "$name build" "no classic steps in lib/zbewalgo/Makefile"; return; }
 	mkdir -p "$obj"
 	: >"$log"
 	# Objects and modules of an earlier run must not count as built by this one.
