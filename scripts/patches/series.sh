@@ -80,7 +80,9 @@ mapfile -t touched < <(git -C "$T" diff --name-only base HEAD)
 
 # The classic steps' C files, as lib/zbewalgo/Makefile names them to Kbuild.
 # shellcheck disable=SC2016 # $(...) is make's, not the shell's
-mapfile -t classic < <(make -s -f "$T/lib/zbewalgo/Makefile" \
+# Run under make check, a nested make would also print its directory.
+mapfile -t classic < <(env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL \
+	make -s --no-print-directory -f "$T/lib/zbewalgo/Makefile" \
 	--eval 'classic: ; @printf "lib/zbewalgo/%s\n" $(ZBEWALGO_CLASSIC:.o=.c)' classic)
 [ ${#classic[@]} -gt 0 ] || die "no ZBEWALGO_CLASSIC in lib/zbewalgo/Makefile"
 
