@@ -1,17 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * zbewalgo steps "bitshuffle4" and "bitshuffle8": byte-plane transpose.
- * Grouping the bytes of equal significance of 32 or 64 bit values makes
- * their similarities visible to the byte oriented steps that follow.
+ * zbewalgo steps "bitshuffle2", "bitshuffle4" and "bitshuffle8": byte-plane
+ * transpose.  Grouping the bytes of equal significance of 16, 32 or 64 bit
+ * values makes their similarities visible to the byte oriented steps that
+ * follow.
  * Every byte string is a valid encoding, so decoding only fails when the
  * output does not fit.
  */
 
 /**
- * DOC: bitshuffle4 and bitshuffle8 step format
+ * DOC: bitshuffle2, bitshuffle4 and bitshuffle8 step format
  *
- * No header; output length equals input length.  For a word size ``w`` (4
- * or 8) an input of ``n`` bytes holds ``m = n / w`` whole words.  Plane
+ * No header; output length equals input length.  For a word size ``w`` (2,
+ * 4 or 8) an input of ``n`` bytes holds ``m = n / w`` whole words.  Plane
  * ``j`` (0 <= j < w) is byte ``j`` of every word, ``src[i * w + j]`` for
  * ``i = 0..m-1``.  The output is plane 0, plane 1, ..., plane ``w - 1``,
  * then the last ``n % w`` input bytes unchanged.  Every byte string is a
@@ -180,6 +181,94 @@ static __always_inline unsigned int bs4_blocks(const u8 *src, u8 *dst,
 	return i;
 }
 
+/* The even bytes of @x, in order, in the low half of the result */
+static __always_inline u64 bs2_even(u64 x)
+{
+	x &= BS_EVEN8;
+	x = (x | x >> 8) & BS_EVEN16;
+	return (x | x >> 16) & BS_LO32;
+}
+
+/* bs2_even() undone: the bytes of @x's low half to the even bytes */
+static __always_inline u64 bs2_spread(u64 x)
+{
+	x &= BS_LO32;
+	x = (x | x << 16) & BS_EVEN16;
+	return (x | x << 8) & BS_EVEN8;
+}
+
+/* Lane-wise sum and difference of the four 16-bit words of @x and @y */
+#define BS_TOP16	0x8000800080008000ULL
+
+static __always_inline u64 bs2_add(u64 x, u64 y)
+{
+	return ((x & ~BS_TOP16) + (y & ~BS_TOP16)) ^ ((x ^ y) & BS_TOP16);
+}
+
+static __always_inline u64 bs2_sub(u64 x, u64 y)
+{
+	return ((x | BS_TOP16) - (y & ~BS_TOP16)) ^ ((x ^ ~y) & BS_TOP16);
+}
+
+/* Four 2-byte words to their differences, @prev the word before them */
+static __always_inline u64 bs2_diff(u64 x, u64 *prev)
+{
+	u64 d = bs2_sub(x, x << 16 | *prev);
+
+	*prev = x >> 48;
+	return d;
+}
+
+/* Four 2-byte words from their differences and the word before them */
+static __always_inline u64 bs2_sum(u64 d, u64 *prev)
+{
+	/* prefix sums over the lanes, in two doubling steps */
+	d = bs2_add(d, d << 16);
+	d = bs2_add(d, d << 32);
+	d = bs2_add(d, *prev * 0x0001000100010001ULL);
+	*prev = d >> 48;
+	return d;
+}
+
+/*
+ * Whole blocks of 8 words of 2 bytes; returns the words done.  Words 0-3
+ * and 4-7 are two 64-bit rows, their even and odd bytes planes 0 and 1.
+ */
+static __always_inline unsigned int bs2_blocks(const u8 *src, u8 *dst,
+					       unsigned int m, bool encode,
+					       bool delta, u64 *prev)
+{
+	unsigned int i;
+	u64 a, b, p0, p1;
+
+	for (i = 0; i + 8 <= m; i += 8) {
+		if (encode) {
+			a = get_unaligned_le64(src + 2 * i);
+			b = get_unaligned_le64(src + 2 * i + 8);
+			if (delta) {
+				a = bs2_diff(a, prev);
+				b = bs2_diff(b, prev);
+			}
+			p0 = bs2_even(a) | bs2_even(b) << 32;
+			p1 = bs2_even(a >> 8) | bs2_even(b >> 8) << 32;
+			put_unaligned_le64(p0, dst + i);
+			put_unaligned_le64(p1, dst + m + i);
+		} else {
+			p0 = get_unaligned_le64(src + i);
+			p1 = get_unaligned_le64(src + m + i);
+			a = bs2_spread(p0) | bs2_spread(p1) << 8;
+			b = bs2_spread(p0 >> 32) | bs2_spread(p1 >> 32) << 8;
+			if (delta) {
+				a = bs2_sum(a, prev);
+				b = bs2_sum(b, prev);
+			}
+			put_unaligned_le64(a, dst + 2 * i);
+			put_unaligned_le64(b, dst + 2 * i + 8);
+		}
+	}
+	return i;
+}
+
 /*
  * Whole blocks of 8 words of 8 bytes; returns the words done.  Each block
  * is an 8 x 8 byte matrix, transposed: row j is word j when encoding,
@@ -257,6 +346,19 @@ static __always_inline unsigned int bs8_blocks(const u8 *src, u8 *dst,
 	return i;
 }
 
+/* The whole blocks of words of @w bytes; returns the words done */
+static __always_inline unsigned int bs_blocks(const u8 *src, u8 *dst,
+					      unsigned int m, bool encode,
+					      bool delta, u64 *prev,
+					      unsigned int w)
+{
+	if (w == 2)
+		return bs2_blocks(src, dst, m, encode, delta, prev);
+	if (w == 4)
+		return bs4_blocks(src, dst, m, encode, delta, prev);
+	return bs8_blocks(src, dst, m, encode, delta, prev);
+}
+
 static __always_inline int bs_encode(const u8 *src, unsigned int slen,
 				     u8 *dst, unsigned int dcap,
 				     unsigned int w)
@@ -265,8 +367,7 @@ static __always_inline int bs_encode(const u8 *src, unsigned int slen,
 
 	if (slen > dcap)
 		return -ENOSPC;
-	i = w == 4 ? bs4_blocks(src, dst, m, true, false, NULL) :
-		     bs8_blocks(src, dst, m, true, false, NULL);
+	i = bs_blocks(src, dst, m, true, false, NULL, w);
 	for (; i < m; i++)
 		for (j = 0; j < w; j++)
 			dst[j * m + i] = src[i * w + j];
@@ -282,8 +383,7 @@ static __always_inline int bs_decode(const u8 *src, unsigned int slen,
 
 	if (slen > dcap)
 		return -EINVAL;
-	i = w == 4 ? bs4_blocks(src, dst, m, false, false, NULL) :
-		     bs8_blocks(src, dst, m, false, false, NULL);
+	i = bs_blocks(src, dst, m, false, false, NULL, w);
 	for (; i < m; i++)
 		for (j = 0; j < w; j++)
 			dst[i * w + j] = src[j * m + i];
@@ -291,12 +391,15 @@ static __always_inline int bs_decode(const u8 *src, unsigned int slen,
 	return slen;
 }
 
+ZBW_WORD_STEP(zbewalgo_step_BITSHUFFLE2, bs, 2);
 ZBW_WORD_STEP(zbewalgo_step_BITSHUFFLE4, bs, 4);
 ZBW_WORD_STEP(zbewalgo_step_BITSHUFFLE8, bs, 8);
 
 /* Word @i of @w bytes at @p, little-endian */
 static __always_inline u64 bs_word(const u8 *p, unsigned int i, unsigned int w)
 {
+	if (w == 2)
+		return get_unaligned_le16(p + 2 * i);
 	return w == 8 ? get_unaligned_le64(p + 8 * i) : get_unaligned_le32(p + 4 * i);
 }
 
@@ -314,8 +417,7 @@ static __always_inline int bs_delta_encode(const u8 *src, unsigned int slen,
 
 	if (slen > dcap)
 		return -ENOSPC;
-	i = w == 4 ? bs4_blocks(src, dst, m, true, true, &prev) :
-		     bs8_blocks(src, dst, m, true, true, &prev);
+	i = bs_blocks(src, dst, m, true, true, &prev, w);
 	for (; i < m; i++) {
 		x = bs_word(src, i, w);
 		d = x - prev;
@@ -336,16 +438,17 @@ static __always_inline int bs_delta_decode(const u8 *src, unsigned int slen,
 
 	if (slen > dcap)
 		return -EINVAL;
-	i = w == 4 ? bs4_blocks(src, dst, m, false, true, &prev) :
-		     bs8_blocks(src, dst, m, false, true, &prev);
+	i = bs_blocks(src, dst, m, false, true, &prev, w);
 	for (; i < m; i++) {
 		for (x = 0, j = 0; j < w; j++)
 			x |= (u64)src[j * m + i] << (8 * j);
 		prev += x;
 		if (w == 8)
 			put_unaligned_le64(prev, dst + 8 * i);
-		else
+		else if (w == 4)
 			put_unaligned_le32((u32)prev, dst + 4 * i);
+		else
+			put_unaligned_le16((u16)prev, dst + 2 * i);
 	}
 	memcpy(dst + m * w, src + m * w, slen - m * w);
 	return slen;
@@ -356,5 +459,6 @@ static __always_inline int bs_delta_decode(const u8 *src, unsigned int slen,
  * output is as long as its input, so it never wins on its own, and the
  * engine runs both as one step, never written out between them.
  */
+ZBW_WORD_STEP(zbw_delta2_bitshuffle2, bs_delta, 2);
 ZBW_WORD_STEP(zbw_delta4_bitshuffle4, bs_delta, 4);
 ZBW_WORD_STEP(zbw_delta8_bitshuffle8, bs_delta, 8);

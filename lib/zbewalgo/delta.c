@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * zbewalgo steps "delta4" and "delta8": differences of 4- or 8-byte words.
+ * zbewalgo steps "delta2", "delta4" and "delta8": differences of 2-, 4- or
+ * 8-byte words.
  *
  * Neighbouring elements of a smooth float64 field share sign, exponent and
  * the top of the mantissa: their difference as integers has zero high
@@ -9,10 +10,10 @@
  */
 
 /**
- * DOC: delta4 and delta8 step format
+ * DOC: delta2, delta4 and delta8 step format
  *
  * No header; output length equals input length; every input is valid.
- * For a word size ``w`` (4 or 8) an input of ``n`` bytes holds
+ * For a word size ``w`` (2, 4 or 8) an input of ``n`` bytes holds
  * ``m = n / w`` whole words ``y[0..m-1]``, each ``w`` bytes little-endian.
  * Decoding gives ``x[0] = y[0]`` and ``x[i] = x[i - 1] + y[i]`` modulo
  * ``2^(8w)``, stored little-endian, then the last ``n % w`` input bytes
@@ -30,6 +31,9 @@ static __always_inline u64 delta_put(const u8 *src, u8 *dst, unsigned int i,
 	if (w == 8) {
 		x = get_unaligned_le64(src + 8 * i);
 		put_unaligned_le64(x - prev, dst + 8 * i);
+	} else if (w == 2) {
+		x = get_unaligned_le16(src + 2 * i);
+		put_unaligned_le16((u16)(x - prev), dst + 2 * i);
 	} else {
 		x = get_unaligned_le32(src + 4 * i);
 		put_unaligned_le32((u32)(x - prev), dst + 4 * i);
@@ -44,6 +48,9 @@ static __always_inline u64 delta_add(const u8 *src, u8 *dst, unsigned int i,
 	if (w == 8) {
 		x += get_unaligned_le64(src + 8 * i);
 		put_unaligned_le64(x, dst + 8 * i);
+	} else if (w == 2) {
+		x += get_unaligned_le16(src + 2 * i);
+		put_unaligned_le16((u16)x, dst + 2 * i);
 	} else {
 		x += get_unaligned_le32(src + 4 * i);
 		put_unaligned_le32((u32)x, dst + 4 * i);
@@ -94,5 +101,6 @@ static __always_inline int delta_decode(const u8 *src, unsigned int slen,
 	return slen;
 }
 
+ZBW_WORD_STEP(zbewalgo_step_DELTA2, delta, 2);
 ZBW_WORD_STEP(zbewalgo_step_DELTA4, delta, 4);
 ZBW_WORD_STEP(zbewalgo_step_DELTA8, delta, 8);

@@ -312,7 +312,8 @@ static u32 zbw_probe_cost(const u8 *b, unsigned int n, u32 bits, u32 *slot)
 /* Whether step @id only moves bytes: the entropy of its output is kept */
 static bool zbw_probe_permutes(unsigned int id)
 {
-	return id == ZBEWALGO_STEP_BITSHUFFLE4 ||
+	return id == ZBEWALGO_STEP_BITSHUFFLE2 ||
+	       id == ZBEWALGO_STEP_BITSHUFFLE4 ||
 	       id == ZBEWALGO_STEP_BITSHUFFLE8;
 }
 

@@ -172,9 +172,10 @@ const struct zbewalgo_step step = {					\
 }
 
 /*
- * Two steps the engine runs as one (bitshuffle.c): delta4 then bitshuffle4,
- * delta8 then bitshuffle8.  No step id: pages name both steps.
+ * Two steps the engine runs as one (bitshuffle.c): delta@w then
+ * bitshuffle@w for w = 2, 4, 8.  No step id: pages name both steps.
  */
+extern const struct zbewalgo_step zbw_delta2_bitshuffle2;
 extern const struct zbewalgo_step zbw_delta4_bitshuffle4;
 extern const struct zbewalgo_step zbw_delta8_bitshuffle8;
 
@@ -193,6 +194,9 @@ zbw_fused_step(const u8 *ids, unsigned int k, unsigned int nr)
 	if (ids[k] == ZBEWALGO_STEP_DELTA4 &&
 	    ids[k + 1] == ZBEWALGO_STEP_BITSHUFFLE4)
 		return &zbw_delta4_bitshuffle4;
+	if (ids[k] == ZBEWALGO_STEP_DELTA2 &&
+	    ids[k + 1] == ZBEWALGO_STEP_BITSHUFFLE2)
+		return &zbw_delta2_bitshuffle2;
 	return NULL;
 }
 

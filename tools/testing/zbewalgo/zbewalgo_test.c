@@ -43,7 +43,7 @@ static const char *sname(const struct zbewalgo_step *st)
 	for (id = 1; id < ZBEWALGO_NR_STEP_IDS; id++)
 		if (zbewalgo_step_get(id) == st)
 			return zbewalgo_step_name(id);
-	return "?";
+	return "two steps in one pass";
 }
 
 static struct page *pages;
@@ -427,7 +427,7 @@ static void check_definition(const struct zbewalgo_step *st,
 }
 
 /*
- * Runs @check for word sizes 4 and 8 on the test pages, on every length
+ * Runs @check for word sizes 2, 4 and 8 on the test pages, on every length
  * up to 200 of random bytes (all tails of the block loops) and on every
  * prefix of words whose differences borrow through every byte.
  */
@@ -448,7 +448,7 @@ static void check_word_step(void (*check)(unsigned int w,
 
 	for (i = 0; i < sizeof(buf); i++)
 		buf[i] = rnd();
-	for (w = 4; w <= 8; w += 4) {
+	for (w = 2; w <= 8; w *= 2) {
 		for (i = 0; i < nr_pages; i++)
 			check(w, pages[i].data, pages[i].len, pages[i].name);
 		for (n = 0; n <= sizeof(buf); n++)
@@ -459,15 +459,14 @@ static void check_word_step(void (*check)(unsigned int w,
 }
 
 /*
- * delta4/8: words as little-endian integers, each replaced by its
+ * delta2/4/8: words as little-endian integers, each replaced by its
  * difference from the previous one modulo 2^(8w), built here byte by byte
  * with an explicit borrow so that the check does not share the step's
  * arithmetic.
  */
-static void check_delta(unsigned int w, const unsigned char *s, size_t n,
-			const char *what)
+static void ref_delta(unsigned int w, const unsigned char *s, size_t n,
+		      unsigned char *want)
 {
-	unsigned char *want = malloc(n + 1);
 	size_t m = n / w, i, j;
 	int borrow;
 
@@ -481,27 +480,68 @@ static void check_delta(unsigned int w, const unsigned char *s, size_t n,
 			want[i * w + j] = (unsigned char)(v + 256 * borrow);
 		}
 	}
-	check_definition(zbewalgo_step_get(w == 4 ? ZBEWALGO_STEP_DELTA4 :
-						    ZBEWALGO_STEP_DELTA8),
-			 s, want, n, what);
-	free(want);
 }
 
-/* bitshuffle4/8: plane j holds byte j of every word, then the n % w tail */
-static void check_bitshuffle(unsigned int w, const unsigned char *s,
-			     size_t n, const char *what)
+/* bitshuffle2/4/8: plane j holds byte j of every word, then the n % w tail */
+static void ref_bitshuffle(unsigned int w, const unsigned char *s, size_t n,
+			   unsigned char *want)
 {
-	unsigned char *want = malloc(n + 1);
 	size_t m = n / w, i, j;
 
 	for (i = 0; i < m; i++)
 		for (j = 0; j < w; j++)
 			want[j * m + i] = s[i * w + j];
 	memcpy(want + m * w, s + m * w, n - m * w);
-	check_definition(zbewalgo_step_get(w == 4 ?
-					   ZBEWALGO_STEP_BITSHUFFLE4 :
-					   ZBEWALGO_STEP_BITSHUFFLE8),
-			 s, want, n, what);
+}
+
+static int delta_id(unsigned int w)
+{
+	return w == 2 ? ZBEWALGO_STEP_DELTA2 :
+	       w == 4 ? ZBEWALGO_STEP_DELTA4 : ZBEWALGO_STEP_DELTA8;
+}
+
+static int bitshuffle_id(unsigned int w)
+{
+	return w == 2 ? ZBEWALGO_STEP_BITSHUFFLE2 :
+	       w == 4 ? ZBEWALGO_STEP_BITSHUFFLE4 : ZBEWALGO_STEP_BITSHUFFLE8;
+}
+
+static void check_delta(unsigned int w, const unsigned char *s, size_t n,
+			const char *what)
+{
+	unsigned char *want = malloc(n + 1);
+
+	ref_delta(w, s, n, want);
+	check_definition(zbewalgo_step_get(delta_id(w)), s, want, n, what);
+	free(want);
+}
+
+static void check_bitshuffle(unsigned int w, const unsigned char *s,
+			     size_t n, const char *what)
+{
+	unsigned char *want = malloc(n + 1);
+
+	ref_bitshuffle(w, s, n, want);
+	check_definition(zbewalgo_step_get(bitshuffle_id(w)), s, want, n,
+			 what);
+	free(want);
+}
+
+/* The engine's one pass for delta@w then bitshuffle@w: both definitions */
+static void check_delta_bitshuffle(unsigned int w, const unsigned char *s,
+				   size_t n, const char *what)
+{
+	const u8 ids[2] = { delta_id(w), bitshuffle_id(w) };
+	const struct zbewalgo_step *st = zbw_fused_step(ids, 0, 2);
+	unsigned char *d = malloc(n + 1), *want = malloc(n + 1);
+
+	CHECK(st, "delta%u-bitshuffle%u: not run as one pass", w, w);
+	if (st) {
+		ref_delta(w, s, n, d);
+		ref_bitshuffle(w, d, n, want);
+		check_definition(st, s, want, n, what);
+	}
+	free(d);
 	free(want);
 }
 
@@ -512,6 +552,9 @@ static void test_word_steps_reference(void)
 	end();
 	begin("bitshuffle against its definition");
 	check_word_step(check_bitshuffle);
+	end();
+	begin("delta then bitshuffle in one pass against both definitions");
+	check_word_step(check_delta_bitshuffle);
 	end();
 }
 
