@@ -36,18 +36,20 @@ enum {
  * The default table, chosen by measurement (method in
  * tools/testing/zbewalgo/bench/README.md): zstd alone for text, code and
  * process memory; zstd on byte planes for arrays of numbers, of 4- or
- * 8-byte words, or of the differences of 8-byte words (smooth float
- * fields of either width, sparse matrices, pointer arrays).  Each chain
+ * 8-byte words, or of the differences of 8- or 2-byte words (smooth float
+ * fields of either width, sparse matrices, pointer arrays, 16-bit images
+ * and signals).  Each chain
  * is about one zstd run: about one chain is tried per page, so a page
  * costs about what zstd alone costs.
  */
 static const struct zbewalgo_table zbewalgo_default = {
-	.nr = 4,
+	.nr = 5,
 	.comb = {
 		C(BITSHUFFLE4, ZSTD),
 		C(ZSTD),
 		C(BITSHUFFLE8, ZSTD),
 		C(DELTA8, BITSHUFFLE8, ZSTD),
+		C(DELTA2, BITSHUFFLE2, ZSTD),
 	},
 };
 
@@ -73,15 +75,16 @@ static const struct zbewalgo_table zbewalgo_preset_fast = {
  */
 static const struct zbewalgo_table zbewalgo_preset_thorough = {
 #ifdef CONFIG_ZBEWALGO_CLASSIC_STEPS
-	.nr = 11,
+	.nr = 12,
 #else
-	.nr = 6,
+	.nr = 7,
 #endif
 	.comb = {
 		C(BITSHUFFLE4, ZSTD),
 		C(ZSTD),
 		C(BITSHUFFLE8, ZSTD),
 		C(DELTA8, BITSHUFFLE8, ZSTD),
+		C(DELTA2, BITSHUFFLE2, ZSTD),
 		C(DELTA8, DELTA8, BITSHUFFLE8, ZSTD),
 		C(DELTA4, BITSHUFFLE4, ZSTD),
 #ifdef CONFIG_ZBEWALGO_CLASSIC_STEPS
@@ -99,7 +102,7 @@ static const struct zbewalgo_table zbewalgo_preset_thorough = {
 /**
  * zbewalgo_preset_table() - combination table of a compression level
  * @level: 1 (fast: three chains), 2 (the default table) or 3 (thorough:
- *	eleven chains, the six of them that end in zstd without
+ *	twelve chains, the seven of them that end in zstd without
  *	CONFIG_ZBEWALGO_CLASSIC_STEPS)
  *
  * zram's algorithm_params level= selects one of these, and the same
