@@ -21,11 +21,12 @@ it, and be refused without it.
 make: writes a new release's set, pages.bin (the compressed pages back to
 back) and pages.tsv (one row a page), from the data sets of gen-data.py
 compressed by TOOL: every combination of the level 1, 2 and 3 tables
-alone, every step alone, each level's whole table (so the engine's
-choice and stored pages are there too), short pages, 16 KiB and 64 KiB
-pages, and pages of each level that a dictionary (dict.zstd, trained by
-TOOL's train-dict on other pages of the same sets) made smaller.  A combination is recorded only where it beat the stored form, so
-the set shows every step's encoder output.  A release's set is never
+alone, every step alone (and ALONE_CHAINS), each level's whole table
+(so the engine's choice and stored pages are there too), short pages,
+16 KiB and 64 KiB pages, and pages of each level that a dictionary
+(dict.zstd, trained by TOOL's train-dict on other pages of the same
+sets) made smaller.  A combination is recorded only where it beat the
+stored form, so the set shows every step's encoder output.  A release's set is never
 changed once committed; a new format or step gets a new release's set.
 """
 import hashlib
@@ -49,6 +50,9 @@ SETS = ['float32-smooth', 'float32-ocean', 'float32-cloud',
         'float64-jacobi', 'csr-cg', 'hpcg-heap', 'csv-fpga', 'text-linux',
         'elf-binaries', 'random']
 PAGES_PER_CHAIN = 3
+# Chains for the decoders of steps the tables run only in one pass with
+# the next step (delta2 then bitshuffle2): each step's own decoder too.
+ALONE_CHAINS = ['delta2-zstd', 'bitshuffle2-zstd']
 
 
 def run(runner, tool, args, data):
@@ -210,6 +214,7 @@ def make(argv):
     for lvl in ('1', '2', '3'):
         chains += [c for c in tool_lines(tool, '-l', lvl, 'table')
                    if c not in chains]
+    chains += [c for c in ALONE_CHAINS if c not in chains]
     steps = tool_lines(tool, 'steps')[1::2]
     for chain in chains + [s for s in steps if s not in chains]:
         kept = 0
