@@ -268,6 +268,76 @@ static size_t zstd_decomp(struct algo *a, const void *src, size_t slen,
 }
 
 /*
+ * ---- zstd as zram calls it: backend_zstd.c takes zstd_get_params(level,
+ * PAGE_SIZE) once; for every page the kernel's zstd_compress_cctx() resets
+ * the context, sets each of those parameters and calls ZSTD_compress2().
+ * zstd-N derives the same parameters from each page's size in
+ * ZSTD_compressCCtx(): the same bytes by another path.
+ */
+struct zram_zstd_state {
+	ZSTD_CCtx *cctx;
+	ZSTD_parameters params;
+};
+
+static int zram_zstd_init(struct algo *a, size_t page)
+{
+	struct zram_zstd_state *z = calloc(1, sizeof(*z));
+
+	a->cstate = z;
+	a->dstate = ZSTD_createDCtx();
+	if (!z || !a->dstate)
+		return -1;
+	z->cctx = ZSTD_createCCtx();
+	z->params = ZSTD_getParams(a->level, page, 0);
+	return z->cctx ? 0 : -1;
+}
+
+static void zram_zstd_fini(struct algo *a)
+{
+	struct zram_zstd_state *z = a->cstate;
+
+	if (z)
+		ZSTD_freeCCtx(z->cctx);
+	free(z);
+	ZSTD_freeDCtx(a->dstate);
+}
+
+static size_t zram_zstd_comp(struct algo *a, const void *src, size_t slen,
+			     void *dst, size_t cap)
+{
+	struct zram_zstd_state *z = a->cstate;
+	const ZSTD_compressionParameters *c = &z->params.cParams;
+	const ZSTD_frameParameters *f = &z->params.fParams;
+	const struct {
+		ZSTD_cParameter param;
+		int value;
+	} set[] = {
+		{ ZSTD_c_windowLog, c->windowLog },
+		{ ZSTD_c_hashLog, c->hashLog },
+		{ ZSTD_c_chainLog, c->chainLog },
+		{ ZSTD_c_searchLog, c->searchLog },
+		{ ZSTD_c_minMatch, c->minMatch },
+		{ ZSTD_c_targetLength, c->targetLength },
+		{ ZSTD_c_strategy, c->strategy },
+		{ ZSTD_c_contentSizeFlag, f->contentSizeFlag },
+		{ ZSTD_c_checksumFlag, f->checksumFlag },
+		{ ZSTD_c_dictIDFlag, !f->noDictIDFlag },
+	};
+	size_t i, n;
+
+	if (ZSTD_isError(ZSTD_CCtx_reset(z->cctx,
+					 ZSTD_reset_session_and_parameters)) ||
+	    ZSTD_isError(ZSTD_CCtx_setPledgedSrcSize(z->cctx, slen)))
+		return 0;
+	for (i = 0; i < sizeof(set) / sizeof(set[0]); i++)
+		if (ZSTD_isError(ZSTD_CCtx_setParameter(z->cctx, set[i].param,
+							set[i].value)))
+			return 0;
+	n = ZSTD_compress2(z->cctx, dst, cap, src, slen);
+	return ZSTD_isError(n) ? 0 : n;
+}
+
+/*
  * ---- zstd with zram's dict=: backend_zstd.c builds a CDict and a DDict
  * by reference, with the level's parameters for a page, once per device.
  * The dictionary is --dict's file; without it these are not run.
@@ -433,6 +503,10 @@ static const struct algo algo_templates[] = {
 	  .comp = zstd_comp, .decomp = zstd_decomp, .level = 1 },
 	{ .name = "zstd-3", .init = zstd_init, .fini = zstd_fini,
 	  .comp = zstd_comp, .decomp = zstd_decomp, .level = 3 },
+	{ .name = "zram-zstd-1", .init = zram_zstd_init, .fini = zram_zstd_fini,
+	  .comp = zram_zstd_comp, .decomp = zstd_decomp, .level = 1 },
+	{ .name = "zram-zstd-3", .init = zram_zstd_init, .fini = zram_zstd_fini,
+	  .comp = zram_zstd_comp, .decomp = zstd_decomp, .level = 3 },
 	{ .name = "zstd-8", .init = zstd_init, .fini = zstd_fini,
 	  .comp = zstd_comp, .decomp = zstd_decomp, .level = 8,
 	  .opt_in = true },
@@ -495,6 +569,10 @@ static void describe(struct algo *a)
 		snprintf(a->params, sizeof(a->params),
 			 "level %d (libzstd %s)", a->level,
 			 ZSTD_versionString());
+	} else if (a->init == zram_zstd_init) {
+		snprintf(a->params, sizeof(a->params),
+			 "ZSTD_getParams(%d, page size), then per page as the kernel's zstd_compress_cctx() (libzstd %s)",
+			 a->level, ZSTD_versionString());
 	} else if (a->init == deflate_init) {
 		snprintf(a->params, sizeof(a->params),
 			 "raw deflate, windowBits -%d, memLevel %d, level %d (default 6) (zlib %s)",

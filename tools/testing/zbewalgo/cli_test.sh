@@ -133,7 +133,8 @@ import json, math, sys
 path, pages, same, dups = sys.argv[1], *map(int, sys.argv[2:5])
 want = sys.argv[5].split(',') if len(sys.argv) > 5 else [
     'zbewalgo', 'zbewalgo-1', 'zbewalgo-3', 'lz4', 'lz4hc-9', 'lzo1x-1',
-    'lzo-rle', 'zstd-1', 'zstd-3', 'deflate', 'memcpy']
+    'lzo-rle', 'zstd-1', 'zstd-3', 'zram-zstd-1', 'zram-zstd-3', 'deflate',
+    'memcpy']
 keys = ['file', 'algorithm', 'pages', 'ratio_zram', 'ratio_plain',
         'incompressible_pct', 'compress_mibps', 'decompress_mibps',
         'compress_vs_lz4', 'decompress_vs_lz4', 'roundtrip_ok',
