@@ -38,15 +38,17 @@ enum {
  * process memory; zstd on byte planes for arrays of numbers, of 4- or
  * 8-byte words, or of the differences of 8- or 2-byte words (smooth float
  * fields of either width, sparse matrices, pointer arrays, 16-bit images
- * and signals).  Each chain
- * is about one zstd run: about one chain is tried per page, so a page
- * costs about what zstd alone costs.
+ * and signals).  Each chain is about one zstd run: about one chain is
+ * tried per page, so a page costs about what zstd alone costs.  zstd
+ * comes first: where the probe's estimates cannot tell the chains apart
+ * (pages of mostly zeros) the first chain is tried, and on those pages of
+ * process memory zstd alone writes the least.
  */
 static const struct zbewalgo_table zbewalgo_default = {
 	.nr = 5,
 	.comb = {
-		C(BITSHUFFLE4, ZSTD),
 		C(ZSTD),
+		C(BITSHUFFLE4, ZSTD),
 		C(BITSHUFFLE8, ZSTD),
 		C(DELTA8, BITSHUFFLE8, ZSTD),
 		C(DELTA2, BITSHUFFLE2, ZSTD),
@@ -80,8 +82,8 @@ static const struct zbewalgo_table zbewalgo_preset_thorough = {
 	.nr = 7,
 #endif
 	.comb = {
-		C(BITSHUFFLE4, ZSTD),
 		C(ZSTD),
+		C(BITSHUFFLE4, ZSTD),
 		C(BITSHUFFLE8, ZSTD),
 		C(DELTA8, BITSHUFFLE8, ZSTD),
 		C(DELTA2, BITSHUFFLE2, ZSTD),
