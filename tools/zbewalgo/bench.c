@@ -685,6 +685,8 @@ struct result {
 	size_t *sizes;
 	/* pages over zstd-3's bytes by more than ZSTD_SLACK, or NAN */
 	double worse;
+	/* zbewalgo: chains its engine tried, summed over the pages, or NAN */
+	double tried;
 };
 
 /*
@@ -720,6 +722,7 @@ static int measure(struct algo *a, const struct pageset *ps, size_t page,
 	res->roundtrip_ok = true;
 	res->sizes = NULL;
 	res->worse = NAN;
+	res->tried = a->init == zbw_init ? 0 : NAN;
 	if (!store || !out || !tmp || !clen || !csz || !off || !tc)
 		goto out;
 	if (a->init && a->init(a, page))
@@ -731,6 +734,9 @@ static int measure(struct algo *a, const struct pageset *ps, size_t page,
 			size_t c = a->raw_only ? page :
 				   a->comp(a, src, page, tmp, cap);
 
+			/* the engine's choice is the same in every rep */
+			if (!r && a->init == zbw_init)
+				res->tried += zbewalgo_ctx_last_result(a->cstate)->tried;
 			off[i] = pos;
 			csz[i] = c ? c : page;
 			clen[i] = tool_zram_store(store, &pos, src, tmp,
@@ -886,6 +892,7 @@ static size_t record_fields(const struct result *x, const struct result *lz4,
 				     tool_mibps(lz4->orig, lz4->td) : NAN);
 	N("roundtrip_mibps", roundtrip_mibps(x));
 	N("pages_over_zstd3", x->worse);
+	N("tries_per_page", x->tried / x->pages);
 	N("eff_compress_mibps", x->eff_c);
 	N("eff_decompress_mibps", x->eff_d);
 	I("bytes", x->orig);
@@ -1018,6 +1025,15 @@ static void worse_line(FILE *f, const struct result *res, size_t n)
 	}
 	if (*sep)
 		fprintf(f, " (of %zu)\n", res[0].pages);
+	for (i = 0, sep = ""; i < n; i++) {
+		if (isnan(res[i].tried))
+			continue;
+		fprintf(f, "%s%s %.2f", *sep ? ", " : "chains tried per page: ",
+			res[i].algo->name, res[i].tried / res[i].pages);
+		sep = ",";
+	}
+	if (*sep)
+		fputc('\n', f);
 }
 
 /*
@@ -1075,6 +1091,7 @@ static void table_summary(FILE *f, struct result *res, size_t nr,
 		s->eff_d += res[i].orig / MIB / res[i].eff_d;
 		s->roundtrip_ok &= res[i].roundtrip_ok;
 		s->worse = i < nalgos ? res[i].worse : s->worse + res[i].worse;
+		s->tried = i < nalgos ? res[i].tried : s->tried + res[i].tried;
 	}
 	pages = sum[0].pages;
 	fprintf(f, "\n== all %zu files: %zu pages; sums of bytes and times ==\n",
