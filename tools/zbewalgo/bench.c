@@ -31,6 +31,7 @@
 #include <zstd.h>
 
 #include <linux/zbewalgo.h>
+#include <linux/zstd.h>	/* the shim's: zstd as the kernel calls it */
 
 #include "zbewalgo_tool.h"
 
@@ -269,14 +270,14 @@ static size_t zstd_decomp(struct algo *a, const void *src, size_t slen,
 
 /*
  * ---- zstd as zram calls it: backend_zstd.c takes zstd_get_params(level,
- * PAGE_SIZE) once; for every page the kernel's zstd_compress_cctx() resets
- * the context, sets each of those parameters and calls ZSTD_compress2().
+ * PAGE_SIZE) once, then zstd_compress_cctx() for every page, which resets
+ * the context and sets each parameter (the shim's, as the kernel's).
  * zstd-N derives the same parameters from each page's size in
  * ZSTD_compressCCtx(): the same bytes by another path.
  */
 struct zram_zstd_state {
-	ZSTD_CCtx *cctx;
-	ZSTD_parameters params;
+	zstd_cctx *cctx;
+	zstd_parameters params;
 };
 
 static int zram_zstd_init(struct algo *a, size_t page)
@@ -288,7 +289,7 @@ static int zram_zstd_init(struct algo *a, size_t page)
 	if (!z || !a->dstate)
 		return -1;
 	z->cctx = ZSTD_createCCtx();
-	z->params = ZSTD_getParams(a->level, page, 0);
+	z->params = zstd_get_params(a->level, page);
 	return z->cctx ? 0 : -1;
 }
 
@@ -306,35 +307,9 @@ static size_t zram_zstd_comp(struct algo *a, const void *src, size_t slen,
 			     void *dst, size_t cap)
 {
 	struct zram_zstd_state *z = a->cstate;
-	const ZSTD_compressionParameters *c = &z->params.cParams;
-	const ZSTD_frameParameters *f = &z->params.fParams;
-	const struct {
-		ZSTD_cParameter param;
-		int value;
-	} set[] = {
-		{ ZSTD_c_windowLog, c->windowLog },
-		{ ZSTD_c_hashLog, c->hashLog },
-		{ ZSTD_c_chainLog, c->chainLog },
-		{ ZSTD_c_searchLog, c->searchLog },
-		{ ZSTD_c_minMatch, c->minMatch },
-		{ ZSTD_c_targetLength, c->targetLength },
-		{ ZSTD_c_strategy, c->strategy },
-		{ ZSTD_c_contentSizeFlag, f->contentSizeFlag },
-		{ ZSTD_c_checksumFlag, f->checksumFlag },
-		{ ZSTD_c_dictIDFlag, !f->noDictIDFlag },
-	};
-	size_t i, n;
+	size_t n = zstd_compress_cctx(z->cctx, dst, cap, src, slen, &z->params);
 
-	if (ZSTD_isError(ZSTD_CCtx_reset(z->cctx,
-					 ZSTD_reset_session_and_parameters)) ||
-	    ZSTD_isError(ZSTD_CCtx_setPledgedSrcSize(z->cctx, slen)))
-		return 0;
-	for (i = 0; i < sizeof(set) / sizeof(set[0]); i++)
-		if (ZSTD_isError(ZSTD_CCtx_setParameter(z->cctx, set[i].param,
-							set[i].value)))
-			return 0;
-	n = ZSTD_compress2(z->cctx, dst, cap, src, slen);
-	return ZSTD_isError(n) ? 0 : n;
+	return zstd_is_error(n) ? 0 : n;
 }
 
 /*
