@@ -395,14 +395,6 @@ ZBW_WORD_STEP(zbewalgo_step_BITSHUFFLE2, bs, 2);
 ZBW_WORD_STEP(zbewalgo_step_BITSHUFFLE4, bs, 4);
 ZBW_WORD_STEP(zbewalgo_step_BITSHUFFLE8, bs, 8);
 
-/* Word @i of @w bytes at @p, little-endian */
-static __always_inline u64 bs_word(const u8 *p, unsigned int i, unsigned int w)
-{
-	if (w == 2)
-		return get_unaligned_le16(p + 2 * i);
-	return w == 8 ? get_unaligned_le64(p + 8 * i) : get_unaligned_le32(p + 4 * i);
-}
-
 /*
  * The delta step of word size @w, then bitshuffle of the same size: the
  * words' differences are taken in registers on their way into the
@@ -419,7 +411,7 @@ static __always_inline int bs_delta_encode(const u8 *src, unsigned int slen,
 		return -ENOSPC;
 	i = bs_blocks(src, dst, m, true, true, &prev, w);
 	for (; i < m; i++) {
-		x = bs_word(src, i, w);
+		x = zbw_get_word(src, i, w);
 		d = x - prev;
 		prev = x;
 		for (j = 0; j < w; j++)
@@ -443,12 +435,7 @@ static __always_inline int bs_delta_decode(const u8 *src, unsigned int slen,
 		for (x = 0, j = 0; j < w; j++)
 			x |= (u64)src[j * m + i] << (8 * j);
 		prev += x;
-		if (w == 8)
-			put_unaligned_le64(prev, dst + 8 * i);
-		else if (w == 4)
-			put_unaligned_le32((u32)prev, dst + 4 * i);
-		else
-			put_unaligned_le16((u16)prev, dst + 2 * i);
+		zbw_put_word(prev, dst, i, w);
 	}
 	memcpy(dst + m * w, src + m * w, slen - m * w);
 	return slen;

@@ -26,18 +26,9 @@
 static __always_inline u64 delta_put(const u8 *src, u8 *dst, unsigned int i,
 				     u64 prev, unsigned int w)
 {
-	u64 x;
+	u64 x = zbw_get_word(src, i, w);
 
-	if (w == 8) {
-		x = get_unaligned_le64(src + 8 * i);
-		put_unaligned_le64(x - prev, dst + 8 * i);
-	} else if (w == 2) {
-		x = get_unaligned_le16(src + 2 * i);
-		put_unaligned_le16((u16)(x - prev), dst + 2 * i);
-	} else {
-		x = get_unaligned_le32(src + 4 * i);
-		put_unaligned_le32((u32)(x - prev), dst + 4 * i);
-	}
+	zbw_put_word(x - prev, dst, i, w);
 	return x;
 }
 
@@ -45,16 +36,8 @@ static __always_inline u64 delta_put(const u8 *src, u8 *dst, unsigned int i,
 static __always_inline u64 delta_add(const u8 *src, u8 *dst, unsigned int i,
 				     u64 x, unsigned int w)
 {
-	if (w == 8) {
-		x += get_unaligned_le64(src + 8 * i);
-		put_unaligned_le64(x, dst + 8 * i);
-	} else if (w == 2) {
-		x += get_unaligned_le16(src + 2 * i);
-		put_unaligned_le16((u16)x, dst + 2 * i);
-	} else {
-		x += get_unaligned_le32(src + 4 * i);
-		put_unaligned_le32((u32)x, dst + 4 * i);
-	}
+	x += zbw_get_word(src, i, w);
+	zbw_put_word(x, dst, i, w);
 	return x;
 }
 

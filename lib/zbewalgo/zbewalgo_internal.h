@@ -147,6 +147,29 @@ struct zbewalgo_ctx;
 int zbw_ctx_new(size_t max_len, const struct zbewalgo_table *table,
 		int level, bool dict, struct zbewalgo_ctx **ctxp);
 
+/* Word @i of @w (2, 4 or 8) bytes at @p, little-endian */
+static __always_inline u64 zbw_get_word(const u8 *p, unsigned int i,
+					unsigned int w)
+{
+	if (w == 8)
+		return get_unaligned_le64(p + 8 * i);
+	if (w == 4)
+		return get_unaligned_le32(p + 4 * i);
+	return get_unaligned_le16(p + 2 * i);
+}
+
+/* @x, cut to @w (2, 4 or 8) bytes, as word @i at @p, little-endian */
+static __always_inline void zbw_put_word(u64 x, u8 *p, unsigned int i,
+					 unsigned int w)
+{
+	if (w == 8)
+		put_unaligned_le64(x, p + 8 * i);
+	else if (w == 4)
+		put_unaligned_le32((u32)x, p + 4 * i);
+	else
+		put_unaligned_le16((u16)x, p + 2 * i);
+}
+
 /*
  * ZBW_WORD_STEP() - define the layout step @step from the coders
  * @coder##_encode() and @coder##_decode(), which take the word size in
