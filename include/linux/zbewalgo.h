@@ -125,12 +125,15 @@ struct zbewalgo_params {
  * @nr_steps: steps of that combination actually kept (a prefix may win)
  * @tried: combinations tried for the page
  * @stored: the page was written in stored (uncompressed) form
+ * @plain: the page looked like a stream of bytes, so the chains without
+ *	layout steps were tried first and it was not probed
  */
 struct zbewalgo_result {
 	int comb;
 	unsigned int nr_steps;
 	unsigned int tried;
 	bool stored;
+	bool plain;
 };
 
 struct zbewalgo_ctx;

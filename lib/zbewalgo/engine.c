@@ -454,15 +454,17 @@ int zbewalgo_compress(struct zbewalgo_ctx *ctx, const void *src, size_t slen,
 	 * Callers that keep any saving (max_output_size >= slen) search
 	 * every page; others store what looks random at once.
 	 */
+	res->plain = false;
 	if (params->store_entropy && params->max_output_size < slen &&
 	    slen >= ZBW_CHECK_MIN) {
 		zbw_sample_page(src, slen, ctx->step_scratch, &ctx->sample);
 		if (zbw_looks_random(&ctx->sample, src, slen,
 				     params->store_entropy, ctx->step_scratch))
 			goto finish;
+		res->plain = zbw_sample_plain(&ctx->sample, slen);
 	}
-	zbw_probe(src, slen, table, params->early_abort_size, ctx->step_scratch,
-		  &ctx->probe);
+	zbw_probe(src, slen, table, params->early_abort_size, res->plain,
+		  ctx->step_scratch, &ctx->probe);
 	if (ctx->state[ZBEWALGO_STEP_ZSTD])
 		zbw_zstd_set_page(ctx->state[ZBEWALGO_STEP_ZSTD], src);
 

@@ -80,12 +80,12 @@ static void zbw_sample_word(const u8 *src, unsigned int slen,
 			    struct zbw_sample *s)
 {
 	u16 (*h)[256] = scratch;
-	u16 *hd = h[ZBW_CHECK_LANES];
-	u32 p0, p1, p2, p3, p4, p5, p6, p7, dp;
+	u16 *hd = h[ZBW_CHECK_LANES], *hs = h[ZBW_CHECK_LANES + 1];
+	u32 p0, p1, p2, p3, p4, p5, p6, p7, dp, sp = 0;
 	unsigned int o;
 
 	if (!word) {
-		memset(h, 0, (ZBW_CHECK_LANES + 1) * sizeof(*h));
+		memset(h, 0, (ZBW_CHECK_LANES + 2) * sizeof(*h));
 		memset(s, 0, sizeof(*s));
 	}
 	/*
@@ -115,7 +115,11 @@ static void zbw_sample_word(const u8 *src, unsigned int slen,
 		p7 += h[7][p[7]]++;
 		dp += hd[(u8)(p[1] - p[0])]++;
 		dp += hd[(u8)(p[5] - p[4])]++;
+		if (!word && o)
+			sp += hs[(u8)(p[0] - p[-ZBW_CHECK_BLOCK])]++;
 	}
+	if (!word)
+		s->spairs = sp;
 	s->pairs[0] = p0;
 	s->pairs[1] = p1;
 	s->pairs[2] = p2;
@@ -151,6 +155,39 @@ void zbw_sample_page(const u8 *src, unsigned int slen, void *scratch,
 		     struct zbw_sample *s)
 {
 	zbw_sample_word(src, slen, 0, scratch, s);
+}
+
+/*
+ * A page whose byte lanes look alike, with no lane below 3 bits nor 2
+ * bits under another, and whose words do not count up in steps (3 bits
+ * or more in the steps between blocks), has no word structure for a
+ * layout step to bring out: text, code, tables of strings.  On the
+ * bench's pages, the chains with layout steps almost never beat zstd
+ * alone on such pages.
+ */
+#define ZBW_PLAIN_MIN		(3 * 256)
+#define ZBW_PLAIN_SPREAD	(2 * 256)
+
+/**
+ * zbw_sample_plain() - whether a page looks like a stream of bytes
+ * @s: its sample (zbw_sample_page(), maybe zbw_looks_random())
+ * @slen: its length
+ *
+ * Return: true when no byte lane of @s stands out and its words do not
+ * count up (ZBW_PLAIN_MIN and ZBW_PLAIN_SPREAD).
+ */
+bool zbw_sample_plain(const struct zbw_sample *s, unsigned int slen)
+{
+	s32 lo = S32_MAX, hi = 0, h;
+	unsigned int j;
+
+	for (j = 0; j < ZBW_CHECK_LANES; j++) {
+		h = zbw_sample_h2(s, slen, j);
+		lo = min(lo, h);
+		hi = max(hi, h);
+	}
+	return lo >= ZBW_PLAIN_MIN && hi - lo < ZBW_PLAIN_SPREAD &&
+	       zbw_h2(s->spairs, slen / ZBW_CHECK_BLOCK - 1) >= ZBW_PLAIN_MIN;
 }
 
 /* Whether @s has at least @limit / 256 bits in its lanes and differences */
@@ -374,6 +411,23 @@ u32 zbw_probe_estimate(const struct zbewalgo_combination *comb,
 }
 
 /**
+ * zbw_probe_plain_estimate() - a chain's estimate for a plain page
+ * @comb: the chain
+ * @slen: the page's length
+ *
+ * A page zbw_sample_plain() calls plain is not sampled: the chains without
+ * layout steps come first, in table order, and those with layout steps
+ * after them, expected to do nothing.
+ *
+ * Return: 1 for a chain without layout steps, else @slen.
+ */
+u32 zbw_probe_plain_estimate(const struct zbewalgo_combination *comb,
+			     unsigned int slen)
+{
+	return zbw_probe_steps(comb) ? slen : 1;
+}
+
+/**
  * zbw_probe_rank() - order the chains by their estimates
  * @p: @p->nr and @p->est set; @p->order filled in, smallest estimate
  *	first, ties in table order
@@ -417,21 +471,27 @@ void zbw_probe_cut(struct zbw_probe *p, u32 easy)
  * @slen: its length
  * @table: the chains
  * @easy: struct zbewalgo_params.early_abort_size (zbw_probe_cut())
+ * @plain: the page looks like a stream of bytes (zbw_sample_plain())
  * @scratch: at least ZBW_PROBE_SCRATCH bytes, 8-byte aligned
  * @p: the estimates and the order to try the chains in, filled in
  *
  * Pages shorter than ZBW_CHECK_MIN are not probed: their estimates are 0
- * and the order is the table's.
+ * and the order is the table's.  Nor are plain pages when the table has a
+ * chain without layout steps (zbw_probe_plain_estimate()).
  */
 void zbw_probe(const u8 *src, unsigned int slen,
-	       const struct zbewalgo_table *table, u32 easy, void *scratch,
-	       struct zbw_probe *p)
+	       const struct zbewalgo_table *table, u32 easy, bool plain,
+	       void *scratch, struct zbw_probe *p)
 {
 	bool probe = slen >= ZBW_CHECK_MIN && table->nr > 1;
 	unsigned int i, j, cut = ZBW_PROBE_MAX;
 
 	p->nr = min_t(unsigned int, table->nr, ZBW_PROBE_MAX);
-	if (probe)
+	for (i = 0; plain && i < p->nr; i++)
+		if (!zbw_probe_steps(&table->comb[i]))
+			break;
+	plain = plain && probe && i < p->nr;
+	if (probe && !plain)
 		zbw_probe_sample(src, slen, scratch);
 	for (i = 0; i < p->nr; i++) {
 		const struct zbewalgo_combination *c = &table->comb[i];
@@ -443,6 +503,8 @@ void zbw_probe(const u8 *src, unsigned int slen,
 		p->layout[i] = j;
 		if (!probe) {
 			p->est[i] = 0;
+		} else if (plain) {
+			p->est[i] = zbw_probe_plain_estimate(c, slen);
 		} else if (cut < i) {
 			p->est[i] = p->est[cut];
 		} else {

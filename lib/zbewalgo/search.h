@@ -32,7 +32,10 @@
  * page.
  */
 #define ZBW_CHECK_SLOT_BITS	11
-/* the histograms, then the hash table of positions + 1 */
+/*
+ * The histograms, then the hash table of positions + 1, which holds the
+ * histogram of the steps of @spairs until zbw_looks_random() needs it.
+ */
 #define ZBW_CHECK_SCRATCH	((ZBW_CHECK_LANES + 1) * 256 * sizeof(u16) + \
 				 (sizeof(u16) << ZBW_CHECK_SLOT_BITS))
 
@@ -40,6 +43,8 @@
  * struct zbw_sample - byte statistics of a page, from a part of it
  * @pairs: pairs of equal bytes in each byte lane (offset % 8)
  * @dpairs: pairs of equal differences of neighbouring sampled bytes
+ * @spairs: pairs of equal steps from one block's first byte to the next
+ *	block's (a word array that counts up, in any lane)
  * @words: 8-byte words sampled per ZBW_CHECK_BLOCK bytes
  *
  * Collision (Renyi order 2) entropy is never above Shannon entropy, and
@@ -49,11 +54,13 @@
 struct zbw_sample {
 	u32 pairs[ZBW_CHECK_LANES];
 	u32 dpairs;
+	u32 spairs;
 	unsigned int words;
 };
 
 void zbw_sample_page(const u8 *src, unsigned int slen, void *scratch,
 		     struct zbw_sample *s);
+bool zbw_sample_plain(const struct zbw_sample *s, unsigned int slen);
 bool zbw_looks_random(struct zbw_sample *s, const u8 *src,
 		      unsigned int slen, u32 limit, void *scratch);
 
@@ -108,11 +115,13 @@ bool zbw_probe_same_layout(const struct zbewalgo_combination *a,
 void zbw_probe_sample(const u8 *src, unsigned int slen, void *scratch);
 u32 zbw_probe_estimate(const struct zbewalgo_combination *comb,
 		       unsigned int slen, void *scratch);
+u32 zbw_probe_plain_estimate(const struct zbewalgo_combination *comb,
+			     unsigned int slen);
 void zbw_probe_rank(struct zbw_probe *p);
 void zbw_probe_cut(struct zbw_probe *p, u32 easy);
 void zbw_probe(const u8 *src, unsigned int slen,
-	       const struct zbewalgo_table *table, u32 easy, void *scratch,
-	       struct zbw_probe *p);
+	       const struct zbewalgo_table *table, u32 easy, bool plain,
+	       void *scratch, struct zbw_probe *p);
 
 /**
  * struct zbw_search - one page's search over a table (search.c)

@@ -821,9 +821,11 @@ static void free_tuner(struct tuner *t)
 		free(t->set[SCREEN].data);
 		free(t->set[SCREEN].prestored);
 		free(t->set[SCREEN].precost);
+		free(t->set[SCREEN].plain);
 	}
 	free(t->set[TRAIN].prestored);
 	free(t->set[TRAIN].precost);
+	free(t->set[TRAIN].plain);
 	free(t->set[TRAIN].data);
 	free(t->hold.data);
 	zbewalgo_ctx_destroy(t->ctx);

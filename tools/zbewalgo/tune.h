@@ -70,10 +70,13 @@ struct pageset {
 	size_t n, cap;
 	/*
 	 * Pages the engine stores at once, without trying a chain, and the
-	 * time that took when first seen (the same for every table).
+	 * time that took when first seen (the same for every table); pages
+	 * it does not probe, which look like a stream of bytes
+	 * (zbewalgo_result.plain).
 	 */
 	bool *prestored;
 	float *precost;
+	bool *plain;
 };
 
 /* ---- the search ---------------------------------------------------------- */

@@ -25,7 +25,8 @@ static int pageset_prepare(struct pageset *ps)
 	if (!ps->prestored) {
 		ps->prestored = calloc(n + 1, sizeof(*ps->prestored));
 		ps->precost = calloc(n + 1, sizeof(*ps->precost));
-		if (!ps->prestored || !ps->precost)
+		ps->plain = calloc(n + 1, sizeof(*ps->plain));
+		if (!ps->prestored || !ps->precost || !ps->plain)
 			return -1;
 		for (i = 0; i < n; i++)
 			ps->precost[i] = -1;
@@ -96,6 +97,7 @@ static int eval_page(struct tuner *t, struct pageset *ps,
 	r->dt[i] = 0;
 	r->size[i] = NO_RESULT;
 	ps->prestored[i] = !zbewalgo_ctx_last_result(t->ctx)->tried;
+	ps->plain[i] = zbewalgo_ctx_last_result(t->ctx)->plain;
 	if (ps->prestored[i] && ps->precost[i] < 0)
 		ps->precost[i] = r->ct[i];
 	if (!zbewalgo_ctx_last_result(t->ctx)->stored) {
@@ -227,6 +229,7 @@ static void sim(const struct tuner *t, int set, const int *tab, int n,
 	};
 	struct zbw_probe probe = { .nr = n };
 	struct zbw_search s;
+	bool plain;
 	int i, k;
 	size_t p;
 
@@ -242,17 +245,31 @@ static void sim(const struct tuner *t, int set, const int *tab, int n,
 			out->td += t->tcopy;
 			continue;
 		}
-		/* as zbw_probe(): a one-chain table is not probed */
+		/*
+		 * as zbw_probe(): a one-chain table is not probed, nor is a
+		 * plain page when a chain has no layout steps
+		 */
+		plain = false;
+		for (i = 0; n > 1 && ps->plain[p] && i < n; i++)
+			plain |= zbw_probe_plain_estimate(&t->cands[tab[i]].comb,
+							  t->page) == 1;
 		for (i = 0; i < n; i++) {
-			probe.est[i] = n > 1 ?
-				       tune_res_of(t, tab[i], set)->est[p] : 0;
+			const struct zbewalgo_combination *c =
+				&t->cands[tab[i]].comb;
+
+			if (plain)
+				probe.est[i] = zbw_probe_plain_estimate(c,
+									t->page);
+			else
+				probe.est[i] = n > 1 ?
+					tune_res_of(t, tab[i], set)->est[p] : 0;
 			for (k = 0; k < i; k++)
 				if (zbw_probe_same_layout(&t->cands[tab[k]].comb,
-							  &t->cands[tab[i]].comb))
+							  c))
 					break;
 			probe.layout[i] = k;
 		}
-		if (n > 1)
+		if (n > 1 && !plain)
 			zbw_probe_cut(&probe, ea);
 		zbw_probe_rank(&probe);
 		zbw_search_start(&s, &probe, maxout < t->stored_size ? maxout :
