@@ -34,21 +34,14 @@ void zbw_bwt_buckets(const u8 *s, u32 n, struct bwt_scratch *sc)
 	}
 }
 
-static __always_inline u64 bwt_be64(const u8 *p)
-{
-	return (u64)p[0] << 56 | (u64)p[1] << 48 | (u64)p[2] << 40 |
-	       (u64)p[3] << 32 | (u64)p[4] << 24 | (u64)p[5] << 16 |
-	       (u64)p[6] << 8 | (u64)p[7];
-}
-
 /* Compares rotations @a and @b, known to agree on @d bytes: <0, 0, >0 */
 static int bwt_qs_cmp(struct bwt_qs *q, u32 a, u32 b, u32 d)
 {
 	u64 x, y;
 
 	for (; d < q->n; d += 8) {
-		x = bwt_be64(q->t + a + d);
-		y = bwt_be64(q->t + b + d);
+		x = get_unaligned_be64(q->t + a + d);
+		y = get_unaligned_be64(q->t + b + d);
 		q->work--;
 		if (x != y)
 			return x < y ? -1 : 1;
@@ -64,7 +57,7 @@ static void bwt_qs_insertion(struct bwt_qs *q, u32 lo, u32 hi, u32 d)
 	u64 *key = q->key, k;
 
 	for (i = 0; i < m; i++)
-		key[i] = bwt_be64(q->t + sa[i] + d);
+		key[i] = get_unaligned_be64(q->t + sa[i] + d);
 	q->work -= m;
 	for (i = 1; i < m; i++) {
 		v = sa[i];
@@ -105,7 +98,7 @@ static bool bwt_qs_sort(struct bwt_qs *q, struct bwt_task *stack, u32 lo,
 	const u8 *t = q->t;
 	u16 *sa = q->sa, *buf = q->buf;
 	struct bwt_task piece[3], tmp;
-	u32 sp = 0, i, lt, gt, eq, v, np, a, b;
+	u32 sp = 0, i, lt, gt, eq, v, np, a, b, mid;
 	u64 pivot, k;
 
 	stack[sp++] = (struct bwt_task){ lo, hi, d };
@@ -130,9 +123,10 @@ static bool bwt_qs_sort(struct bwt_qs *q, struct bwt_task *stack, u32 lo,
 				return false;
 			continue;
 		}
-		pivot = bwt_median3(bwt_be64(t + sa[lo] + d),
-				    bwt_be64(t + sa[lo + (hi - lo) / 2] + d),
-				    bwt_be64(t + sa[hi - 1] + d));
+		mid = lo + (hi - lo) / 2;
+		pivot = bwt_median3(get_unaligned_be64(t + sa[lo] + d),
+				    get_unaligned_be64(t + sa[mid] + d),
+				    get_unaligned_be64(t + sa[hi - 1] + d));
 		/*
 		 * Branch-free: equal keys are compacted in place (the write
 		 * position never passes the read position), smaller ones
@@ -143,7 +137,7 @@ static bool bwt_qs_sort(struct bwt_qs *q, struct bwt_task *stack, u32 lo,
 		eq = lo;
 		for (i = lo; i < hi; i++) {
 			v = sa[i];
-			k = bwt_be64(t + v + d);
+			k = get_unaligned_be64(t + v + d);
 			buf[lt] = v;
 			buf[gt] = v;
 			sa[eq] = v;

@@ -30,10 +30,12 @@
 #define zbw_shim_le16(x)	(x)
 #define zbw_shim_le32(x)	(x)
 #define zbw_shim_le64(x)	(x)
+#define zbw_shim_be64(x)	__builtin_bswap64(x)
 #else
 #define zbw_shim_le16(x)	__builtin_bswap16(x)
 #define zbw_shim_le32(x)	__builtin_bswap32(x)
 #define zbw_shim_le64(x)	__builtin_bswap64(x)
+#define zbw_shim_be64(x)	(x)
 #endif
 
 static inline u16 get_unaligned_le16(const void *p)
@@ -49,6 +51,11 @@ static inline u32 get_unaligned_le32(const void *p)
 static inline u64 get_unaligned_le64(const void *p)
 {
 	return zbw_shim_le64(get_unaligned((const u64 *)p));
+}
+
+static inline u64 get_unaligned_be64(const void *p)
+{
+	return zbw_shim_be64(get_unaligned((const u64 *)p));
 }
 
 static inline void put_unaligned_le16(u16 v, void *p)
