@@ -159,7 +159,9 @@ corpus:
 # make patches writes it, applied and built (scripts/patches/series.sh).
 # check-kconfig: the top-level Kconfig read by each kernel's parser.
 # check-stack: the kernel code's stack frames (about 2 minutes, below).
-# check-user is the quick part alone.
+# check-dkms: the install guide's DKMS and distribution commands on
+# Debian's own 6.1 and 6.12 kernels (below), so that every documented
+# command runs here.  check-user is the quick part alone.
 check:
 	$(MAKE) check-user
 	$(MAKE) check-series
@@ -167,6 +169,7 @@ check:
 	$(MAKE) check-stack
 	$(MAKE) check-kunit
 	$(MAKE) check-kernel
+	$(MAKE) check-dkms
 
 check-user: deps
 	$(MAKE) SANITIZE=1 test-unit test-cli test-golden test-lean
@@ -440,7 +443,7 @@ bench-kernel: testdata
 # after the other (DKMS_TARGETS): Debian 12's 6.1 runs swap on zram with
 # zbewalgo, the zramctl/zram-tools/zram-generator examples and zswap;
 # Debian 13's 6.12, whose zram takes no out-of-tree algorithm, zswap as the
-# admin guide sets it up (tools/testing/kernel/README.md; not in make check).
+# admin guide sets it up (tools/testing/kernel/README.md; last in make check).
 # docs: every .rst under Documentation/ and docs/ parses without a warning
 # (docutils, with the DOC: blocks that its kernel-doc directives include
 # put in place: tools/testing/zbewalgo/kerneldoc_rst.py); every literal
