@@ -411,6 +411,17 @@ u32 zbw_probe_estimate(const struct zbewalgo_combination *comb,
 }
 
 /**
+ * zbw_probe_plain_chain() - whether a chain has no layout steps
+ * @comb: the chain
+ *
+ * Return: true when the probe applies none of its steps to its sample.
+ */
+bool zbw_probe_plain_chain(const struct zbewalgo_combination *comb)
+{
+	return !zbw_probe_steps(comb);
+}
+
+/**
  * zbw_probe_plain_estimate() - a chain's estimate for a plain page
  * @comb: the chain
  * @slen: the page's length
@@ -424,7 +435,7 @@ u32 zbw_probe_estimate(const struct zbewalgo_combination *comb,
 u32 zbw_probe_plain_estimate(const struct zbewalgo_combination *comb,
 			     unsigned int slen)
 {
-	return zbw_probe_steps(comb) ? slen : 1;
+	return zbw_probe_plain_chain(comb) ? 1 : slen;
 }
 
 /**
@@ -488,7 +499,7 @@ void zbw_probe(const u8 *src, unsigned int slen,
 
 	p->nr = min_t(unsigned int, table->nr, ZBW_PROBE_MAX);
 	for (i = 0; plain && i < p->nr; i++)
-		if (!zbw_probe_steps(&table->comb[i]))
+		if (zbw_probe_plain_chain(&table->comb[i]))
 			break;
 	plain = plain && probe && i < p->nr;
 	if (probe && !plain)

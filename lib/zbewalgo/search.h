@@ -115,6 +115,7 @@ bool zbw_probe_same_layout(const struct zbewalgo_combination *a,
 void zbw_probe_sample(const u8 *src, unsigned int slen, void *scratch);
 u32 zbw_probe_estimate(const struct zbewalgo_combination *comb,
 		       unsigned int slen, void *scratch);
+bool zbw_probe_plain_chain(const struct zbewalgo_combination *comb);
 u32 zbw_probe_plain_estimate(const struct zbewalgo_combination *comb,
 			     unsigned int slen);
 void zbw_probe_rank(struct zbw_probe *p);

@@ -251,8 +251,7 @@ static void sim(const struct tuner *t, int set, const int *tab, int n,
 		 */
 		plain = false;
 		for (i = 0; n > 1 && ps->plain[p] && i < n; i++)
-			plain |= zbw_probe_plain_estimate(&t->cands[tab[i]].comb,
-							  t->page) == 1;
+			plain |= zbw_probe_plain_chain(&t->cands[tab[i]].comb);
 		for (i = 0; i < n; i++) {
 			const struct zbewalgo_combination *c =
 				&t->cands[tab[i]].comb;
