@@ -88,6 +88,16 @@ bool zbw_looks_random(struct zbw_sample *s, const u8 *src,
 				 (sizeof(u32) << ZBW_PROBE_HASH_BITS) + \
 				 256 * sizeof(u16) + sizeof(u32))
 /*
+ * The num steps' estimate (num.c) takes the room of the two layout
+ * buffers and the hash, which it does not use
+ */
+#define ZBW_PROBE_NUM_ROOM	ZBW_PROBE_STAGE
+#define ZBW_NUM_EST_SCRATCH	(2 * ZBW_PROBE_STAGE + \
+				 (sizeof(u32) << ZBW_PROBE_HASH_BITS))
+u32 zbw_num_estimate(const u8 *sample, unsigned int n, unsigned int windows,
+		     unsigned int w, void *scratch);
+u32 zbw_log2_q8(u32 x);
+/*
  * A table has at most one combination per step it holds, so the probe's
  * arrays have ZBEWALGO_MAX_TABLE_STEPS entries.
  */

@@ -223,6 +223,21 @@ zbw_fused_step(const u8 *ids, unsigned int k, unsigned int nr)
 	return NULL;
 }
 
+/* The word size of num step @id (num.c), 0 for any other step */
+static inline unsigned int zbw_num_width(unsigned int id)
+{
+	switch (id) {
+	case ZBEWALGO_STEP_NUM2:
+		return 2;
+	case ZBEWALGO_STEP_NUM4:
+		return 4;
+	case ZBEWALGO_STEP_NUM8:
+		return 8;
+	default:
+		return 0;
+	}
+}
+
 /* Largest length any step stores with zbw_put_len(), and its size. */
 #define ZBW_LEN_MAX		((1u << 21) - 1)
 #define ZBW_LEN_BYTES_MAX	3

@@ -1533,6 +1533,113 @@ static void test_random_input(void)
 }
 
 /*
+ * The num steps on pages built for each of their views: the encoder picks
+ * the view the page was made with (the mode byte, num.c's format), writes
+ * less than a bound, and the page comes back byte for byte.
+ */
+struct num_case;
+static const struct num_case *num_cases_first(void);
+
+struct num_case {
+	const char *what;
+	unsigned int id;	/* step */
+	unsigned int w;		/* bytes per number */
+	u8 mode, mask;		/* mode & mask must equal mode */
+	unsigned int most;	/* bytes at most */
+};
+
+static u64 num_case_value(const struct num_case *c, unsigned int i)
+{
+	union { float f; u32 u; } f;
+	union { double d; u64 u; } d;
+
+	switch (c - num_cases_first()) {
+	case 0:	/* a 16-bit counter: order 1, one bin */
+		return 1000 + 3 * i;
+	case 1:	/* multiples of 1000 around a base, signed: factor */
+		return (u32)(-500000 + 1000 * (s32)(rnd() % 997));
+	case 2:	/* a smooth float32 field: the float view, differences */
+		f.f = 280.0f + 10.0f * (float)i / 1024 + (float)(rnd() % 64) / 4096;
+		return f.u;
+	case 3:	/* float32 of both signs, 12 low bits zero: a shift */
+		f.f = 1.0f + (float)(rnd() % 256) / 64;
+		return (f.u & ~0xfffu) | (rnd() % 2 ? 0x80000000u : 0);
+	case 4:	/* float64 stored big-endian */
+		d.d = 3.25 + (double)i / 512 + (double)(rnd() % 1024) / 1e6;
+		return __builtin_bswap64(d.u);
+	case 5:	/* 64-bit values in a narrow range: order 0 */
+		return 0x123456789abc0000ull + rnd() % 5000;
+	default: /* second differences 0: order 2, one bin */
+		return 7 * (u64)i * i;
+	}
+}
+
+#define NUM_VIEW	0x03
+#define NUM_ORDER	0x0c
+#define NUM_FACTOR	0x10
+#define NUM_SHIFT	0x20
+#define NUM_ONE		0x40
+#define NUM_BE		0x80
+
+static const struct num_case num_cases[] = {
+	{ "u16 counter", ZBEWALGO_STEP_NUM2, 2, 0x04 | NUM_ONE,
+	  NUM_ORDER | NUM_ONE | NUM_BE, 40 },
+	{ "i32 multiples of 1000", ZBEWALGO_STEP_NUM4, 4, NUM_FACTOR | 1,
+	  NUM_FACTOR | NUM_VIEW | NUM_BE, 1400 },
+	{ "smooth f32", ZBEWALGO_STEP_NUM4, 4, 0, NUM_BE, 1100 },
+	{ "f32 +-, 12 low bits zero", ZBEWALGO_STEP_NUM4, 4, 2 | NUM_SHIFT,
+	  NUM_VIEW | NUM_SHIFT | NUM_BE, 1700 },
+	{ "big-endian f64", ZBEWALGO_STEP_NUM8, 8, NUM_BE, NUM_BE, 2800 },
+	{ "u64 in a narrow range", ZBEWALGO_STEP_NUM8, 8, 0, NUM_BE, 900 },
+	{ "quadratic u32", ZBEWALGO_STEP_NUM4, 4, 0x08 | NUM_ONE,
+	  NUM_ORDER | NUM_ONE | NUM_BE, 40 },
+};
+
+static const struct num_case *num_cases_first(void)
+{
+	return num_cases;
+}
+
+static void test_num_views(void)
+{
+	unsigned int cap = zbewalgo_stage_cap(PAGE), k, i;
+	void *scratch = malloc(zbewalgo_steps_scratch_size(cap));
+	unsigned char *page = malloc(PAGE), *enc = malloc(cap);
+	unsigned char *dec = malloc(PAGE);
+
+	begin("num steps: each view picked and decoded");
+	for (k = 0; k < ARRAY_SIZE(num_cases); k++) {
+		const struct num_case *c = &num_cases[k];
+		const struct zbewalgo_step *st = zbewalgo_step_get(c->id);
+		int n, d;
+
+		rng_state = 0x9e3779b97f4a7c15ull + k;
+		for (i = 0; i < PAGE / c->w; i++)
+			zbw_put_word(num_case_value(c, i), page, i, c->w);
+		n = st->encode(page, PAGE, enc, cap, scratch);
+		CHECK(n > 0, "%s: encode %d", c->what, n);
+		if (n <= 0)
+			continue;
+		CHECK((enc[0] & c->mask) == c->mode,
+		      "%s: mode 0x%02x, want 0x%02x under 0x%02x", c->what,
+		      enc[0], c->mode, c->mask);
+		CHECK(n <= (int)c->most, "%s: %d bytes, at most %u", c->what,
+		      n, c->most);
+		d = st->decode(enc, n, dec, PAGE, scratch);
+		CHECK(d == PAGE && !memcmp(dec, page, PAGE),
+		      "%s: decoded %d bytes, %s", c->what, d,
+		      d == PAGE ? "differ" : "wrong length");
+		printf("#   %-24s %s: %4d bytes, mode 0x%02x\n", c->what,
+		       sname(st), n, enc[0]);
+	}
+	free(dec);
+	free(enc);
+	free(page);
+	free(scratch);
+	end();
+}
+
+/*
  * Step decoders on hostile input (fuzz/step.c in miniature): real
  * encodings, truncated and corrupted, decoded into outputs of exactly
  * every capacity around the real length, with exact-size sources and
@@ -2610,6 +2717,7 @@ int main(int argc, char **argv)
 	test_trailing_bytes();
 	test_random_input();
 	test_step_decoders_hostile();
+	test_num_views();
 	test_dictionary();
 
 	printf("# %lu checks, %lu failed\n", checks, check_failures);

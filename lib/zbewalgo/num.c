@@ -1,0 +1,1083 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * zbewalgo steps "num2", "num4" and "num8": a page read as an array of 2-,
+ * 4- or 8-byte numbers and coded number by number.
+ *
+ * Byte coders see a float array as bytes whose planes differ in entropy;
+ * a number coder sees the numbers.  Each number is mapped to an unsigned
+ * value that orders like it (an integer as it is or with its sign bit
+ * flipped, an IEEE float by sign and magnitude), optionally divided by
+ * the page's common factor or stripped of the low mantissa bits every
+ * number has zero, then differenced up to twice.  What is left is split
+ * into a bin (about its logarithm: the top bit and the q bits under it),
+ * coded with a canonical prefix code fitted to the page, and the offset
+ * in the bin, written as plain bits.  The encoder picks the view, the
+ * differences and q that it estimates to take the fewest bits.
+ */
+
+/**
+ * DOC: num2, num4 and num8 step format
+ *
+ * For a word size ``w`` (2, 4 or 8) and ``B = 8w``, the output is:
+ *
+ * - ``mode``, one byte: bits 0-1 the view (0: unsigned, 1: signed, its
+ *   sign bit flipped; 2: IEEE float, ``y = x | sign`` for a clear sign
+ *   bit, ``~x`` for a set one), bits 2-3 the order ``d`` of differences
+ *   (0, 1 or 2), bit 4 a common factor (views 0 and 1), bit 5 a shift
+ *   (view 2), bit 6 one bin for all values (no code lengths); bit 7 and
+ *   the values 3 of the two fields are invalid, as are bits 4 and 5 with
+ *   the other view and both together;
+ * - the input length ``n``, a varint (zbw_put_len()); ``m = n / w``
+ *   numbers;
+ * - with bit 5, one byte ``t`` (1..mantissa bits: 10, 23 or 52): every
+ *   number's low ``t`` bits are zero and are dropped, and the view works on
+ *   the ``W = B - t`` bits left, its sign bit at ``W - 1``; else ``W = B``;
+ * - with bit 4, ``base`` and ``g`` (``g`` >= 2), ``w`` bytes each,
+ *   little-endian: the viewed values are ``y = base + g * k``;
+ *   otherwise ``k = y``;
+ * - with ``d = 0`` and no factor, ``low``, ``w`` bytes: ``k = low + r``;
+ * - ``min(d, m)`` raw values, ``w`` bytes each, little-endian: ``k[0]``,
+ *   then for ``d = 2`` the first difference ``k[1] - k[0]`` modulo
+ *   ``2^W``;
+ * - one byte ``q`` (0..3), then ``lo`` as a varint and one byte
+ *   ``nsym - 1``: the bins ``lo .. lo + nsym - 1`` (every bin below 2^21);
+ * - without bit 6, ``nsym`` code lengths of 4 bits each (0: bin unused,
+ *   at most 11), two to a byte, low nibble first: a complete canonical
+ *   prefix code, codes of equal length in bin order;
+ * - the last ``n % w`` input bytes;
+ * - an LSB-first bit stream to the end of the output (0..7 zero bits
+ *   pad its last byte): for each remaining number its bin's code (none
+ *   with bit 6, where the bin is ``lo``), then its offset in ``obits``
+ *   bits.
+ *
+ * Bin ``b`` covers, for ``b < 2^q``, the value ``b`` alone (``obits = 0``);
+ * otherwise with ``e = (b >> q) - 1 + q`` and ``f = b & (2^q - 1)`` the
+ * ``2^(e - q)`` values from ``(2^q + f) << (e - q)`` on (``obits = e - q``,
+ * ``e < W``).  A value ``r`` is, for ``d = 0``, ``k - low`` (0 with a
+ * factor) and otherwise the ``d``-th difference modulo ``2^W``, read as a
+ * signed ``W``-bit number ``s`` and stored as ``2s`` (``s >= 0``) or
+ * ``-2s - 1``.  Decoding sums the differences back modulo ``2^W``, forms
+ * ``y`` from ``k``, undoes the view and the shift, and stores each number
+ * little-endian, then the tail bytes.
+ */
+
+#include <linux/bitops.h>
+#include <linux/math64.h>
+#include <linux/swab.h>
+
+#include "bitstream.h"
+#include "huffman.h"
+#include "search.h"
+
+#define NUM_Q_MAX	3
+/* bins at q = NUM_Q_MAX of a 64-bit value: 8 exact, then 61 octaves of 8 */
+#define NUM_BINS3	((64 - NUM_Q_MAX + 1) << NUM_Q_MAX)
+#define NUM_SYMS	256
+#define NUM_CODE_BITS	ZBW_HUF_MAX_BITS
+
+#define NUM_MODE_VIEW		0x03
+#define NUM_MODE_ORDER_SHIFT	2
+#define NUM_MODE_ORDER		0x0c
+#define NUM_MODE_FACTOR		0x10
+#define NUM_MODE_SHIFT		0x20
+#define NUM_MODE_ONE		0x40
+#define NUM_MODE_BIG_ENDIAN	0x80
+
+/* Numbers looked at for their byte order */
+#define NUM_ORDER_LOOK		256u
+
+enum { NUM_UNSIGNED, NUM_SIGNED, NUM_FLOAT };
+
+/*
+ * The candidates the encoder measures: the integer values (the page's
+ * common factor taken out when it has one) at each order, the signed
+ * view at order 0 (where it differs), the float view at each order.
+ */
+enum {
+	NUM_C_INT0, NUM_C_SINT0, NUM_C_INT1, NUM_C_INT2,
+	NUM_C_FLT0, NUM_C_FLT1, NUM_C_FLT2,
+	NUM_NR_CAND,
+};
+
+/**
+ * struct num_view - how the numbers of a page are turned into values
+ * @w: bytes per number
+ * @view: NUM_UNSIGNED, NUM_SIGNED or NUM_FLOAT
+ * @order: differences taken, 0..2
+ * @shift: low zero bits dropped (floats), 0 for none
+ * @bits: the width W the view works in, 8 * @w - @shift
+ * @factor: common factor g, 0 for none
+ * @base: what the factor is counted from
+ * @low: for order 0 without a factor, the smallest value
+ */
+struct num_view {
+	unsigned int w;
+	unsigned int view;
+	unsigned int order;
+	unsigned int shift;
+	unsigned int bits;
+	u64 factor;
+	u64 base;
+	u64 low;
+};
+
+static __always_inline u64 num_mask(unsigned int bits)
+{
+	return bits >= 64 ? ~0ULL : (1ULL << bits) - 1;
+}
+
+static __always_inline u64 num_zigzag(u64 v, unsigned int bits)
+{
+	s64 s = (s64)(v << (64 - bits)) >> (64 - bits);
+
+	return ((u64)s << 1 ^ (u64)(s >> 63)) & num_mask(bits);
+}
+
+static __always_inline u64 num_unzigzag(u64 z)
+{
+	return (z >> 1) ^ -(z & 1);
+}
+
+/* The view's value of a number @x whose low zero bits are dropped */
+static __always_inline u64 num_to_view(u64 x, unsigned int view,
+				       unsigned int bits)
+{
+	u64 sign = 1ULL << (bits - 1);
+
+	if (view == NUM_SIGNED)
+		return x ^ sign;
+	if (view == NUM_FLOAT)
+		return (x & sign ? ~x : x | sign) & num_mask(bits);
+	return x;
+}
+
+static __always_inline u64 num_from_view(u64 y, unsigned int view,
+					 unsigned int bits)
+{
+	u64 sign = 1ULL << (bits - 1);
+
+	if (view == NUM_SIGNED)
+		return y ^ sign;
+	if (view == NUM_FLOAT)
+		return (y & sign ? y ^ sign : ~y) & num_mask(bits);
+	return y;
+}
+
+/* The bin of @r at q = NUM_Q_MAX */
+static __always_inline unsigned int num_bin3(u64 r)
+{
+	unsigned int e;
+
+	if (r < (1u << NUM_Q_MAX))
+		return r;
+	e = fls64(r) - 1;
+	return (e - NUM_Q_MAX + 1) << NUM_Q_MAX |
+	       ((r >> (e - NUM_Q_MAX)) & ((1u << NUM_Q_MAX) - 1));
+}
+
+/* The bin of @r at @q, and its offset bits in *@obits */
+static __always_inline unsigned int num_bin(u64 r, unsigned int q,
+					    unsigned int *obits)
+{
+	unsigned int e;
+
+	if (r < (1u << q)) {
+		*obits = 0;
+		return r;
+	}
+	e = fls64(r) - 1;
+	*obits = e - q;
+	return (e - q + 1) << q | ((r >> (e - q)) & ((1u << q) - 1));
+}
+
+/* The first value of bin @b at @q and its offset bits; false past @bits */
+static bool num_bin_range(unsigned int b, unsigned int q, unsigned int bits,
+			  u64 *lower, u8 *obits)
+{
+	unsigned int e;
+
+	if (b < (1u << q)) {
+		*lower = b;
+		*obits = 0;
+		return b < 2 || fls(b) <= bits;
+	}
+	e = (b >> q) - 1 + q;
+	if (e >= bits)
+		return false;
+	*lower = (u64)((1u << q) | (b & ((1u << q) - 1))) << (e - q);
+	*obits = e - q;
+	return true;
+}
+
+/*
+ * Greatest common divisor of @a and @b, both nonzero (the kernel's gcd()
+ * is of unsigned long): Euclid's, whose first step brings a large @b
+ * down to below a small @a at once.
+ */
+static u64 num_gcd(u64 a, u64 b)
+{
+	u64 r;
+
+	while (b) {
+		div64_u64_rem(a, b, &r);
+		a = b;
+		b = r;
+	}
+	return a;
+}
+
+/* @y / @g, @g >= 2: a shift for powers of 2, the common case */
+static __always_inline u64 num_divide(u64 y, u64 g)
+{
+	return g & (g - 1) ? div64_u64(y, g) : y >> __ffs64(g);
+}
+
+/* The @m words of @w bytes at @src, byte-reversed, to @dst (may be @src) */
+static void num_swap(u8 *dst, const u8 *src, unsigned int m, unsigned int w)
+{
+	unsigned int i;
+	u64 x;
+
+	for (i = 0; i < m; i++) {
+		x = zbw_get_word(src, i, w);
+		x = w == 8 ? swab64(x) : w == 4 ? swab32(x) : swab16(x);
+		zbw_put_word(x, dst, i, w);
+	}
+}
+
+/*
+ * Whether the numbers at @src look big-endian: the bits of the least
+ * significant byte of neighbouring numbers differ more than those of the
+ * most significant one (sign, exponent, high bits), unless that byte is
+ * zero or nearly so (quantized numbers): two bits or more in a number.
+ */
+static bool num_big_endian(const u8 *src, unsigned int m, unsigned int w)
+{
+	unsigned int i, first = 0, last = 0;
+
+	m = min(m, NUM_ORDER_LOOK);
+	for (i = 1; i < m; i++) {
+		first += hweight8(src[i * w] ^ src[(i - 1) * w]);
+		last += hweight8(src[i * w + w - 1] ^ src[(i - 1) * w + w - 1]);
+	}
+	return 2 * first < last && last >= 2 * m;
+}
+
+/**
+ * struct num_scan - what a pass over a page tells of its numbers
+ * @low: smallest value of each view at order 0 (the float view shifted)
+ * @factor: common factor of the signed view's values counted from its
+ *	smallest, 0 or 1 for none
+ * @shift: low bits all numbers have zero, up to the float mantissa's
+ */
+struct num_scan {
+	u64 low[3];
+	u64 factor;
+	unsigned int shift;
+};
+
+static const u8 num_mantissa[9] = { [2] = 10, [4] = 23, [8] = 52 };
+
+static __always_inline void num_scan(const u8 *src, unsigned int m,
+				     unsigned int w, struct num_scan *sc)
+{
+	unsigned int bits = 8 * w, i;
+	u64 lu = ~0ULL, ls = ~0ULL, lf = ~0ULL, or = 0, xf = 0, g = 0, x, y;
+
+	for (i = 0; i < m; i++) {
+		x = zbw_get_word(src, i, w);
+		or |= x;
+		lu = min(lu, x);
+		ls = min(ls, num_to_view(x, NUM_SIGNED, bits));
+		y = num_to_view(x, NUM_FLOAT, bits);
+		if (y < lf) {
+			lf = y;
+			xf = x;
+		}
+	}
+	sc->shift = or ? min_t(unsigned int, __ffs64(or), num_mantissa[w]) :
+		    num_mantissa[w];
+	/* dropping low zero bits keeps the order: the same number is least */
+	sc->low[NUM_FLOAT] = num_to_view(xf >> sc->shift, NUM_FLOAT,
+					 bits - sc->shift);
+	sc->low[NUM_UNSIGNED] = lu;
+	sc->low[NUM_SIGNED] = ls;
+	/*
+	 * The factor: its power of 2 from the low bits of all, the rest
+	 * from the odd parts, where most pages show within a few numbers
+	 * that there is none.
+	 */
+	for (i = 0, or = 0; i < m; i++) {
+		y = num_to_view(zbw_get_word(src, i, w), NUM_SIGNED, bits) - ls;
+		or |= y;
+		if (y && g != 1)
+			g = g ? num_gcd(g, y >> __ffs64(y)) : y >> __ffs64(y);
+	}
+	sc->factor = or ? g << __ffs64(or) : 0;
+}
+
+/* The integer value number @x stands for: the factor taken out or as is */
+static __always_inline u64 num_int(u64 x, const struct num_scan *sc,
+				   unsigned int bits)
+{
+	if (sc->factor < 2)
+		return x;
+	return num_divide(num_to_view(x, NUM_SIGNED, bits) -
+			  sc->low[NUM_SIGNED], sc->factor);
+}
+
+/* Bins at NUM_Q_MAX of values of @w bytes */
+static __always_inline unsigned int num_bins3(unsigned int w)
+{
+	return (8 * w - NUM_Q_MAX + 1) << NUM_Q_MAX;
+}
+
+/*
+ * Adds the values of each candidate @c for the @m numbers of @w bytes at
+ * @src to its histogram at NUM_Q_MAX, @h[@c], unless that is NULL; the
+ * first numbers, which a candidate stores raw, are not counted.
+ */
+static __always_inline void num_count(const u8 *src, unsigned int m,
+				      unsigned int w,
+				      const struct num_scan *sc, u16 **h)
+{
+	unsigned int bits = 8 * w, fbits = bits - sc->shift, i;
+	u64 ip = 0, id = 0, fp = 0, fd = 0, x, k, f, d1, d2;
+	u64 ilow = sc->factor < 2 ? sc->low[NUM_UNSIGNED] : 0;
+
+	for (i = 0; i < m; i++) {
+		x = zbw_get_word(src, i, w);
+		k = num_int(x, sc, bits);
+		f = num_to_view(x >> sc->shift, NUM_FLOAT, fbits);
+		if (h[NUM_C_INT0])
+			h[NUM_C_INT0][num_bin3(k - ilow)]++;
+		if (h[NUM_C_SINT0])
+			h[NUM_C_SINT0][num_bin3(num_to_view(x, NUM_SIGNED, bits) -
+						sc->low[NUM_SIGNED])]++;
+		if (h[NUM_C_FLT0])
+			h[NUM_C_FLT0][num_bin3(f - sc->low[NUM_FLOAT])]++;
+		d1 = (k - ip) & num_mask(bits);
+		d2 = (d1 - id) & num_mask(bits);
+		if (i >= 1 && h[NUM_C_INT1])
+			h[NUM_C_INT1][num_bin3(num_zigzag(d1, bits))]++;
+		if (i >= 2 && h[NUM_C_INT2])
+			h[NUM_C_INT2][num_bin3(num_zigzag(d2, bits))]++;
+		ip = k;
+		id = d1;
+		d1 = (f - fp) & num_mask(fbits);
+		d2 = (d1 - fd) & num_mask(fbits);
+		if (i >= 1 && h[NUM_C_FLT1])
+			h[NUM_C_FLT1][num_bin3(num_zigzag(d1, fbits))]++;
+		if (i >= 2 && h[NUM_C_FLT2])
+			h[NUM_C_FLT2][num_bin3(num_zigzag(d2, fbits))]++;
+		fp = f;
+		fd = d1;
+	}
+}
+
+/* The bin at @q of the values of bin @b3 at NUM_Q_MAX, and their offset bits */
+static __always_inline unsigned int num_merge(unsigned int b3, unsigned int q,
+					      unsigned int *obits)
+{
+	unsigned int e;
+
+	if (b3 < (1u << NUM_Q_MAX))
+		return num_bin(b3, q, obits);
+	e = (b3 >> NUM_Q_MAX) - 1 + NUM_Q_MAX;
+	*obits = e - q;
+	return (e - q + 1) << q |
+	       (b3 & ((1u << NUM_Q_MAX) - 1)) >> (NUM_Q_MAX - q);
+}
+
+/*
+ * Estimated bits (in 1/256 bits) of the values of histogram @h3 at @q,
+ * whose bins are all within @first3..@last3: their entropy, offsets and
+ * code lengths; U32_MAX when the bins span more than NUM_SYMS.  The
+ * counts of the bins go to @freq, the first bin to *@lo, their number to
+ * *@nsym.
+ */
+static u32 num_cost(const u16 *h3, unsigned int first3, unsigned int last3,
+		    unsigned int q, u32 *freq, unsigned int *lo,
+		    unsigned int *nsym)
+{
+	unsigned int b3, b, ob, first, i;
+	u32 n = 0, c, log_n;
+	u64 bits = 0;
+
+	first = num_merge(first3, q, &ob);
+	*lo = first;
+	*nsym = num_merge(last3, q, &ob) - first + 1;
+	if (*nsym > NUM_SYMS)
+		return U32_MAX;
+	memset(freq, 0, *nsym * sizeof(*freq));
+	for (b3 = first3; b3 <= last3; b3++) {
+		c = h3[b3];
+		b = num_merge(b3, q, &ob);
+		freq[b - first] += c;
+		bits += (u64)c * ob * 256;
+		n += c;
+	}
+	/* one bin: no codes; else a prefix code spends a bit or more */
+	if (!n || *nsym == 1)
+		return min_t(u64, bits, U32_MAX - 1);
+	log_n = zbw_log2_q8(n);
+	for (i = 0; i < *nsym; i++) {
+		c = freq[i];
+		if (c)
+			bits += (u64)c * max_t(u32, log_n - zbw_log2_q8(c), 256);
+	}
+	return min_t(u64, bits + *nsym * 4 * 256, U32_MAX - 1);
+}
+
+/* The used bins of @h3 (@nb of them): false when there is none */
+static bool num_used(const u16 *h3, unsigned int nb, unsigned int *first3,
+		     unsigned int *last3)
+{
+	unsigned int b;
+
+	for (b = 0; b < nb && !h3[b]; b++)
+		;
+	if (b == nb)
+		return false;
+	*first3 = b;
+	for (b = nb - 1; !h3[b]; b--)
+		;
+	*last3 = b;
+	return true;
+}
+
+/*
+ * The fewest estimated bits of histogram @h3 at any q, the q in *@q; 0
+ * for an empty one (nothing but raw numbers).
+ */
+static u32 num_best_q(const u16 *h3, unsigned int nb, u32 *freq,
+		      unsigned int *q)
+{
+	unsigned int first3, last3, qq, lo, nsym;
+	u32 best = U32_MAX, cost;
+
+	*q = 0;
+	if (!num_used(h3, nb, &first3, &last3))
+		return 0;
+	for (qq = 0; qq <= NUM_Q_MAX; qq++) {
+		cost = num_cost(h3, first3, last3, qq, freq, &lo, &nsym);
+		if (cost < best) {
+			best = cost;
+			*q = qq;
+		}
+	}
+	return best;
+}
+
+/*
+ * The candidates' histograms: all at once for the encoder, one at a time
+ * in the probe's room (ZBW_NUM_EST_SCRATCH)
+ */
+struct num_hist {
+	u32 freq[NUM_SYMS];
+	u16 h3[][NUM_BINS3];
+};
+
+/* Numbers of a page the encoder picks its candidate on, in NUM_WINDOWS */
+#define NUM_PICK	128
+#define NUM_WINDOWS	4
+#define NUM_PICK_Q	2
+
+/* Estimated bits of the candidate counted in @h3; see num_cost() */
+static u32 num_pick_cost(const u16 *h3, unsigned int nb, u32 *freq,
+			 bool table)
+{
+	unsigned int first3, last3, lo, nsym;
+	u32 cost;
+
+	if (!num_used(h3, nb, &first3, &last3))
+		return 0;
+	/* one q tells the candidates apart; the page picks its own */
+	cost = num_cost(h3, first3, last3, NUM_PICK_Q, freq, &lo, &nsym);
+	/* a sample pays for the code's lengths as the page would */
+	if (!table && cost != U32_MAX && nsym > 1)
+		cost -= nsym * 4 * 256;
+	return cost;
+}
+
+/*
+ * The candidate of the fewest estimated bits for @windows windows of @per
+ * numbers of @w bytes, @stride numbers apart from @src, scanned in @sc;
+ * with @all, the histograms of all candidates are counted at once in @h,
+ * else one at a time in its first.  Returns the bits, U32_MAX when none
+ * can code them, and the candidate in *@cand.
+ */
+static u32 num_pick(const u8 *src, unsigned int per, unsigned int windows,
+		    unsigned int stride, unsigned int w,
+		    const struct num_scan *sc, struct num_hist *h,
+		    unsigned int *cand, bool all)
+{
+	unsigned int nb = num_bins3(w), c, k, one;
+	u16 *hp[NUM_NR_CAND];
+	u32 best = U32_MAX, cost;
+
+	*cand = NUM_C_INT0;
+	for (one = 0; one < (all ? 1 : NUM_NR_CAND); one++) {
+		for (c = 0; c < NUM_NR_CAND; c++) {
+			hp[c] = all ? h->h3[c] : c == one ? h->h3[0] : NULL;
+			if (c == NUM_C_SINT0 && sc->factor >= 2)
+				hp[c] = NULL;
+			if (hp[c])
+				memset(hp[c], 0, nb * sizeof(u16));
+		}
+		/* windows apart: differences across their gaps mean nothing */
+		for (k = 0; k < windows; k++)
+			num_count(src + k * stride * w, per, w, sc, hp);
+		for (c = 0; c < NUM_NR_CAND; c++) {
+			if (!hp[c])
+				continue;
+			cost = num_pick_cost(hp[c], nb, h->freq, all);
+			if (cost < best) {
+				best = cost;
+				*cand = c;
+			}
+		}
+	}
+	return best;
+}
+
+/* The encoder's scratch: the code, the histograms, then the values */
+struct num_enc {
+	u32 buf[3 * 256];
+	u8 len[NUM_SYMS];
+	u32 code[NUM_SYMS];
+	u8 *r;
+	struct num_hist h;
+};
+
+/* struct num_enc with its histograms, then the values of @max_len bytes */
+static size_t num_enc_size(unsigned int max_len)
+{
+	return ALIGN(sizeof(struct num_enc) +
+		     NUM_NR_CAND * sizeof(u16[NUM_BINS3]), 8) + max_len;
+}
+
+struct num_dec {
+	u16 tab[1u << NUM_CODE_BITS];
+	u64 lower[NUM_SYMS];
+	u8 obits[NUM_SYMS];
+	u8 order[NUM_SYMS];
+	u8 len[NUM_SYMS];
+};
+
+static void num_view_of(unsigned int cand, unsigned int w,
+			const struct num_scan *sc, struct num_view *v)
+{
+	static const u8 view[NUM_NR_CAND] = {
+		[NUM_C_SINT0] = NUM_SIGNED, [NUM_C_FLT0] = NUM_FLOAT,
+		[NUM_C_FLT1] = NUM_FLOAT, [NUM_C_FLT2] = NUM_FLOAT,
+	};
+	static const u8 order[NUM_NR_CAND] = {
+		[NUM_C_INT1] = 1, [NUM_C_INT2] = 2,
+		[NUM_C_FLT1] = 1, [NUM_C_FLT2] = 2,
+	};
+
+	v->w = w;
+	v->view = view[cand];
+	v->order = order[cand];
+	v->shift = v->view == NUM_FLOAT ? sc->shift : 0;
+	v->bits = 8 * w - v->shift;
+	v->factor = 0;
+	v->base = 0;
+	v->low = 0;
+	if (v->view != NUM_FLOAT && sc->factor >= 2) {
+		/* the factor is counted in the signed view */
+		v->view = NUM_SIGNED;
+		v->factor = sc->factor;
+		v->base = sc->low[NUM_SIGNED];
+	} else if (!v->order) {
+		v->low = sc->low[v->view];
+	}
+}
+
+/* Value @k of number @x in view @v */
+static __always_inline u64 num_value(u64 x, const struct num_view *v)
+{
+	u64 y = num_to_view(x >> v->shift, v->view, v->bits);
+
+	return v->factor ? num_divide(y - v->base, v->factor) : y;
+}
+
+/*
+ * The values of view @v of the @m numbers at @src, as @w-byte words at
+ * @r: the raw ones first, then the others, whose bins at NUM_Q_MAX are
+ * counted in @h3.
+ */
+static __always_inline void num_values(const u8 *src, unsigned int m,
+				       unsigned int w,
+				       const struct num_view *v, u8 *r,
+				       u16 *h3)
+{
+	unsigned int bits = v->bits, i;
+	u64 prev = 0, pd = 0, k, d, x;
+
+	for (i = 0; i < m; i++) {
+		k = num_value(zbw_get_word(src, i, w), v);
+		d = (k - prev) & num_mask(bits);
+		prev = k;
+		if (v->order == 2) {
+			x = (d - pd) & num_mask(bits);
+			pd = d;
+			d = x;
+		}
+		if (!v->order)
+			x = k - v->low;
+		else if (i >= v->order)
+			x = num_zigzag(d, bits);
+		else
+			x = i ? pd : k;
+		zbw_put_word(x, r, i, w);
+		if (i >= v->order)
+			h3[num_bin3(x)]++;
+	}
+}
+
+static int num_put_word(u8 **p, const u8 *end, u64 x, unsigned int w)
+{
+	if (end - *p < w)
+		return -ENOSPC;
+	zbw_put_word(x, *p, 0, w);
+	*p += w;
+	return 0;
+}
+
+/* The header of view @v up to the bins (format above); -ENOSPC */
+static int num_put_head(const struct num_view *v, unsigned int slen,
+			const u8 *r, unsigned int m, u8 **p, const u8 *end)
+{
+	u8 mode = v->view | v->order << NUM_MODE_ORDER_SHIFT;
+	unsigned int i;
+	int n;
+
+	if (v->factor)
+		mode |= NUM_MODE_FACTOR;
+	if (v->shift)
+		mode |= NUM_MODE_SHIFT;
+	if (*p >= end)
+		return -ENOSPC;
+	*(*p)++ = mode;
+	n = zbw_put_size(*p, end, slen);
+	if (n < 0)
+		return n;
+	*p += n;
+	if (v->shift) {
+		if (*p >= end)
+			return -ENOSPC;
+		*(*p)++ = v->shift;
+	}
+	if (v->factor && (num_put_word(p, end, v->base, v->w) ||
+			  num_put_word(p, end, v->factor, v->w)))
+		return -ENOSPC;
+	if (!v->order && !v->factor &&
+	    num_put_word(p, end, v->low, v->w))
+		return -ENOSPC;
+	for (i = 0; i < v->order && i < m; i++)
+		if (num_put_word(p, end, zbw_get_word(r, i, v->w), v->w))
+			return -ENOSPC;
+	return 0;
+}
+
+/* The bit stream of values @order.. of the @m at @r, at @q, codes @code */
+static __always_inline int num_put_values(const u8 *r, unsigned int m,
+					  unsigned int w, unsigned int order,
+					  unsigned int q, unsigned int lo,
+					  const u32 *code,
+					  struct zbw_bitw *bw)
+{
+	unsigned int i, ob, b;
+	u64 x;
+
+	for (i = order; i < m; i++) {
+		x = zbw_get_word(r, i, w);
+		b = num_bin(x, q, &ob) - lo;
+		zbw_bitw_flush(bw);
+		if (unlikely(bw->nb >= 8))
+			return -ENOSPC;
+		zbw_bitw_put(bw, code[b] & 0xffff, code[b] >> 16);
+		x &= num_mask(ob);
+		if (w == 8 && ob > 32) {
+			zbw_bitw_put(bw, x & 0xffffffff, 32);
+			zbw_bitw_flush(bw);
+			if (bw->nb >= 8)
+				return -ENOSPC;
+			x >>= 32;
+			ob -= 32;
+		}
+		zbw_bitw_put(bw, x, ob);
+	}
+	return zbw_bitw_close(bw) ? 0 : -ENOSPC;
+}
+
+static __always_inline int num_encode(const u8 *src, unsigned int slen,
+				      u8 *dst, unsigned int dcap,
+				      void *scratch, unsigned int w)
+{
+	unsigned int m = slen / w, nb = num_bins3(w), cand, q, lo, nsym, i;
+	unsigned int first3, last3, used = 0, per, tail = slen - m * w;
+	u8 *p = dst, *end = dst + dcap;
+	struct num_enc *e = scratch;
+	u32 next[NUM_CODE_BITS + 1];
+	unsigned int cand_be;
+	struct num_scan sc_be;
+	const u8 *num = src;
+	u32 best;
+	bool be;
+	struct num_scan sc;
+	struct zbw_bitw bw;
+	struct num_view v;
+	u16 *h3;
+	int err;
+
+	if (m < 2)
+		return -EINVAL;
+	e->r = (u8 *)scratch + num_enc_size(0);
+	per = min(m, NUM_PICK) / NUM_WINDOWS;
+	num_scan(src, m, w, &sc);
+	best = num_pick(src, per, NUM_WINDOWS, m / NUM_WINDOWS, w, &sc, &e->h,
+			&cand, true);
+	be = num_big_endian(src, m, w);
+	if (be) {
+		/* the values replace the numbers there as they are made */
+		num_swap(e->r, src, m, w);
+		num_scan(e->r, m, w, &sc_be);
+		be = num_pick(e->r, per, NUM_WINDOWS, m / NUM_WINDOWS, w, &sc_be,
+			      &e->h, &cand_be, true) < best;
+	}
+	if (be) {
+		num = e->r;
+		sc = sc_be;
+		cand = cand_be;
+	} else if (best == U32_MAX) {
+		return -EINVAL;
+	}
+	num_view_of(cand, w, &sc, &v);
+	h3 = e->h.h3[0];
+	memset(h3, 0, nb * sizeof(*h3));
+	num_values(num, m, w, &v, e->r, h3);
+	num_best_q(h3, nb, e->h.freq, &q);
+	if (!num_used(h3, nb, &first3, &last3)) {
+		first3 = 0;
+		last3 = 0;
+	}
+	if (num_cost(h3, first3, last3, q, e->h.freq, &lo, &nsym) == U32_MAX)
+		return -EINVAL;
+	for (i = 0; i < nsym; i++)
+		used += !!e->h.freq[i];
+
+	err = num_put_head(&v, slen, e->r, m, &p, end);
+	if (err)
+		return err;
+	if (used <= 1)
+		dst[0] |= NUM_MODE_ONE;
+	if (be)
+		dst[0] |= NUM_MODE_BIG_ENDIAN;
+	if (end - p < 2 + ZBW_LEN_BYTES_MAX + (nsym + 1) / 2 + tail)
+		return -ENOSPC;
+	*p++ = q;
+	p += zbw_put_len(p, end, lo);
+	*p++ = nsym - 1;
+	memset(e->code, 0, nsym * sizeof(*e->code));
+	if (used > 1) {
+		zbw_huf_lengths(e->h.freq, nsym, NUM_CODE_BITS, e->len, e->buf);
+		for (i = 0; i < nsym; i += 2)
+			*p++ = e->len[i] | (i + 1 < nsym ? e->len[i + 1] << 4 : 0);
+		zbw_huf_canon(e->len, nsym, NUM_CODE_BITS, next, NULL);
+		for (i = 0; i < nsym; i++)
+			if (e->len[i])
+				e->code[i] = zbw_huf_rev(next[e->len[i]]++,
+							 e->len[i]) |
+					     e->len[i] << 16;
+	}
+	memcpy(p, src + m * w, tail);
+	p += tail;
+	zbw_bitw_init(&bw, p, end);
+	err = num_put_values(e->r, m, w, v.order, q, lo, e->code, &bw);
+	return err ? err : bw.p - dst;
+}
+
+static int num_get_word(const u8 **p, const u8 *end, unsigned int w, u64 *x)
+{
+	if (end - *p < w)
+		return -EINVAL;
+	*x = zbw_get_word(*p, 0, w);
+	*p += w;
+	return 0;
+}
+
+/* Take @n (<= 57 after a refill) bits */
+static __always_inline u64 num_bits(struct zbw_bitr *r, unsigned int n)
+{
+	u64 v = r->buf & ((1ULL << n) - 1);
+
+	r->buf >>= n;
+	r->cnt -= n;
+	return v;
+}
+
+/*
+ * The values @from.. of the @m numbers of @w bytes as words at @dst, from
+ * the bit stream of @br, in the bins of @d (the one bin 0 when @one).
+ */
+static __always_inline void num_get_values(struct zbw_bitr *br, u8 *dst,
+					   unsigned int from, unsigned int m,
+					   unsigned int w, bool one,
+					   const struct num_dec *d)
+{
+	unsigned int i, sym = 0, ob;
+	u64 x;
+
+	for (i = from; i < m; i++) {
+		zbw_bitr_refill(br);
+		if (!one) {
+			u16 t = d->tab[br->buf & ((1u << NUM_CODE_BITS) - 1)];
+
+			sym = t >> 8;
+			num_bits(br, t & 0xff);
+		}
+		ob = d->obits[sym];
+		if (w == 8 && ob > 32) {
+			x = num_bits(br, 32);
+			zbw_bitr_refill(br);
+			x |= num_bits(br, ob - 32) << 32;
+		} else {
+			x = num_bits(br, ob);
+		}
+		zbw_put_word(x + d->lower[sym], dst, i, w);
+	}
+}
+
+/*
+ * Number @i from its value @k in view @v, stored at @dst; @view is
+ * v->view, or NUM_NR_VIEWS for a view with a factor, a constant in the
+ * loops of num_undo().
+ */
+#define NUM_NR_VIEWS	3
+static __always_inline void num_put_number(u8 *dst, unsigned int i, u64 k,
+					   const struct num_view *v,
+					   unsigned int view)
+{
+	u64 y;
+
+	if (view == NUM_NR_VIEWS)
+		y = num_from_view(v->base + k * v->factor, NUM_SIGNED,
+				  v->bits);
+	else
+		y = num_from_view(k & num_mask(v->bits), view,
+				  v->bits) << v->shift;
+	zbw_put_word(y, dst, i, v->w);
+}
+
+/* Turns the @m values at @dst into the numbers of view @v, in place */
+static __always_inline void num_undo_view(u8 *dst, unsigned int m,
+					  unsigned int w,
+					  const struct num_view *v,
+					  unsigned int view)
+{
+	u64 mask = num_mask(v->bits), k, d;
+	unsigned int i;
+
+	if (!v->order) {
+		for (i = 0; i < m; i++)
+			num_put_number(dst, i, zbw_get_word(dst, i, w) + v->low,
+				       v, view);
+		return;
+	}
+	k = zbw_get_word(dst, 0, w);
+	num_put_number(dst, 0, k, v, view);
+	if (v->order == 1) {
+		for (i = 1; i < m; i++) {
+			k = (k + num_unzigzag(zbw_get_word(dst, i, w))) & mask;
+			num_put_number(dst, i, k, v, view);
+		}
+		return;
+	}
+	if (m < 2)
+		return;
+	d = zbw_get_word(dst, 1, w);
+	k = (k + d) & mask;
+	num_put_number(dst, 1, k, v, view);
+	for (i = 2; i < m; i++) {
+		d = (d + num_unzigzag(zbw_get_word(dst, i, w))) & mask;
+		k = (k + d) & mask;
+		num_put_number(dst, i, k, v, view);
+	}
+}
+
+static __always_inline void num_undo(u8 *dst, unsigned int m,
+				     unsigned int w, const struct num_view *v)
+{
+	if (v->factor)
+		num_undo_view(dst, m, w, v, NUM_NR_VIEWS);
+	else if (v->view == NUM_FLOAT)
+		num_undo_view(dst, m, w, v, NUM_FLOAT);
+	else if (v->view == NUM_SIGNED)
+		num_undo_view(dst, m, w, v, NUM_SIGNED);
+	else
+		num_undo_view(dst, m, w, v, NUM_UNSIGNED);
+}
+
+static __always_inline int num_decode(const u8 *src, unsigned int slen,
+				      u8 *dst, unsigned int dcap,
+				      void *scratch, unsigned int w)
+{
+	const u8 *p = src, *end = src + slen;
+	struct num_dec *dd = scratch;
+	struct num_view v = { .w = w };
+	unsigned int q, lo, nsym, i, m, tail;
+	struct zbw_bitr br;
+	u32 n, lo32;
+	bool one;
+	u64 x;
+	u8 mode;
+	int len;
+
+	if (p >= end)
+		return -EINVAL;
+	mode = *p++;
+	v.view = mode & NUM_MODE_VIEW;
+	v.order = (mode & NUM_MODE_ORDER) >> NUM_MODE_ORDER_SHIFT;
+	one = mode & NUM_MODE_ONE;
+	if (v.view > NUM_FLOAT || v.order > 2 ||
+	    ((mode & NUM_MODE_FACTOR) && v.view == NUM_FLOAT) ||
+	    ((mode & NUM_MODE_SHIFT) && v.view != NUM_FLOAT))
+		return -EINVAL;
+	len = zbw_get_size(p, end, dcap, &n);
+	if (len < 0)
+		return len;
+	p += len;
+	m = n / w;
+	tail = n - m * w;
+	if (mode & NUM_MODE_SHIFT) {
+		if (p >= end || !*p || *p > num_mantissa[w])
+			return -EINVAL;
+		v.shift = *p++;
+	}
+	v.bits = 8 * w - v.shift;
+	if ((mode & NUM_MODE_FACTOR) &&
+	    (num_get_word(&p, end, w, &v.base) ||
+	     num_get_word(&p, end, w, &v.factor) || v.factor < 2))
+		return -EINVAL;
+	if (!v.order && !v.factor && num_get_word(&p, end, w, &v.low))
+		return -EINVAL;
+	for (i = 0; i < v.order && i < m; i++) {
+		if (num_get_word(&p, end, w, &x) || x > num_mask(v.bits))
+			return -EINVAL;
+		zbw_put_word(x, dst, i, w);
+	}
+	if (end - p < 3 || *p > NUM_Q_MAX)
+		return -EINVAL;
+	q = *p++;
+	len = zbw_get_len(p, end, &lo32);
+	if (!len || end - p - len < 1)
+		return -EINVAL;
+	p += len;
+	lo = lo32;
+	nsym = *p++ + 1;
+	for (i = 0; i < nsym; i++)
+		if (!num_bin_range(lo + i, q, v.bits, &dd->lower[i],
+				   &dd->obits[i]))
+			return -EINVAL;
+	if (!one) {
+		if (end - p < (nsym + 1) / 2)
+			return -EINVAL;
+		for (i = 0; i < nsym; i++) {
+			dd->len[i] = (p[i / 2] >> (i & 1 ? 4 : 0)) & 15;
+			if (dd->len[i] > NUM_CODE_BITS)
+				return -EINVAL;
+		}
+		if ((nsym & 1) && (p[nsym / 2] >> 4))
+			return -EINVAL;
+		p += (nsym + 1) / 2;
+		if (zbw_huf_table(dd->len, nsym, NUM_CODE_BITS, dd->tab,
+				  dd->order))
+			return -EINVAL;
+	} else if (nsym != 1) {
+		return -EINVAL;
+	}
+	if (end - p < tail)
+		return -EINVAL;
+	memcpy(dst + m * w, p, tail);
+	p += tail;
+
+	zbw_bitr_init(&br, p, end);
+	if (one)
+		num_get_values(&br, dst, v.order, m, w, true, dd);
+	else
+		num_get_values(&br, dst, v.order, m, w, false, dd);
+	if (!zbw_bitr_done(&br))
+		return -EINVAL;
+	num_undo(dst, m, w, &v);
+	if (mode & NUM_MODE_BIG_ENDIAN)
+		num_swap(dst, dst, m, w);
+	return n;
+}
+
+static size_t num_scratch_size(unsigned int max_len)
+{
+	return max(num_enc_size(max_len), sizeof(struct num_dec));
+}
+
+#define NUM_STEP(step, w)						\
+static const unsigned int step##_width = (w);				\
+static int step##_encode(const u8 *src, unsigned int slen, u8 *dst,	\
+			 unsigned int dcap, void *scratch)		\
+{									\
+	return num_encode(src, slen, dst, dcap, scratch, step##_width);	\
+}									\
+static int step##_decode(const u8 *src, unsigned int slen, u8 *dst,	\
+			 unsigned int dcap, void *scratch)		\
+{									\
+	return num_decode(src, slen, dst, dcap, scratch, step##_width);	\
+}									\
+const struct zbewalgo_step step = {					\
+	.encode		= step##_encode,				\
+	.decode		= step##_decode,				\
+	.scratch_size	= num_scratch_size,				\
+}
+
+NUM_STEP(zbewalgo_step_NUM2, 2);
+NUM_STEP(zbewalgo_step_NUM4, 4);
+NUM_STEP(zbewalgo_step_NUM8, 8);
+
+/**
+ * zbw_num_estimate() - what a num step is expected to make of a page
+ * @sample: windows of the page, each a whole number of words
+ * @n: bytes of the sample
+ * @windows: how many windows @sample has, each @n / @windows bytes
+ * @w: the step's word size, 2, 4 or 8
+ * @scratch: at least ZBW_NUM_EST_SCRATCH bytes, 8-byte aligned
+ *
+ * Return: the estimated bits of the sample's numbers, in 1/256 bits,
+ * without the page's header and code lengths; U32_MAX when the step
+ * cannot code them.
+ */
+u32 zbw_num_estimate(const u8 *sample, unsigned int n, unsigned int windows,
+		     unsigned int w, void *scratch)
+{
+	struct num_hist *h = scratch +
+			     BUILD_BUG_ON_ZERO(sizeof(*h) + sizeof(h->h3[0]) +
+					       ZBW_PROBE_BYTES >
+					       ZBW_NUM_EST_SCRATCH);
+	unsigned int per = n / windows / w, cand;
+	struct num_scan sc;
+
+	u32 best;
+
+	num_scan(sample, n / w, w, &sc);
+	best = num_pick(sample, per, windows, per, w, &sc, h, &cand, false);
+	/* after the histogram: room for the sample byte-reversed */
+	if (num_big_endian(sample, n / w, w)) {
+		u8 *swapped = (u8 *)h->h3[1];
+
+		num_swap(swapped, sample, n / w, w);
+		num_scan(swapped, n / w, w, &sc);
+		best = min(best, num_pick(swapped, per, windows, per, w, &sc, h,
+					  &cand, false));
+	}
+	return best;
+}
