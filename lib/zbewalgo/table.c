@@ -36,22 +36,26 @@ enum {
  * The default table, chosen by measurement (method in
  * tools/testing/zbewalgo/bench/README.md): zstd alone for text, code and
  * process memory; zstd on byte planes for arrays of numbers, of 4- or
- * 8-byte words, or of the differences of 8- or 2-byte words (smooth float
- * fields of either width, sparse matrices, pointer arrays, 16-bit images
- * and signals).  Each chain is about one zstd run: about one chain is
- * tried per page, so a page costs about what zstd alone costs.  zstd
- * comes first: where the probe's estimates cannot tell the chains apart
- * (pages of mostly zeros) the first chain is tried, and on those pages of
- * process memory zstd alone writes the least.
+ * 8-byte words, or of the differences of 8- or 2-byte words (sparse
+ * matrices, pointer arrays, 16-bit images, and numbers that repeat); the
+ * number coders for arrays of 4-, 8- and 2-byte numbers whose values vary
+ * smoothly or within a range (float fields, solver state, samples).  Each
+ * chain costs about one zstd run or less, and about one chain is tried
+ * per page.  zstd comes first: where the probe's estimates cannot tell
+ * the chains apart (pages of mostly zeros) the first chain is tried, and
+ * on those pages of process memory zstd alone writes the least.
  */
 static const struct zbewalgo_table zbewalgo_default = {
-	.nr = 5,
+	.nr = 8,
 	.comb = {
 		C(ZSTD),
 		C(BITSHUFFLE4, ZSTD),
 		C(BITSHUFFLE8, ZSTD),
 		C(DELTA8, BITSHUFFLE8, ZSTD),
 		C(DELTA2, BITSHUFFLE2, ZSTD),
+		C(NUM4),
+		C(NUM8),
+		C(NUM2),
 	},
 };
 
@@ -69,17 +73,17 @@ static const struct zbewalgo_table zbewalgo_preset_fast = {
 };
 
 /*
- * Level 3: every zstd chain measured useful, then, with the classic
- * steps, sieved planes, lz (3-5% smaller than zstd on text pages, at a
- * third of its speed) and the strongest chains of entropy coders: second
- * differences for smooth float64 fields, sieved planes for sparse float32
- * ones, BWT for text.
+ * Level 3: every zstd chain measured useful, the number coders, then,
+ * with the classic steps, sieved planes, lz (3-5% smaller than zstd on
+ * text pages, at a third of its speed) and the strongest chains of
+ * entropy coders: second differences for smooth float64 fields, sieved
+ * planes for sparse float32 ones, BWT for text.
  */
 static const struct zbewalgo_table zbewalgo_preset_thorough = {
 #ifdef CONFIG_ZBEWALGO_CLASSIC_STEPS
-	.nr = 12,
+	.nr = 15,
 #else
-	.nr = 7,
+	.nr = 10,
 #endif
 	.comb = {
 		C(ZSTD),
@@ -89,6 +93,9 @@ static const struct zbewalgo_table zbewalgo_preset_thorough = {
 		C(DELTA2, BITSHUFFLE2, ZSTD),
 		C(DELTA8, DELTA8, BITSHUFFLE8, ZSTD),
 		C(DELTA4, BITSHUFFLE4, ZSTD),
+		C(NUM4),
+		C(NUM8),
+		C(NUM2),
 #ifdef CONFIG_ZBEWALGO_CLASSIC_STEPS
 		C(SIEVE4, BITSHUFFLE4, ZSTD),
 		C(LZ),
@@ -104,8 +111,7 @@ static const struct zbewalgo_table zbewalgo_preset_thorough = {
 /**
  * zbewalgo_preset_table() - combination table of a compression level
  * @level: 1 (fast: three chains), 2 (the default table) or 3 (thorough:
- *	twelve chains, the seven of them that end in zstd without
- *	CONFIG_ZBEWALGO_CLASSIC_STEPS)
+ *	fifteen chains, ten of them without CONFIG_ZBEWALGO_CLASSIC_STEPS)
  *
  * zram's algorithm_params level= selects one of these, and the same
  * level for the steps, zbewalgo_ctx_set_level().
