@@ -72,6 +72,9 @@
 #define NUM_Q_MAX	3
 /* bins at q = NUM_Q_MAX of a 64-bit value: 8 exact, then 61 octaves of 8 */
 #define NUM_BINS3	((64 - NUM_Q_MAX + 1) << NUM_Q_MAX)
+/* the candidates are told apart at a coarser q, in fewer bins */
+#define NUM_PICK_Q	2
+#define NUM_BINS2	((64 - NUM_PICK_Q + 1) << NUM_PICK_Q)
 #define NUM_SYMS	256
 #define NUM_CODE_BITS	ZBW_HUF_MAX_BITS
 
@@ -84,7 +87,7 @@
 #define NUM_MODE_BIG_ENDIAN	0x80
 
 /* Numbers looked at for their byte order */
-#define NUM_ORDER_LOOK		256u
+#define NUM_ORDER_LOOK		64u
 
 enum { NUM_UNSIGNED, NUM_SIGNED, NUM_FLOAT };
 
@@ -326,15 +329,23 @@ static __always_inline u64 num_int(u64 x, const struct num_scan *sc,
 			  sc->low[NUM_SIGNED], sc->factor);
 }
 
-/* Bins at NUM_Q_MAX of values of @w bytes */
-static __always_inline unsigned int num_bins3(unsigned int w)
+/* Bins at @q of values of @w bytes */
+static __always_inline unsigned int num_bins(unsigned int w, unsigned int q)
 {
-	return (8 * w - NUM_Q_MAX + 1) << NUM_Q_MAX;
+	return (8 * w - q + 1) << q;
+}
+
+/* The bin of @r at NUM_PICK_Q */
+static __always_inline unsigned int num_bin2(u64 r)
+{
+	unsigned int ob;
+
+	return num_bin(r, NUM_PICK_Q, &ob);
 }
 
 /*
  * Adds the values of each candidate @c for the @m numbers of @w bytes at
- * @src to its histogram at NUM_Q_MAX, @h[@c], unless that is NULL; the
+ * @src to its histogram at NUM_PICK_Q, @h[@c], unless that is NULL; the
  * first numbers, which a candidate stores raw, are not counted.
  */
 static __always_inline void num_count(const u8 *src, unsigned int m,
@@ -350,69 +361,69 @@ static __always_inline void num_count(const u8 *src, unsigned int m,
 		k = num_int(x, sc, bits);
 		f = num_to_view(x >> sc->shift, NUM_FLOAT, fbits);
 		if (h[NUM_C_INT0])
-			h[NUM_C_INT0][num_bin3(k - ilow)]++;
+			h[NUM_C_INT0][num_bin2(k - ilow)]++;
 		if (h[NUM_C_SINT0])
-			h[NUM_C_SINT0][num_bin3(num_to_view(x, NUM_SIGNED, bits) -
+			h[NUM_C_SINT0][num_bin2(num_to_view(x, NUM_SIGNED, bits) -
 						sc->low[NUM_SIGNED])]++;
 		if (h[NUM_C_FLT0])
-			h[NUM_C_FLT0][num_bin3(f - sc->low[NUM_FLOAT])]++;
+			h[NUM_C_FLT0][num_bin2(f - sc->low[NUM_FLOAT])]++;
 		d1 = (k - ip) & num_mask(bits);
 		d2 = (d1 - id) & num_mask(bits);
 		if (i >= 1 && h[NUM_C_INT1])
-			h[NUM_C_INT1][num_bin3(num_zigzag(d1, bits))]++;
+			h[NUM_C_INT1][num_bin2(num_zigzag(d1, bits))]++;
 		if (i >= 2 && h[NUM_C_INT2])
-			h[NUM_C_INT2][num_bin3(num_zigzag(d2, bits))]++;
+			h[NUM_C_INT2][num_bin2(num_zigzag(d2, bits))]++;
 		ip = k;
 		id = d1;
 		d1 = (f - fp) & num_mask(fbits);
 		d2 = (d1 - fd) & num_mask(fbits);
 		if (i >= 1 && h[NUM_C_FLT1])
-			h[NUM_C_FLT1][num_bin3(num_zigzag(d1, fbits))]++;
+			h[NUM_C_FLT1][num_bin2(num_zigzag(d1, fbits))]++;
 		if (i >= 2 && h[NUM_C_FLT2])
-			h[NUM_C_FLT2][num_bin3(num_zigzag(d2, fbits))]++;
+			h[NUM_C_FLT2][num_bin2(num_zigzag(d2, fbits))]++;
 		fp = f;
 		fd = d1;
 	}
 }
 
-/* The bin at @q of the values of bin @b3 at NUM_Q_MAX, and their offset bits */
-static __always_inline unsigned int num_merge(unsigned int b3, unsigned int q,
+/* The bin at @q of the values of bin @b at @hq >= @q, and their offset bits */
+static __always_inline unsigned int num_merge(unsigned int b, unsigned int hq,
+					      unsigned int q,
 					      unsigned int *obits)
 {
 	unsigned int e;
 
-	if (b3 < (1u << NUM_Q_MAX))
-		return num_bin(b3, q, obits);
-	e = (b3 >> NUM_Q_MAX) - 1 + NUM_Q_MAX;
+	if (b < (1u << hq))
+		return num_bin(b, q, obits);
+	e = (b >> hq) - 1 + hq;
 	*obits = e - q;
-	return (e - q + 1) << q |
-	       (b3 & ((1u << NUM_Q_MAX) - 1)) >> (NUM_Q_MAX - q);
+	return (e - q + 1) << q | (b & ((1u << hq) - 1)) >> (hq - q);
 }
 
 /*
- * Estimated bits (in 1/256 bits) of the values of histogram @h3 at @q,
- * whose bins are all within @first3..@last3: their entropy, offsets and
+ * Estimated bits (in 1/256 bits) of the values of histogram @h3 (at
+ * @hq) at @q <= @hq, whose bins are all within @first3..@last3: their entropy, offsets and
  * code lengths; U32_MAX when the bins span more than NUM_SYMS.  The
  * counts of the bins go to @freq, the first bin to *@lo, their number to
  * *@nsym.
  */
-static u32 num_cost(const u16 *h3, unsigned int first3, unsigned int last3,
-		    unsigned int q, u32 *freq, unsigned int *lo,
-		    unsigned int *nsym)
+static u32 num_cost(const u16 *h3, unsigned int hq, unsigned int first3,
+		    unsigned int last3, unsigned int q, u32 *freq,
+		    unsigned int *lo, unsigned int *nsym)
 {
 	unsigned int b3, b, ob, first, i;
 	u32 n = 0, c, log_n;
 	u64 bits = 0;
 
-	first = num_merge(first3, q, &ob);
+	first = num_merge(first3, hq, q, &ob);
 	*lo = first;
-	*nsym = num_merge(last3, q, &ob) - first + 1;
+	*nsym = num_merge(last3, hq, q, &ob) - first + 1;
 	if (*nsym > NUM_SYMS)
 		return U32_MAX;
 	memset(freq, 0, *nsym * sizeof(*freq));
 	for (b3 = first3; b3 <= last3; b3++) {
 		c = h3[b3];
-		b = num_merge(b3, q, &ob);
+		b = num_merge(b3, hq, q, &ob);
 		freq[b - first] += c;
 		bits += (u64)c * ob * 256;
 		n += c;
@@ -460,7 +471,8 @@ static u32 num_best_q(const u16 *h3, unsigned int nb, u32 *freq,
 	if (!num_used(h3, nb, &first3, &last3))
 		return 0;
 	for (qq = 0; qq <= NUM_Q_MAX; qq++) {
-		cost = num_cost(h3, first3, last3, qq, freq, &lo, &nsym);
+		cost = num_cost(h3, NUM_Q_MAX, first3, last3, qq, freq, &lo,
+				&nsym);
 		if (cost < best) {
 			best = cost;
 			*q = qq;
@@ -469,73 +481,56 @@ static u32 num_best_q(const u16 *h3, unsigned int nb, u32 *freq,
 	return best;
 }
 
-/*
- * The candidates' histograms: all at once for the encoder, one at a time
- * in the probe's room (ZBW_NUM_EST_SCRATCH)
- */
+/* The candidates' histograms at NUM_PICK_Q, in the probe's room too */
 struct num_hist {
 	u32 freq[NUM_SYMS];
-	u16 h3[][NUM_BINS3];
+	u16 h2[NUM_NR_CAND][NUM_BINS2];
 };
 
 /* Numbers of a page the encoder picks its candidate on, in NUM_WINDOWS */
 #define NUM_PICK	128
 #define NUM_WINDOWS	4
-#define NUM_PICK_Q	2
-
-/* Estimated bits of the candidate counted in @h3; see num_cost() */
-static u32 num_pick_cost(const u16 *h3, unsigned int nb, u32 *freq,
-			 bool table)
-{
-	unsigned int first3, last3, lo, nsym;
-	u32 cost;
-
-	if (!num_used(h3, nb, &first3, &last3))
-		return 0;
-	/* one q tells the candidates apart; the page picks its own */
-	cost = num_cost(h3, first3, last3, NUM_PICK_Q, freq, &lo, &nsym);
-	/* a sample pays for the code's lengths as the page would */
-	if (!table && cost != U32_MAX && nsym > 1)
-		cost -= nsym * 4 * 256;
-	return cost;
-}
 
 /*
  * The candidate of the fewest estimated bits for @windows windows of @per
- * numbers of @w bytes, @stride numbers apart from @src, scanned in @sc;
- * with @all, the histograms of all candidates are counted at once in @h,
- * else one at a time in its first.  Returns the bits, U32_MAX when none
- * can code them, and the candidate in *@cand.
+ * numbers of @w bytes, @stride numbers apart from @src, scanned in @sc,
+ * counted in @h; with @table, the code's lengths are counted too (a
+ * sample leaves them out: the page pays them once).  Returns the bits,
+ * U32_MAX when none can code them, and the candidate in *@cand.
  */
 static u32 num_pick(const u8 *src, unsigned int per, unsigned int windows,
 		    unsigned int stride, unsigned int w,
 		    const struct num_scan *sc, struct num_hist *h,
-		    unsigned int *cand, bool all)
+		    unsigned int *cand, bool table)
 {
-	unsigned int nb = num_bins3(w), c, k, one;
+	unsigned int nb = num_bins(w, NUM_PICK_Q), c, k, first, last, lo;
+	unsigned int nsym;
 	u16 *hp[NUM_NR_CAND];
 	u32 best = U32_MAX, cost;
 
+	for (c = 0; c < NUM_NR_CAND; c++) {
+		hp[c] = h->h2[c];
+		memset(hp[c], 0, nb * sizeof(u16));
+	}
+	if (sc->factor >= 2)
+		hp[NUM_C_SINT0] = NULL;
+	/* windows apart: differences across their gaps mean nothing */
+	for (k = 0; k < windows; k++)
+		num_count(src + k * stride * w, per, w, sc, hp);
 	*cand = NUM_C_INT0;
-	for (one = 0; one < (all ? 1 : NUM_NR_CAND); one++) {
-		for (c = 0; c < NUM_NR_CAND; c++) {
-			hp[c] = all ? h->h3[c] : c == one ? h->h3[0] : NULL;
-			if (c == NUM_C_SINT0 && sc->factor >= 2)
-				hp[c] = NULL;
-			if (hp[c])
-				memset(hp[c], 0, nb * sizeof(u16));
+	for (c = 0; c < NUM_NR_CAND; c++) {
+		if (!hp[c])
+			continue;
+		cost = 0;
+		if (num_used(hp[c], nb, &first, &last)) {
+			cost = num_cost(hp[c], NUM_PICK_Q, first, last,
+					NUM_PICK_Q, h->freq, &lo, &nsym);
+			if (!table && cost != U32_MAX && nsym > 1)
+				cost -= nsym * 4 * 256;
 		}
-		/* windows apart: differences across their gaps mean nothing */
-		for (k = 0; k < windows; k++)
-			num_count(src + k * stride * w, per, w, sc, hp);
-		for (c = 0; c < NUM_NR_CAND; c++) {
-			if (!hp[c])
-				continue;
-			cost = num_pick_cost(hp[c], nb, h->freq, all);
-			if (cost < best) {
-				best = cost;
-				*cand = c;
-			}
+		if (cost < best) {
+			best = cost;
+			*cand = c;
 		}
 	}
 	return best;
@@ -546,15 +541,15 @@ struct num_enc {
 	u32 buf[3 * 256];
 	u8 len[NUM_SYMS];
 	u32 code[NUM_SYMS];
+	u16 h3[NUM_BINS3];
 	u8 *r;
 	struct num_hist h;
 };
 
-/* struct num_enc with its histograms, then the values of @max_len bytes */
+/* struct num_enc, then the values of @max_len bytes */
 static size_t num_enc_size(unsigned int max_len)
 {
-	return ALIGN(sizeof(struct num_enc) +
-		     NUM_NR_CAND * sizeof(u16[NUM_BINS3]), 8) + max_len;
+	return ALIGN(sizeof(struct num_enc), 8) + max_len;
 }
 
 struct num_dec {
@@ -717,7 +712,8 @@ static __always_inline int num_encode(const u8 *src, unsigned int slen,
 				      u8 *dst, unsigned int dcap,
 				      void *scratch, unsigned int w)
 {
-	unsigned int m = slen / w, nb = num_bins3(w), cand, q, lo, nsym, i;
+	unsigned int m = slen / w, nb = num_bins(w, NUM_Q_MAX), cand, q, lo;
+	unsigned int nsym, i;
 	unsigned int first3, last3, used = 0, per, tail = slen - m * w;
 	u8 *p = dst, *end = dst + dcap;
 	struct num_enc *e = scratch;
@@ -756,7 +752,7 @@ static __always_inline int num_encode(const u8 *src, unsigned int slen,
 		return -EINVAL;
 	}
 	num_view_of(cand, w, &sc, &v);
-	h3 = e->h.h3[0];
+	h3 = e->h3;
 	memset(h3, 0, nb * sizeof(*h3));
 	num_values(num, m, w, &v, e->r, h3);
 	num_best_q(h3, nb, e->h.freq, &q);
@@ -764,7 +760,8 @@ static __always_inline int num_encode(const u8 *src, unsigned int slen,
 		first3 = 0;
 		last3 = 0;
 	}
-	if (num_cost(h3, first3, last3, q, e->h.freq, &lo, &nsym) == U32_MAX)
+	if (num_cost(h3, NUM_Q_MAX, first3, last3, q, e->h.freq, &lo,
+		     &nsym) == U32_MAX)
 		return -EINVAL;
 	for (i = 0; i < nsym; i++)
 		used += !!e->h.freq[i];
@@ -1060,19 +1057,17 @@ u32 zbw_num_estimate(const u8 *sample, unsigned int n, unsigned int windows,
 		     unsigned int w, void *scratch)
 {
 	struct num_hist *h = scratch +
-			     BUILD_BUG_ON_ZERO(sizeof(*h) + sizeof(h->h3[0]) +
-					       ZBW_PROBE_BYTES >
+			     BUILD_BUG_ON_ZERO(sizeof(*h) + ZBW_PROBE_BYTES >
 					       ZBW_NUM_EST_SCRATCH);
 	unsigned int per = n / windows / w, cand;
 	struct num_scan sc;
-
 	u32 best;
 
 	num_scan(sample, n / w, w, &sc);
 	best = num_pick(sample, per, windows, per, w, &sc, h, &cand, false);
-	/* after the histogram: room for the sample byte-reversed */
+	/* after the histograms: room for the sample byte-reversed */
 	if (num_big_endian(sample, n / w, w)) {
-		u8 *swapped = (u8 *)h->h3[1];
+		u8 *swapped = (u8 *)(h + 1);
 
 		num_swap(swapped, sample, n / w, w);
 		num_scan(swapped, n / w, w, &sc);

@@ -14,22 +14,6 @@
 
 #include "search.h"
 
-/* 256 * log2(1 + i / 32), rounded */
-static const u8 zbw_log2_frac[32] = {
-	0, 11, 22, 33, 44, 54, 63, 73, 82, 92, 100, 109, 118, 126, 134, 142,
-	150, 157, 165, 172, 179, 186, 193, 200, 207, 213, 220, 226, 232, 238,
-	244, 250,
-};
-
-/* log2(@x) in 1/256 bits, @x >= 1; at most 0.05 bits too small */
-u32 zbw_log2_q8(u32 x)
-{
-	unsigned int e = fls(x) - 1;
-	u32 m = e >= 5 ? x >> (e - 5) : x << (5 - e);
-
-	return e * 256 + zbw_log2_frac[m - 32];
-}
-
 /* H2 of a histogram from @pairs equal pairs of @n samples, in 1/256 bits */
 static s32 zbw_h2(u32 pairs, unsigned int n)
 {
@@ -314,6 +298,33 @@ static u32 zbw_probe_matches(const u8 *b, unsigned int n, u32 *slot)
 	return 2 * matched;
 }
 
+/*
+ * The word size (2, 4 or 8) whose byte lanes the sample repeats, 0 for
+ * none: arrays of numbers change their high bytes slowly and their low
+ * ones fast, alike in every word.  The changes of each byte lane (offset
+ * modulo 8) from one 8-byte word to the next, summed, repeat with the
+ * period of the word size; those of text and code look alike in every
+ * lane.  Only the num step of that size is estimated.
+ */
+static unsigned int zbw_probe_width(const u8 *b)
+{
+	u32 d[8] = { 0 }, total = 0, err;
+	unsigned int i, p;
+
+	for (i = 8; i < ZBW_PROBE_BYTES; i++)
+		if (i % ZBW_PROBE_WINDOW >= 8)
+			d[i & 7] += abs(b[i] - b[i - 8]);
+	for (i = 0; i < 8; i++)
+		total += d[i];
+	for (p = 1; p < 8; p *= 2) {
+		for (err = 0, i = p; i < 8; i++)
+			err += abs((s32)d[i] - (s32)d[i % p]);
+		if (8 * err < total)
+			return p == 1 ? 0 : p;
+	}
+	return 8;
+}
+
 /**
  * zbw_probe_sample() - take the probe's sample of a page
  * @src: the page, at least ZBW_CHECK_MIN bytes
@@ -332,6 +343,7 @@ void zbw_probe_sample(const u8 *src, unsigned int slen, void *scratch)
 		       ZBW_PROBE_WINDOW);
 	/* kept after the counts for every chain whose layout permutes it */
 	*(u32 *)(count + 256) = zbw_probe_bits(sample, ZBW_PROBE_BYTES, count);
+	*((u32 *)(count + 256) + 1) = zbw_probe_width(sample);
 }
 
 /**
@@ -402,6 +414,8 @@ u32 zbw_probe_estimate(const struct zbewalgo_combination *comb,
 	unsigned int w = zbw_num_width(comb->ids[0]);
 
 	if (w) {
+		if (w != *((u32 *)(count + 256) + 1))
+			return slen;
 		bits = zbw_num_estimate(in, n, ZBW_PROBE_WINDOWS, w,
 					(u8 *)scratch + ZBW_PROBE_NUM_ROOM);
 		if (bits == U32_MAX)

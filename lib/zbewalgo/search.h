@@ -10,6 +10,21 @@
 
 #include "zbewalgo_internal.h"
 
+/* log2(@x) in 1/256 bits, @x >= 1; at most 0.05 bits too small */
+static inline u32 zbw_log2_q8(u32 x)
+{
+	/* 256 * log2(1 + i / 32), rounded */
+	static const u8 frac[32] = {
+		0, 11, 22, 33, 44, 54, 63, 73, 82, 92, 100, 109, 118, 126,
+		134, 142, 150, 157, 165, 172, 179, 186, 193, 200, 207, 213,
+		220, 226, 232, 238, 244, 250,
+	};
+	unsigned int e = fls(x) - 1;
+	u32 m = e >= 5 ? x >> (e - 5) : x << (5 - e);
+
+	return e * 256 + frac[m - 32];
+}
+
 /*
  * Page statistics for the incompressibility test: 8-byte words at the
  * start of every 64-byte block, counted per byte lane (offset % 8), so
@@ -81,12 +96,13 @@ bool zbw_looks_random(struct zbw_sample *s, const u8 *src,
 #define ZBW_PROBE_HASH_BITS	10
 /*
  * The sample and two buffers for its layouts, zbewalgo_stage_cap() bytes
- * each; the hash of words; byte counts; the sample's entropy.
+ * each; the hash of words; byte counts; the sample's entropy and the word
+ * size its lanes show.
  */
 #define ZBW_PROBE_STAGE		(ZBW_PROBE_BYTES + ZBW_PROBE_BYTES / 2 + 64)
 #define ZBW_PROBE_SCRATCH	(3 * ZBW_PROBE_STAGE + \
 				 (sizeof(u32) << ZBW_PROBE_HASH_BITS) + \
-				 256 * sizeof(u16) + sizeof(u32))
+				 256 * sizeof(u16) + 2 * sizeof(u32))
 /*
  * The num steps' estimate (num.c) takes the room of the two layout
  * buffers and the hash, which it does not use
@@ -96,7 +112,6 @@ bool zbw_looks_random(struct zbw_sample *s, const u8 *src,
 				 (sizeof(u32) << ZBW_PROBE_HASH_BITS))
 u32 zbw_num_estimate(const u8 *sample, unsigned int n, unsigned int windows,
 		     unsigned int w, void *scratch);
-u32 zbw_log2_q8(u32 x);
 /*
  * A table has at most one combination per step it holds, so the probe's
  * arrays have ZBEWALGO_MAX_TABLE_STEPS entries.
