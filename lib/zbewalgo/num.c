@@ -45,10 +45,12 @@
  *   at most 11), two to a byte, low nibble first: a complete canonical
  *   prefix code, codes of equal length in bin order;
  * - the last ``n % w`` input bytes;
- * - an LSB-first bit stream to the end of the output (0..7 zero bits
- *   pad its last byte): for each remaining number its bin's code (none
- *   with bit 6, where the bin is ``lo``), then its offset in ``obits``
- *   bits.
+ * - the length of stream A in bytes, a varint, stream A, then stream B
+ *   to the end of the output: two LSB-first bit streams (0..7 zero bits
+ *   pad the last byte of each), A for the remaining numbers
+ *   ``d, d + 2, ...``, B for ``d + 1, d + 3, ...`` (two streams decode
+ *   side by side), each number as its bin's code (none with bit 6, where
+ *   the bin is ``lo``) and then its offset in ``obits`` bits.
  *
  * Bin ``b`` covers, for ``b < 2^q``, the value ``b`` alone (``obits = 0``);
  * otherwise with ``e = (b >> q) - 1 + q`` and ``f = b & (2^q - 1)`` the
@@ -546,10 +548,14 @@ struct num_enc {
 	struct num_hist h;
 };
 
-/* struct num_enc, then the values of @max_len bytes */
+/*
+ * struct num_enc, then the values of @max_len bytes and the two bit
+ * streams, each at most as long as the room for the step's output
+ * (zbewalgo_stage_cap(), which @max_len already is)
+ */
 static size_t num_enc_size(unsigned int max_len)
 {
-	return ALIGN(sizeof(struct num_enc), 8) + max_len;
+	return ALIGN(sizeof(struct num_enc), 8) + 3 * max_len;
 }
 
 struct num_dec {
@@ -678,6 +684,32 @@ static int num_put_head(const struct num_view *v, unsigned int slen,
 }
 
 /* The bit stream of values @order.. of the @m at @r, at @q, codes @code */
+/* Number @i's value @x, in bin @b of @ob offset bits, into @bw */
+static __always_inline int num_put_value(struct zbw_bitw *bw, u64 x,
+					 unsigned int b, unsigned int ob,
+					 const u32 *code, unsigned int w)
+{
+	zbw_bitw_flush(bw);
+	if (unlikely(bw->nb >= 8))
+		return -ENOSPC;
+	zbw_bitw_put(bw, code[b] & 0xffff, code[b] >> 16);
+	x &= num_mask(ob);
+	if (w == 8 && ob > 32) {
+		zbw_bitw_put(bw, x & 0xffffffff, 32);
+		zbw_bitw_flush(bw);
+		if (bw->nb >= 8)
+			return -ENOSPC;
+		x >>= 32;
+		ob -= 32;
+	}
+	zbw_bitw_put(bw, x, ob);
+	return 0;
+}
+
+/*
+ * The bit streams of values @order.. of the @m at @r, at @q, codes @code:
+ * A for every other one from @order, B for those between.
+ */
 static __always_inline int num_put_values(const u8 *r, unsigned int m,
 					  unsigned int w, unsigned int order,
 					  unsigned int q, unsigned int lo,
@@ -690,22 +722,11 @@ static __always_inline int num_put_values(const u8 *r, unsigned int m,
 	for (i = order; i < m; i++) {
 		x = zbw_get_word(r, i, w);
 		b = num_bin(x, q, &ob) - lo;
-		zbw_bitw_flush(bw);
-		if (unlikely(bw->nb >= 8))
+		if (num_put_value(&bw[(i - order) & 1], x, b, ob, code, w))
 			return -ENOSPC;
-		zbw_bitw_put(bw, code[b] & 0xffff, code[b] >> 16);
-		x &= num_mask(ob);
-		if (w == 8 && ob > 32) {
-			zbw_bitw_put(bw, x & 0xffffffff, 32);
-			zbw_bitw_flush(bw);
-			if (bw->nb >= 8)
-				return -ENOSPC;
-			x >>= 32;
-			ob -= 32;
-		}
-		zbw_bitw_put(bw, x, ob);
 	}
-	return zbw_bitw_close(bw) ? 0 : -ENOSPC;
+	return zbw_bitw_close(&bw[0]) && zbw_bitw_close(&bw[1]) ? 0 :
+	       -ENOSPC;
 }
 
 static __always_inline int num_encode(const u8 *src, unsigned int slen,
@@ -724,7 +745,8 @@ static __always_inline int num_encode(const u8 *src, unsigned int slen,
 	u32 best;
 	bool be;
 	struct num_scan sc;
-	struct zbw_bitw bw;
+	struct zbw_bitw bw[2];
+	unsigned int alen, blen, n;
 	struct num_view v;
 	u16 *h3;
 	int err;
@@ -792,9 +814,21 @@ static __always_inline int num_encode(const u8 *src, unsigned int slen,
 	}
 	memcpy(p, src + m * w, tail);
 	p += tail;
-	zbw_bitw_init(&bw, p, end);
-	err = num_put_values(e->r, m, w, v.order, q, lo, e->code, &bw);
-	return err ? err : bw.p - dst;
+	/* both streams in the scratch, then their lengths are known */
+	zbw_bitw_init(&bw[0], e->r + slen, e->r + slen + dcap);
+	zbw_bitw_init(&bw[1], e->r + slen + dcap, e->r + slen + 2 * dcap);
+	err = num_put_values(e->r, m, w, v.order, q, lo, e->code, bw);
+	if (err)
+		return err;
+	alen = bw[0].p - (e->r + slen);
+	blen = bw[1].p - (e->r + slen + dcap);
+	n = zbw_put_len(p, end, alen);
+	if (!n || end - p - n < alen + blen)
+		return -ENOSPC;
+	p += n;
+	memcpy(p, e->r + slen, alen);
+	memcpy(p + alen, e->r + slen + dcap, blen);
+	return p + alen + blen - dst;
 }
 
 static int num_get_word(const u8 **p, const u8 *end, unsigned int w, u64 *x)
@@ -816,36 +850,50 @@ static __always_inline u64 num_bits(struct zbw_bitr *r, unsigned int n)
 	return v;
 }
 
+/* Number @i's value, from the bit stream of @br, in the bins of @d */
+static __always_inline void num_get_value(struct zbw_bitr *br, u8 *dst,
+					  unsigned int i, unsigned int w,
+					  bool one, const struct num_dec *d)
+{
+	unsigned int sym = 0, ob;
+	u64 x;
+
+	zbw_bitr_refill(br);
+	if (!one) {
+		u16 t = d->tab[br->buf & ((1u << NUM_CODE_BITS) - 1)];
+
+		sym = t >> 8;
+		num_bits(br, t & 0xff);
+	}
+	ob = d->obits[sym];
+	if (w == 8 && ob > 32) {
+		x = num_bits(br, 32);
+		zbw_bitr_refill(br);
+		x |= num_bits(br, ob - 32) << 32;
+	} else {
+		x = num_bits(br, ob);
+	}
+	zbw_put_word(x + d->lower[sym], dst, i, w);
+}
+
 /*
  * The values @from.. of the @m numbers of @w bytes as words at @dst, from
- * the bit stream of @br, in the bins of @d (the one bin 0 when @one).
+ * the bit streams of @br (A, B), in the bins of @d (the one bin 0 when
+ * @one).
  */
 static __always_inline void num_get_values(struct zbw_bitr *br, u8 *dst,
 					   unsigned int from, unsigned int m,
 					   unsigned int w, bool one,
 					   const struct num_dec *d)
 {
-	unsigned int i, sym = 0, ob;
-	u64 x;
+	unsigned int i;
 
-	for (i = from; i < m; i++) {
-		zbw_bitr_refill(br);
-		if (!one) {
-			u16 t = d->tab[br->buf & ((1u << NUM_CODE_BITS) - 1)];
-
-			sym = t >> 8;
-			num_bits(br, t & 0xff);
-		}
-		ob = d->obits[sym];
-		if (w == 8 && ob > 32) {
-			x = num_bits(br, 32);
-			zbw_bitr_refill(br);
-			x |= num_bits(br, ob - 32) << 32;
-		} else {
-			x = num_bits(br, ob);
-		}
-		zbw_put_word(x + d->lower[sym], dst, i, w);
+	for (i = from; i + 1 < m; i += 2) {
+		num_get_value(&br[0], dst, i, w, one, d);
+		num_get_value(&br[1], dst, i + 1, w, one, d);
 	}
+	if (i < m)
+		num_get_value(&br[0], dst, i, w, one, d);
 }
 
 /*
@@ -926,8 +974,8 @@ static __always_inline int num_decode(const u8 *src, unsigned int slen,
 	struct num_dec *dd = scratch;
 	struct num_view v = { .w = w };
 	unsigned int q, lo, nsym, i, m, tail;
-	struct zbw_bitr br;
-	u32 n, lo32;
+	struct zbw_bitr br[2];
+	u32 n, lo32, alen;
 	bool one;
 	u64 x;
 	u8 mode;
@@ -1001,12 +1049,17 @@ static __always_inline int num_decode(const u8 *src, unsigned int slen,
 	memcpy(dst + m * w, p, tail);
 	p += tail;
 
-	zbw_bitr_init(&br, p, end);
+	len = zbw_get_len(p, end, &alen);
+	if (!len || end - p - len < alen)
+		return -EINVAL;
+	p += len;
+	zbw_bitr_init(&br[0], p, p + alen);
+	zbw_bitr_init(&br[1], p + alen, end);
 	if (one)
-		num_get_values(&br, dst, v.order, m, w, true, dd);
+		num_get_values(br, dst, v.order, m, w, true, dd);
 	else
-		num_get_values(&br, dst, v.order, m, w, false, dd);
-	if (!zbw_bitr_done(&br))
+		num_get_values(br, dst, v.order, m, w, false, dd);
+	if (!zbw_bitr_done(&br[0]) || !zbw_bitr_done(&br[1]))
 		return -EINVAL;
 	num_undo(dst, m, w, &v);
 	if (mode & NUM_MODE_BIG_ENDIAN)
