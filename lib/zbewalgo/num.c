@@ -287,13 +287,25 @@ static __always_inline void num_scan(const u8 *src, unsigned int m,
 				     unsigned int w, struct num_scan *sc)
 {
 	unsigned int bits = 8 * w, i;
-	u64 lu = ~0ULL, ls = ~0ULL, lf = ~0ULL, or = 0, xf = 0, g = 0, x, y;
+	u64 lu = ~0ULL, ls = ~0ULL, lf = ~0ULL, or = 0, dor = 0, xf = 0, g = 0;
+	u64 x, y, s0 = num_to_view(zbw_get_word(src, 0, w), NUM_SIGNED, bits);
 
 	for (i = 0; i < m; i++) {
 		x = zbw_get_word(src, i, w);
 		or |= x;
 		lu = min(lu, x);
-		ls = min(ls, num_to_view(x, NUM_SIGNED, bits));
+		y = num_to_view(x, NUM_SIGNED, bits);
+		ls = min(ls, y);
+		/*
+		 * The factor divides every difference of two values, so
+		 * those from the first: its power of 2 from their low bits,
+		 * the rest from their odd parts, where most pages show
+		 * within a few numbers that there is none.
+		 */
+		y = y >= s0 ? y - s0 : s0 - y;
+		dor |= y;
+		if (y && g != 1)
+			g = g ? num_gcd(g, y >> __ffs64(y)) : y >> __ffs64(y);
 		y = num_to_view(x, NUM_FLOAT, bits);
 		if (y < lf) {
 			lf = y;
@@ -307,18 +319,7 @@ static __always_inline void num_scan(const u8 *src, unsigned int m,
 					 bits - sc->shift);
 	sc->low[NUM_UNSIGNED] = lu;
 	sc->low[NUM_SIGNED] = ls;
-	/*
-	 * The factor: its power of 2 from the low bits of all, the rest
-	 * from the odd parts, where most pages show within a few numbers
-	 * that there is none.
-	 */
-	for (i = 0, or = 0; i < m; i++) {
-		y = num_to_view(zbw_get_word(src, i, w), NUM_SIGNED, bits) - ls;
-		or |= y;
-		if (y && g != 1)
-			g = g ? num_gcd(g, y >> __ffs64(y)) : y >> __ffs64(y);
-	}
-	sc->factor = or ? g << __ffs64(or) : 0;
+	sc->factor = dor ? g << __ffs64(dor) : 0;
 }
 
 /* The integer value number @x stands for: the factor taken out or as is */
@@ -543,19 +544,22 @@ struct num_enc {
 	u32 buf[3 * 256];
 	u8 len[NUM_SYMS];
 	u32 code[NUM_SYMS];
+	u32 code3[NUM_BINS3];
 	u16 h3[NUM_BINS3];
 	u8 *r;
+	u16 *b3;
 	struct num_hist h;
 };
 
 /*
- * struct num_enc, then the values of @max_len bytes and the two bit
- * streams, each at most as long as the room for the step's output
+ * struct num_enc, then the values of @max_len bytes, their bins (as
+ * many bytes: two for every two or more) and the two bit streams, each
+ * at most as long as the room for the step's output
  * (zbewalgo_stage_cap(), which @max_len already is)
  */
 static size_t num_enc_size(unsigned int max_len)
 {
-	return ALIGN(sizeof(struct num_enc), 8) + 3 * max_len;
+	return ALIGN(sizeof(struct num_enc), 8) + 4 * max_len;
 }
 
 struct num_dec {
@@ -606,13 +610,13 @@ static __always_inline u64 num_value(u64 x, const struct num_view *v)
 
 /*
  * The values of view @v of the @m numbers at @src, as @w-byte words at
- * @r: the raw ones first, then the others, whose bins at NUM_Q_MAX are
- * counted in @h3.
+ * @r: the raw ones first, then the others, whose bins at NUM_Q_MAX go to
+ * @b3 and are counted in @h3.
  */
 static __always_inline void num_values(const u8 *src, unsigned int m,
 				       unsigned int w,
 				       const struct num_view *v, u8 *r,
-				       u16 *h3)
+				       u16 *b3, u16 *h3)
 {
 	unsigned int bits = v->bits, i;
 	u64 prev = 0, pd = 0, k, d, x;
@@ -633,8 +637,10 @@ static __always_inline void num_values(const u8 *src, unsigned int m,
 		else
 			x = i ? pd : k;
 		zbw_put_word(x, r, i, w);
-		if (i >= v->order)
-			h3[num_bin3(x)]++;
+		if (i >= v->order) {
+			b3[i] = num_bin3(x);
+			h3[b3[i]]++;
+		}
 	}
 }
 
@@ -684,15 +690,19 @@ static int num_put_head(const struct num_view *v, unsigned int slen,
 }
 
 /* The bit stream of values @order.. of the @m at @r, at @q, codes @code */
-/* Number @i's value @x, in bin @b of @ob offset bits, into @bw */
+/*
+ * A value, in the bin of code @code (its length in bits 16-20, the
+ * offset's length in bits 24-29), into @bw
+ */
 static __always_inline int num_put_value(struct zbw_bitw *bw, u64 x,
-					 unsigned int b, unsigned int ob,
-					 const u32 *code, unsigned int w)
+					 u32 code, unsigned int w)
 {
+	unsigned int ob = code >> 24;
+
 	zbw_bitw_flush(bw);
 	if (unlikely(bw->nb >= 8))
 		return -ENOSPC;
-	zbw_bitw_put(bw, code[b] & 0xffff, code[b] >> 16);
+	zbw_bitw_put(bw, code & 0xffff, (code >> 16) & 0x1f);
 	x &= num_mask(ob);
 	if (w == 8 && ob > 32) {
 		zbw_bitw_put(bw, x & 0xffffffff, 32);
@@ -707,24 +717,22 @@ static __always_inline int num_put_value(struct zbw_bitw *bw, u64 x,
 }
 
 /*
- * The bit streams of values @order.. of the @m at @r, at @q, codes @code:
- * A for every other one from @order, B for those between.
+ * The bit streams of values @order.. of the @m at @r, in bins @b3 at
+ * NUM_Q_MAX, codes @code3 by those bins: A for every other one from
+ * @order, B for those between.
  */
-static __always_inline int num_put_values(const u8 *r, unsigned int m,
-					  unsigned int w, unsigned int order,
-					  unsigned int q, unsigned int lo,
-					  const u32 *code,
+static __always_inline int num_put_values(const u8 *r, const u16 *b3,
+					  unsigned int m, unsigned int w,
+					  unsigned int order,
+					  const u32 *code3,
 					  struct zbw_bitw *bw)
 {
-	unsigned int i, ob, b;
-	u64 x;
+	unsigned int i;
 
-	for (i = order; i < m; i++) {
-		x = zbw_get_word(r, i, w);
-		b = num_bin(x, q, &ob) - lo;
-		if (num_put_value(&bw[(i - order) & 1], x, b, ob, code, w))
+	for (i = order; i < m; i++)
+		if (num_put_value(&bw[(i - order) & 1], zbw_get_word(r, i, w),
+				  code3[b3[i]], w))
 			return -ENOSPC;
-	}
 	return zbw_bitw_close(&bw[0]) && zbw_bitw_close(&bw[1]) ? 0 :
 	       -ENOSPC;
 }
@@ -746,7 +754,8 @@ static __always_inline int num_encode(const u8 *src, unsigned int slen,
 	bool be;
 	struct num_scan sc;
 	struct zbw_bitw bw[2];
-	unsigned int alen, blen, n;
+	unsigned int alen, blen, n, ob;
+	u8 *sa;
 	struct num_view v;
 	u16 *h3;
 	int err;
@@ -754,6 +763,8 @@ static __always_inline int num_encode(const u8 *src, unsigned int slen,
 	if (m < 2)
 		return -EINVAL;
 	e->r = (u8 *)scratch + num_enc_size(0);
+	e->b3 = (u16 *)(e->r + ALIGN(slen, 2));
+	sa = (u8 *)(e->b3 + m);
 	per = min(m, NUM_PICK) / NUM_WINDOWS;
 	num_scan(src, m, w, &sc);
 	best = num_pick(src, per, NUM_WINDOWS, m / NUM_WINDOWS, w, &sc, &e->h,
@@ -776,7 +787,7 @@ static __always_inline int num_encode(const u8 *src, unsigned int slen,
 	num_view_of(cand, w, &sc, &v);
 	h3 = e->h3;
 	memset(h3, 0, nb * sizeof(*h3));
-	num_values(num, m, w, &v, e->r, h3);
+	num_values(num, m, w, &v, e->r, e->b3, h3);
 	num_best_q(h3, nb, e->h.freq, &q);
 	if (!num_used(h3, nb, &first3, &last3)) {
 		first3 = 0;
@@ -812,22 +823,28 @@ static __always_inline int num_encode(const u8 *src, unsigned int slen,
 							 e->len[i]) |
 					     e->len[i] << 16;
 	}
+	/* code and offset length by bin at NUM_Q_MAX, for the values */
+	for (i = first3; i <= last3; i++) {
+		unsigned int b = num_merge(i, NUM_Q_MAX, q, &ob) - lo;
+
+		e->code3[i] = e->code[b] | ob << 24;
+	}
 	memcpy(p, src + m * w, tail);
 	p += tail;
 	/* both streams in the scratch, then their lengths are known */
-	zbw_bitw_init(&bw[0], e->r + slen, e->r + slen + dcap);
-	zbw_bitw_init(&bw[1], e->r + slen + dcap, e->r + slen + 2 * dcap);
-	err = num_put_values(e->r, m, w, v.order, q, lo, e->code, bw);
+	zbw_bitw_init(&bw[0], sa, sa + dcap);
+	zbw_bitw_init(&bw[1], sa + dcap, sa + 2 * dcap);
+	err = num_put_values(e->r, e->b3, m, w, v.order, e->code3, bw);
 	if (err)
 		return err;
-	alen = bw[0].p - (e->r + slen);
-	blen = bw[1].p - (e->r + slen + dcap);
+	alen = bw[0].p - sa;
+	blen = bw[1].p - (sa + dcap);
 	n = zbw_put_len(p, end, alen);
 	if (!n || end - p - n < alen + blen)
 		return -ENOSPC;
 	p += n;
-	memcpy(p, e->r + slen, alen);
-	memcpy(p + alen, e->r + slen + dcap, blen);
+	memcpy(p, sa, alen);
+	memcpy(p + alen, sa + dcap, blen);
 	return p + alen + blen - dst;
 }
 
