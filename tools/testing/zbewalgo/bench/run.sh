@@ -5,8 +5,9 @@
 # runs `zbewalgo bench` on them, on the test data (real files from Debian
 # packages, `make testdata`), on the optional extra corpora and on the pages
 # real programs swapped (`make realprog`, table "realswap"), and writes
-# tables (txt, csv, json), plots (png), a note of the machine and, for the
-# sets and the test data, the figures of the speed targets (targets.txt).
+# tables (txt, csv, json), plots (png), a note of the machine, the pages
+# each chain won (wins.txt) and, for the sets and the test data, the
+# figures of the speed targets (targets.txt).
 # See README.md in this directory.
 #
 # usage: run.sh ZBEWALGO_TOOL DATA_DIR TESTDATA_DIR OUT_DIR [SIZE_KIB [REPS
@@ -74,6 +75,15 @@ else
 	rm -f "$out"/realswap.{txt,csv,json,png}
 	echo "bench: skipped: real programs' swap (make realprog captures it into $swap)" >&2
 fi
+echo "bench: the chains that won the pages" >&2
+{
+	echo "# zbewalgo bench: pages each chain of the default table won (wins.sh)"
+	"$here/wins.sh" "$tool" "${sets[@]}"
+	mapfile -t files < <(find "$testdata" -type f ! -name '.*' | sort)
+	"$here/wins.sh" "$tool" "${files[@]}" | tail -n +2
+	mapfile -t files < <(find "$swap" -name '*.bin' -type f 2>/dev/null | sort)
+	[ ${#files[@]} -eq 0 ] || "$here/wins.sh" "$tool" "${files[@]}" | tail -n +2
+} >"$out/wins.txt"
 echo "# load:      $(cut -d' ' -f1-3 /proc/loadavg) (1, 5, 15 min) when the run ended" \
 	>>"$out/machine.txt"
 {
