@@ -22,11 +22,12 @@
  *
  * - ``mode``, one byte: bits 0-1 the view (0: unsigned, 1: signed, its
  *   sign bit flipped; 2: IEEE float, ``y = x | sign`` for a clear sign
- *   bit, ``~x`` for a set one), bits 2-3 the order ``d`` of differences
- *   (0, 1 or 2), bit 4 a common factor (views 0 and 1), bit 5 a shift
- *   (view 2), bit 6 one bin for all values (no code lengths); bit 7 and
- *   the values 3 of the two fields are invalid, as are bits 4 and 5 with
- *   the other view and both together;
+ *   bit, ``~x`` for a set one; 3 is invalid), bits 2-3 the order ``d`` of
+ *   differences (0 to 3), bit 4 a common factor (views 0 and 1), bit 5 a
+ *   shift (view 2), bit 6 one bin for all values (no code lengths), bit 7
+ *   big-endian numbers (each number's bytes are reversed before the view
+ *   and after decoding); bits 4 and 5 with the other view, and both
+ *   together, are invalid;
  * - the input length ``n``, a varint (zbw_put_len()); ``m = n / w``
  *   numbers;
  * - with bit 5, one byte ``t`` (1..mantissa bits: 10, 23 or 52): every
@@ -36,9 +37,9 @@
  *   little-endian: the viewed values are ``y = base + g * k``;
  *   otherwise ``k = y``;
  * - with ``d = 0`` and no factor, ``low``, ``w`` bytes: ``k = low + r``;
- * - ``min(d, m)`` raw values, ``w`` bytes each, little-endian: ``k[0]``,
- *   then for ``d = 2`` the first difference ``k[1] - k[0]`` modulo
- *   ``2^W``;
+ * - ``min(d, m)`` raw values, ``w`` bytes each, little-endian: for
+ *   ``i < d`` the ``i``-th difference at number ``i`` (``k[0]``, then
+ *   ``k[1] - k[0]``, then ``k[2] - 2k[1] + k[0]``), modulo ``2^W``;
  * - one byte ``q`` (0..3), then ``lo`` as a varint and one byte
  *   ``nsym - 1``: the bins ``lo .. lo + nsym - 1`` (every bin below 2^21);
  * - without bit 6, ``nsym`` code lengths of 4 bits each (0: bin unused,
@@ -199,8 +200,8 @@ static __always_inline void num_undo_view(u8 *dst, unsigned int m,
 					  const struct num_view *v,
 					  unsigned int view)
 {
-	u64 mask = num_mask(v->bits), k, d;
-	unsigned int i;
+	u64 mask = num_mask(v->bits), c[NUM_ORDER_MAX + 1] = { 0 };
+	unsigned int i, j, top;
 
 	if (!v->order) {
 		for (i = 0; i < m; i++)
@@ -208,24 +209,19 @@ static __always_inline void num_undo_view(u8 *dst, unsigned int m,
 				       v, view);
 		return;
 	}
-	k = zbw_get_word(dst, 0, w);
-	num_put_number(dst, 0, k, v, view);
-	if (v->order == 1) {
-		for (i = 1; i < m; i++) {
-			k = (k + num_unzigzag(zbw_get_word(dst, i, w))) & mask;
-			num_put_number(dst, i, k, v, view);
-		}
-		return;
-	}
-	if (m < 2)
-		return;
-	d = zbw_get_word(dst, 1, w);
-	k = (k + d) & mask;
-	num_put_number(dst, 1, k, v, view);
-	for (i = 2; i < m; i++) {
-		d = (d + num_unzigzag(zbw_get_word(dst, i, w))) & mask;
-		k = (k + d) & mask;
-		num_put_number(dst, i, k, v, view);
+	/*
+	 * c[j]: the j-th difference at the number before; each number
+	 * brings its highest one (raw for the first ones), and the sums
+	 * down to c[0] make the value.
+	 */
+	for (i = 0; i < m; i++) {
+		top = min(i, v->order);
+		c[top] = zbw_get_word(dst, i, w);
+		if (i >= v->order)
+			c[top] = num_unzigzag(c[top]);
+		for (j = top; j-- > 0;)
+			c[j] = (c[j] + c[j + 1]) & mask;
+		num_put_number(dst, i, c[0], v, view);
 	}
 }
 
@@ -263,7 +259,7 @@ static __always_inline int num_decode(const u8 *src, unsigned int slen,
 	v.view = mode & NUM_MODE_VIEW;
 	v.order = (mode & NUM_MODE_ORDER) >> NUM_MODE_ORDER_SHIFT;
 	one = mode & NUM_MODE_ONE;
-	if (v.view > NUM_FLOAT || v.order > 2 ||
+	if (v.view > NUM_FLOAT ||
 	    ((mode & NUM_MODE_FACTOR) && v.view == NUM_FLOAT) ||
 	    ((mode & NUM_MODE_SHIFT) && v.view != NUM_FLOAT))
 		return -EINVAL;

@@ -16,6 +16,8 @@
 #define NUM_PICK_Q	2
 #define NUM_BINS2	((64 - NUM_PICK_Q + 1) << NUM_PICK_Q)
 #define NUM_SYMS	256
+/* differences taken at most */
+#define NUM_ORDER_MAX	3
 #define NUM_CODE_BITS	ZBW_HUF_MAX_BITS
 
 #define NUM_MODE_VIEW		0x03
@@ -32,7 +34,7 @@ enum { NUM_UNSIGNED, NUM_SIGNED, NUM_FLOAT };
  * struct num_view - how the numbers of a page are turned into values
  * @w: bytes per number
  * @view: NUM_UNSIGNED, NUM_SIGNED or NUM_FLOAT
- * @order: differences taken, 0..2
+ * @order: differences taken, 0..NUM_ORDER_MAX
  * @shift: low zero bits dropped (floats), 0 for none
  * @bits: the width W the view works in, 8 * @w - @shift
  * @factor: common factor g, 0 for none

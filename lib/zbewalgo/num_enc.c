@@ -2,7 +2,7 @@
 /*
  * The encoder of the num2, num4 and num8 steps (num.c has their format)
  * and the probe's estimate of them: one pass over the page for its byte
- * order, shift, common factor and smallest values; seven views measured
+ * order, shift, common factor and smallest values; nine views measured
  * on numbers spread over it; the chosen view's values counted over the
  * whole page, the bins' resolution and code chosen; two bit streams.
  */
@@ -21,9 +21,21 @@
  * view at order 0 (where it differs), the float view at each order.
  */
 enum {
-	NUM_C_INT0, NUM_C_SINT0, NUM_C_INT1, NUM_C_INT2,
-	NUM_C_FLT0, NUM_C_FLT1, NUM_C_FLT2,
+	NUM_C_INT0, NUM_C_SINT0, NUM_C_INT1, NUM_C_INT2, NUM_C_INT3,
+	NUM_C_FLT0, NUM_C_FLT1, NUM_C_FLT2, NUM_C_FLT3,
 	NUM_NR_CAND,
+};
+
+/* Each candidate's view and order of differences */
+static const u8 num_cand_view[NUM_NR_CAND] = {
+	[NUM_C_SINT0] = NUM_SIGNED, [NUM_C_FLT0] = NUM_FLOAT,
+	[NUM_C_FLT1] = NUM_FLOAT, [NUM_C_FLT2] = NUM_FLOAT,
+	[NUM_C_FLT3] = NUM_FLOAT,
+};
+
+static const u8 num_cand_order[NUM_NR_CAND] = {
+	[NUM_C_INT1] = 1, [NUM_C_INT2] = 2, [NUM_C_INT3] = 3,
+	[NUM_C_FLT1] = 1, [NUM_C_FLT2] = 2, [NUM_C_FLT3] = 3,
 };
 
 /*
@@ -153,7 +165,8 @@ static __always_inline void num_count(const u8 *src, unsigned int m,
 				      const struct num_scan *sc, u16 **h)
 {
 	unsigned int bits = 8 * w, fbits = bits - sc->shift, i;
-	u64 ip = 0, id = 0, fp = 0, fd = 0, x, k, f, d1, d2;
+	u64 ip = 0, id = 0, id2 = 0, fp = 0, fd = 0, fd2 = 0, x, k, f;
+	u64 d1, d2, d3;
 	u64 ilow = sc->factor < 2 ? sc->low[NUM_UNSIGNED] : 0;
 
 	for (i = 0; i < m; i++) {
@@ -169,20 +182,28 @@ static __always_inline void num_count(const u8 *src, unsigned int m,
 			h[NUM_C_FLT0][num_bin2(f - sc->low[NUM_FLOAT])]++;
 		d1 = (k - ip) & num_mask(bits);
 		d2 = (d1 - id) & num_mask(bits);
+		d3 = (d2 - id2) & num_mask(bits);
 		if (i >= 1 && h[NUM_C_INT1])
 			h[NUM_C_INT1][num_bin2(num_zigzag(d1, bits))]++;
 		if (i >= 2 && h[NUM_C_INT2])
 			h[NUM_C_INT2][num_bin2(num_zigzag(d2, bits))]++;
+		if (i >= 3 && h[NUM_C_INT3])
+			h[NUM_C_INT3][num_bin2(num_zigzag(d3, bits))]++;
 		ip = k;
 		id = d1;
+		id2 = d2;
 		d1 = (f - fp) & num_mask(fbits);
 		d2 = (d1 - fd) & num_mask(fbits);
+		d3 = (d2 - fd2) & num_mask(fbits);
 		if (i >= 1 && h[NUM_C_FLT1])
 			h[NUM_C_FLT1][num_bin2(num_zigzag(d1, fbits))]++;
 		if (i >= 2 && h[NUM_C_FLT2])
 			h[NUM_C_FLT2][num_bin2(num_zigzag(d2, fbits))]++;
+		if (i >= 3 && h[NUM_C_FLT3])
+			h[NUM_C_FLT3][num_bin2(num_zigzag(d3, fbits))]++;
 		fp = f;
 		fd = d1;
+		fd2 = d2;
 	}
 }
 
@@ -327,6 +348,13 @@ static u32 num_pick(const u8 *src, unsigned int per, unsigned int windows,
 					NUM_PICK_Q, h->freq, &lo, &nsym);
 			if (!table && cost != U32_MAX && nsym > 1)
 				cost -= nsym * 4 * 256;
+			/*
+			 * per number: a window's first ones are not counted,
+			 * more of them the more differences
+			 */
+			if (cost != U32_MAX)
+				cost = div_u64((u64)cost * per,
+					       per - num_cand_order[c]);
 		}
 		if (cost < best) {
 			best = cost;
@@ -362,18 +390,9 @@ size_t zbw_num_enc_size(unsigned int max_len)
 static void num_view_of(unsigned int cand, unsigned int w,
 			const struct num_scan *sc, struct num_view *v)
 {
-	static const u8 view[NUM_NR_CAND] = {
-		[NUM_C_SINT0] = NUM_SIGNED, [NUM_C_FLT0] = NUM_FLOAT,
-		[NUM_C_FLT1] = NUM_FLOAT, [NUM_C_FLT2] = NUM_FLOAT,
-	};
-	static const u8 order[NUM_NR_CAND] = {
-		[NUM_C_INT1] = 1, [NUM_C_INT2] = 2,
-		[NUM_C_FLT1] = 1, [NUM_C_FLT2] = 2,
-	};
-
 	v->w = w;
-	v->view = view[cand];
-	v->order = order[cand];
+	v->view = num_cand_view[cand];
+	v->order = num_cand_order[cand];
 	v->shift = v->view == NUM_FLOAT ? sc->shift : 0;
 	v->bits = 8 * w - v->shift;
 	v->factor = 0;
@@ -407,24 +426,23 @@ static __always_inline void num_values(const u8 *src, unsigned int m,
 				       const struct num_view *v, u8 *r,
 				       u16 *b3, u16 *h3)
 {
-	unsigned int bits = v->bits, i;
-	u64 prev = 0, pd = 0, k, d, x;
+	unsigned int bits = v->bits, i, j;
+	u64 t[NUM_ORDER_MAX + 1], prev[NUM_ORDER_MAX] = { 0 }, x;
 
 	for (i = 0; i < m; i++) {
-		k = num_value(zbw_get_word(src, i, w), v);
-		d = (k - prev) & num_mask(bits);
-		prev = k;
-		if (v->order == 2) {
-			x = (d - pd) & num_mask(bits);
-			pd = d;
-			d = x;
+		/* t[j]: the j-th difference at number i */
+		t[0] = num_value(zbw_get_word(src, i, w), v);
+		for (j = 1; j <= v->order; j++) {
+			t[j] = (t[j - 1] - prev[j - 1]) & num_mask(bits);
+			prev[j - 1] = t[j - 1];
 		}
+		/* the first numbers: the differences they have, raw */
 		if (!v->order)
-			x = k - v->low;
+			x = t[0] - v->low;
 		else if (i >= v->order)
-			x = num_zigzag(d, bits);
+			x = num_zigzag(t[v->order], bits);
 		else
-			x = i ? pd : k;
+			x = t[i];
 		zbw_put_word(x, r, i, w);
 		if (i >= v->order) {
 			b3[i] = num_bin3(x);

@@ -104,12 +104,13 @@ bool zbw_looks_random(struct zbw_sample *s, const u8 *src,
 				 (sizeof(u32) << ZBW_PROBE_HASH_BITS) + \
 				 256 * sizeof(u16) + 2 * sizeof(u32))
 /*
- * The num steps' estimate (num.c) takes the room of the two layout
- * buffers and the hash, which it does not use
+ * The num steps' estimate (num_enc.c) takes the room of the two layout
+ * buffers, the hash and the byte counts, which it does not use
  */
 #define ZBW_PROBE_NUM_ROOM	ZBW_PROBE_STAGE
 #define ZBW_NUM_EST_SCRATCH	(2 * ZBW_PROBE_STAGE + \
-				 (sizeof(u32) << ZBW_PROBE_HASH_BITS))
+				 (sizeof(u32) << ZBW_PROBE_HASH_BITS) + \
+				 256 * sizeof(u16))
 u32 zbw_num_estimate(const u8 *sample, unsigned int n, unsigned int windows,
 		     unsigned int w, void *scratch);
 /*

@@ -1569,8 +1569,10 @@ static u64 num_case_value(const struct num_case *c, unsigned int i)
 		return __builtin_bswap64(d.u);
 	case 5:	/* 64-bit values in a narrow range: order 0 */
 		return 0x123456789abc0000ull + rnd() % 5000;
-	default: /* second differences 0: order 2, one bin */
+	case 6: /* second differences 0: order 2, one bin */
 		return 7 * (u64)i * i;
+	default: /* third differences constant: order 3, one bin */
+		return 5 * (u64)i * i * i + 3 * (u64)i;
 	}
 }
 
@@ -1593,6 +1595,8 @@ static const struct num_case num_cases[] = {
 	{ "u64 in a narrow range", ZBEWALGO_STEP_NUM8, 8, 0, NUM_BE, 900 },
 	{ "quadratic u32", ZBEWALGO_STEP_NUM4, 4, 0x08 | NUM_ONE,
 	  NUM_ORDER | NUM_ONE | NUM_BE, 40 },
+	{ "cubic u64", ZBEWALGO_STEP_NUM8, 8, 0x0c | NUM_ONE,
+	  NUM_ORDER | NUM_ONE | NUM_BE, 120 },
 };
 
 static const struct num_case *num_cases_first(void)
