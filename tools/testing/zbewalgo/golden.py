@@ -21,7 +21,8 @@ it, and be refused without it.
 make: writes a new release's set, pages.bin (the compressed pages back to
 back) and pages.tsv (one row a page), from the data sets of gen-data.py
 compressed by TOOL: every combination of the level 1, 2 and 3 tables
-alone, every step alone (and ALONE_CHAINS), each level's whole table
+alone, every step alone (and ALONE_CHAINS), the num steps on byte-reversed
+sets (big-endian numbers), each level's whole table
 (so the engine's choice and stored pages are there too), short pages,
 16 KiB and 64 KiB pages, and pages of each level that a dictionary
 (dict.zstd, trained by TOOL's train-dict on other pages of the same
@@ -225,6 +226,12 @@ def make(argv):
         if not kept and chain not in steps:
             raise SystemExit('no page where %s beats the stored form'
                              % chain)
+    # the num steps read big-endian numbers too: sets byte-reversed
+    for s, w in (('float32-smooth', 4), ('float64-jacobi', 8)):
+        p = data[s][:4096]
+        p = b''.join(p[i:i + w][::-1] for i in range(0, len(p), w))
+        add('num%d.%s.big-endian' % (w, s), p, ['-c', 'num%d' % w],
+            want='num%d' % w)
     for lvl in ('1', '2', '3'):
         for name, p in pages(4096):
             if name.endswith('.5'):
