@@ -377,6 +377,20 @@ bench: deps
 ifeq ($(BENCH_OUT),$(BENCH_RESULTS))
 	python3 $(RENDER)
 endif
+# anchors: the pcodec anchor of issue 44: zbewalgo's default level, zram's
+# zstd-3 and pcodec (PyPI, into a venv under $ZBW_CACHE) told the type and
+# best of 8 types, page by page, with the ideal per-page chooser of
+# zbewalgo and pcodec, on the sets, the test data and the captured real
+# swap, into BENCH_OUT/anchors.{txt,csv} (bench/anchors.sh; targets.py
+# reads the csv).  ANCHORS_JOBS, ANCHORS_MAX_PAGES (0: every page).
+PAGESIZES	:= $(BUILD)/zbewalgo_pagesizes
+$(PAGESIZES): tools/testing/zbewalgo/bench/pagesizes.c $(BUILD)/libzbewalgo.a
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) $(LDFLAGS) -o $@ $^ -lzstd -lm
+.PHONY: anchors
+anchors: $(PAGESIZES) testdata
+	@scripts/install-deps.sh python3-venv
+	CC='$(CC)' CFLAGS='$(CFLAGS)' tools/testing/zbewalgo/bench/anchors.sh \
+		$(PAGESIZES) $(BENCH_DATA) $(TESTDATA) $(BENCH_OUT) $(BENCH_KIB)
 # pareto: the speed attempts of issue 21 side by side, each level's front
 # (ratio against compression and decompression speed, over zstd's) into
 # BENCH_RESULTS/pareto (bench/pareto.sh; 5 minutes with BENCH_REPS=3 at load 5).

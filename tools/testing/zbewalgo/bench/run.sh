@@ -88,6 +88,10 @@ echo "# load:      $(cut -d' ' -f1-3 /proc/loadavg) (1, 5, 15 min) when the run 
 	>>"$out/machine.txt"
 {
 	echo "# zbewalgo bench: each level against the speed targets (targets.py)"
-	python3 "$here/targets.py" "$out/sets.csv" "$out/corpus.csv"
+	# the pcodec anchor, when make anchors has written it (not rerun here)
+	anchors=()
+	[ -f "$out/anchors.csv" ] && anchors=("$out/anchors.csv")
+	python3 "$here/targets.py" "$out/sets.csv" "$out/corpus.csv" \
+		"${anchors[@]}"
 } >"$out/targets.txt"
 echo "bench: results in $out: $(cd "$out" && echo *)" >&2

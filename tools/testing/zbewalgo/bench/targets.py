@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """Hold `zbewalgo bench --csv` files against the targets of each level.
 
-usage: targets.py CSV...
+usage: targets.py CSV...   (anchors.csv of make anchors among them)
 
 Each level of zbewalgo is compared with zstd as zram calls it, measured
 in the same run (zram-zstd-3, zram-zstd-1: zstd_get_params() for the page
@@ -21,6 +21,13 @@ gives it):
   zbewalgo-3 against zram-zstd-3:
     ratio >= 1.40 on the sets.
 
+  anchors.csv (make anchors, issue 44): on every numeric input (the
+    float and solver sets, num/* of the test data, realswap's
+    numpy-solver), the default level's ratio >= 0.97 x the ideal
+    per-page chooser's (per page the smaller of zbewalgo's default level
+    and pcodec best of 8 types at pcodec's default level), both from the
+    anchors run itself.
+
 Ratios are zram's (pages at or above the huge-class size count as whole
 pages).  Every line says PASS or FAIL; the exit status is 0 either way,
 the file records what the run measured.  Speeds compare only within one
@@ -28,6 +35,7 @@ run: put a run made on a quiet machine next to these figures.
 """
 import csv
 import math
+import subprocess
 import sys
 
 # Default level's ratio geometric mean, by the CSV file's name
@@ -112,6 +120,54 @@ def report(path):
                                     'decompression')))
 
 
+# anchors.csv: the default level against the ideal per-page chooser of
+# zbewalgo and pcodec, on the inputs the CSV marks numeric.
+IDEAL_SHARE = 0.97
+
+
+def anchors_note(path):
+    """(tree, code) of the anchors run (anchors.txt beside the CSV)."""
+    note = {}
+    txt = path[:-len('.csv')] + '.txt'
+    try:
+        with open(txt) as f:
+            for line in f:
+                if line.startswith('# tree:') or line.startswith('# code:'):
+                    note[line[2:6]] = line.split(':', 1)[1].strip()
+    except OSError:
+        pass
+    return note.get('tree', 'unknown'), note.get('code')
+
+
+def report_anchors(path):
+    rows = [r for r in csv.DictReader(open(path)) if r['numeric'] == '1']
+    tree, code = anchors_note(path)
+    print('# %s: %d numeric inputs, measured on %s' % (
+        path.rsplit('/', 1)[-1], len(rows), tree))
+    try:
+        import render
+        if code and code != render.code_id(render.REPO):
+            print('# (lib/zbewalgo has changed since: make anchors '
+                  'measures it again)')
+    except (ImportError, OSError, subprocess.SubprocessError):
+        pass
+    print('%-10s %-24s %9s %9s %7s %6s %s' % (
+        'group', 'input', 'zbewalgo', 'ideal', 'share', '>=', 'result'))
+    passed = 0
+    for r in rows:
+        zbw, ideal = float(r['ratio_zbewalgo']), float(r['ratio_ideal'])
+        ok = zbw >= IDEAL_SHARE * ideal
+        passed += ok
+        print('%-10s %-24s %9.3f %9.3f %7.3f %6.2f %s' % (
+            r['group'], r['file'][-24:], zbw, ideal, zbw / ideal,
+            IDEAL_SHARE, 'PASS' if ok else 'FAIL'))
+    print('%-35s %d of %d inputs pass %s' % (
+        'every numeric input', passed, len(rows),
+        'PASS' if rows and passed == len(rows) else 'FAIL'))
+    print('# ratios (zram\'s rule); ideal: per page the smaller of the default '
+          'level and pcodec best of 8 types (pcodec\'s default level)')
+
+
 def main():
     if len(sys.argv) < 2:
         print(__doc__, file=sys.stderr)
@@ -119,7 +175,12 @@ def main():
     for i, path in enumerate(sys.argv[1:]):
         if i:
             print()
-        report(path)
+        with open(path, newline='') as f:
+            head = next(csv.reader(f), [])
+        if 'ratio_ideal' in head:
+            report_anchors(path)
+        else:
+            report(path)
     return 0
 
 
