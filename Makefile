@@ -172,7 +172,7 @@ check:
 	$(MAKE) check-dkms
 
 check-user: deps
-	$(MAKE) SANITIZE=1 test-unit test-cli test-golden test-lean
+	$(MAKE) SANITIZE=1 test-unit test-cli test-golden test-lean test-tune
 	$(MAKE) test-s390x
 	$(MAKE) fuzz-smoke
 	$(MAKE) docs
@@ -186,6 +186,12 @@ test-unit: $(TEST) testdata $(EXTRA)
 test-cli: $(TOOL) testdata $(EXTRA)
 	$(EXTRA_SKIP)
 	tools/testing/zbewalgo/cli_test.sh $(TOOL) $(TESTDATA) $(EXTRA_DIRS)
+
+# tune's lines as a user pastes them, read by what reads them
+# (tools/testing/zbewalgo/tune_test.sh).
+.PHONY: test-tune
+test-tune: $(TOOL) testdata
+	tools/testing/zbewalgo/tune_test.sh $(TOOL) $(TESTDATA)
 
 # Golden pages (tools/testing/zbewalgo/golden/RELEASE): every committed
 # release's compressed pages must decode byte-exact in this build.
