@@ -503,7 +503,10 @@ docs:
 
 # doc-user: the guides' blocks tagged "user" (the tool in user space), each
 # a named check; the kernel-side ones run in check-kernel and check-dkms.
+# Then systemd-analyze verify on every unit file of the guides (systemd;
+# kmod for the units' modprobe).
 doc-user: $(TOOL) testdata
+	@scripts/install-deps.sh systemd kmod
 	tools/testing/zbewalgo/doc-user.sh $(TOOL) $(TESTDATA) $(GUIDES)
 
 # ---- Predefined Huffman tables (tools/testing/zbewalgo/huffman-tables) -------
