@@ -5,8 +5,9 @@
  * Reads pages as zram would see them (files, block devices such as a zram
  * device, or the memory of a running process), takes a deterministic
  * sample and looks for the combination table and thresholds with the best
- * zram ratio within a compression speed budget.  Only the public API of
- * include/linux/zbewalgo.h is used.
+ * zram ratio within a compression speed budget.  Besides the public API of
+ * include/linux/zbewalgo.h it uses the engine's search (search.h) and the
+ * list of steps (steps.h) of lib/zbewalgo.
  *
  * The search has three stages.
  *  1. Beam search over chains on a small screening subset of the sample.
@@ -66,7 +67,8 @@ static double cpu_now_cost(void)
 
 /* The set of each step in lib/zbewalgo/steps.h, "core" or "classic". */
 static const char *const step_set[256] = {
-#define ZBW_STEP(NAME, name, id, set) [id] = #set,
+#define ZBW_STEP(NAME, name, id, set) \
+	[id] = #set,
 #include "../../lib/zbewalgo/steps.h"
 #undef ZBW_STEP
 };

@@ -764,7 +764,8 @@ static void text_lines(FILE *f, const struct apply_lines *l)
 	fprintf(f, "  %s\n", l->sysfs);
 	fputs("With util-linux 2.41's zramctl (sets a free device up):\n", f);
 	fprintf(f, "  %s\n", l->zramctl);
-	fputs("With zram-generator 1.2 or later, in /etc/systemd/zram-generator.conf under [zram0]:\n", f);
+	fputs("With zram-generator 1.2 or later, in /etc/systemd/zram-generator.conf\n"
+	      "under [zram0]:\n", f);
 	fprintf(f, "  %s\n", l->generator);
 }
 
