@@ -172,7 +172,7 @@ check:
 	$(MAKE) check-dkms
 
 check-user: deps
-	$(MAKE) SANITIZE=1 test-unit test-cli test-golden test-lean
+	$(MAKE) SANITIZE=1 test-unit test-cli test-golden test-lean test-tune
 	$(MAKE) test-s390x
 	$(MAKE) fuzz-smoke
 	$(MAKE) docs
@@ -186,6 +186,12 @@ test-unit: $(TEST) testdata $(EXTRA)
 test-cli: $(TOOL) testdata $(EXTRA)
 	$(EXTRA_SKIP)
 	tools/testing/zbewalgo/cli_test.sh $(TOOL) $(TESTDATA) $(EXTRA_DIRS)
+
+# tune's lines as a user pastes them, read by what reads them
+# (tools/testing/zbewalgo/tune_test.sh).
+.PHONY: test-tune
+test-tune: $(TOOL) testdata
+	tools/testing/zbewalgo/tune_test.sh $(TOOL) $(TESTDATA)
 
 # Golden pages (tools/testing/zbewalgo/golden/RELEASE): every committed
 # release's compressed pages must decode byte-exact in this build.
@@ -511,7 +517,10 @@ docs:
 
 # doc-user: the guides' blocks tagged "user" (the tool in user space), each
 # a named check; the kernel-side ones run in check-kernel and check-dkms.
+# Then systemd-analyze verify on every unit file of the guides (systemd;
+# kmod for the units' modprobe).
 doc-user: $(TOOL) testdata
+	@scripts/install-deps.sh systemd kmod
 	tools/testing/zbewalgo/doc-user.sh $(TOOL) $(TESTDATA) $(GUIDES)
 
 # ---- Predefined Huffman tables (tools/testing/zbewalgo/huffman-tables) -------

@@ -5,8 +5,9 @@
  * Reads pages as zram would see them (files, block devices such as a zram
  * device, or the memory of a running process), takes a deterministic
  * sample and looks for the combination table and thresholds with the best
- * zram ratio within a compression speed budget.  Only the public API of
- * include/linux/zbewalgo.h is used.
+ * zram ratio within a compression speed budget.  Besides the public API of
+ * include/linux/zbewalgo.h it uses the engine's search (search.h) and the
+ * list of steps (steps.h) of lib/zbewalgo.
  *
  * The search has three stages.
  *  1. Beam search over chains on a small screening subset of the sample.
@@ -26,7 +27,8 @@
  *     the chains' own times.
  * The recommendation, the default table, the presets, lz4 and zstd-3 are
  * then measured for real on the sample and on a hold-out set of other
- * pages.
+ * pages.  Unless told otherwise, the recommendation decompresses no slower
+ * than the default table, in the model and then measured.
  */
 #include <getopt.h>
 
@@ -63,6 +65,23 @@ static double cpu_now_cost(void)
 	return (t1 - t0) / 1000;
 }
 
+/* The set of each step in lib/zbewalgo/steps.h, "core" or "classic". */
+static const char *const step_set[256] = {
+#define ZBW_STEP(NAME, name, id, set) \
+	[id] = #set,
+#include "../../lib/zbewalgo/steps.h"
+#undef ZBW_STEP
+};
+
+/*
+ * Whether step @id is one of the 2018 design's, which a kernel builds
+ * only with CONFIG_ZBEWALGO_CLASSIC_STEPS (off by default).
+ */
+bool tune_step_classic(unsigned int id)
+{
+	return id < 256 && step_set[id] && !strcmp(step_set[id], "classic");
+}
+
 void *tune_grow(void *p, size_t *cap, size_t need, size_t elem)
 {
 	size_t c = *cap ? *cap : 16;
@@ -89,7 +108,8 @@ static void tune_usage(FILE *f)
 "inputs: files, '-' (stdin), block devices (e.g. /dev/zram0, read page by\n"
 "page) or the memory of a process.  Prints ratio and speed of the\n"
 "recommendation, the default table, the presets, lz4 and zstd-3 on the\n"
-"sample and on hold-out pages, and the sysfs commands that apply it.\n"
+"sample and on hold-out pages, and the lines that apply it as they are:\n"
+"sysfs, zramctl, zram-generator.conf, and a level when a preset is as good.\n"
 "  -P, --pid PID             read the process's swappable memory like gcore\n"
 "                            (/proc/PID/maps and /proc/PID/mem; resident and\n"
 "                            swapped-out pages only; needs ptrace access)\n"
@@ -105,9 +125,15 @@ static void tune_usage(FILE *f)
 "      --min-speed X         compression at least X times lz4's speed, both\n"
 "                            measured on the sample in this run\n"
 "      --max-us-per-page T   compression at most T microseconds per page\n"
-"      --min-dspeed X        decompression at least X times lz4's\n"
-"                            (default budget: as fast as the default table;\n"
+"                            (default: as fast as the default table;\n"
 "                            --min-speed 0: no limit)\n"
+"      --min-dspeed X        decompression at least X times lz4's speed\n"
+"                            (default: as fast as the default table,\n"
+"                            measured; --min-dspeed 0: no limit)\n"
+"      --lean                only the steps every kernel build has: none\n"
+"                            that needs CONFIG_ZBEWALGO_CLASSIC_STEPS (off\n"
+"                            by default; without --lean a table that names\n"
+"                            one comes with a warning)\n"
 "  -k, --max-chains K        at most K combinations (default 6, max %d)\n"
 "  -L, --max-steps N         search chains of up to N steps (default 4, max\n"
 "                            %d); the chains of the default and preset\n"
@@ -130,7 +156,7 @@ static void tune_usage(FILE *f)
 
 enum {
 	OPT_HOLDOUT = 256, OPT_SCREEN, OPT_MIN_SPEED, OPT_MAX_US,
-	OPT_MIN_DSPEED,
+	OPT_MIN_DSPEED, OPT_LEAN,
 };
 
 static int parse_int(const char *s, double lo, double hi, size_t *out)
@@ -190,17 +216,47 @@ static struct entry *add_entry(struct report *rp, const char *name,
 	return e;
 }
 
-/* Steps known to the library, by stable id. */
+/*
+ * The steps the search may use, by stable id: those this build has, less
+ * the classic ones with --lean.
+ */
 static void find_steps(struct tuner *t)
 {
 	unsigned int id;
 
 	t->nsteps = 0;
-	for (id = 1; id < 256; id++)
-		if (zbewalgo_step_name(id))
-			t->steps[t->nsteps++] = id;
-	t->huffman = zbewalgo_step_id("huffman", 7);
-	t->rle = zbewalgo_step_id("rle", 3);
+	for (id = 1; id < 256; id++) {
+		const char *name = zbewalgo_step_name(id);
+
+		if (!name || zbewalgo_step_id(name, strlen(name)) < 0 ||
+		    (t->lean && tune_step_classic(id)))
+			continue;
+		t->steps[t->nsteps++] = id;
+	}
+	t->huffman = t->lean ? -1 : zbewalgo_step_id("huffman", 7);
+	t->rle = t->lean ? -1 : zbewalgo_step_id("rle", 3);
+}
+
+/*
+ * @src without the combinations that name a classic step, as a kernel
+ * without CONFIG_ZBEWALGO_CLASSIC_STEPS has level 3.
+ */
+static void lean_table(const struct zbewalgo_table *src,
+		       struct zbewalgo_table *dst)
+{
+	unsigned int i;
+	int k;
+
+	memset(dst, 0, sizeof(*dst));
+	for (i = 0; i < src->nr; i++) {
+		const struct zbewalgo_combination *c = &src->comb[i];
+
+		for (k = 0; k < c->nr_steps; k++)
+			if (tune_step_classic(c->ids[k]))
+				break;
+		if (k == c->nr_steps)
+			dst->comb[dst->nr++] = *c;
+	}
 }
 
 /* The screening set: evenly spread runs of the sample. */
@@ -298,6 +354,7 @@ static int tune_parse(int argc, char **argv, struct tune_args *a,
 		{ "min-speed", required_argument, NULL, OPT_MIN_SPEED },
 		{ "max-us-per-page", required_argument, NULL, OPT_MAX_US },
 		{ "min-dspeed", required_argument, NULL, OPT_MIN_DSPEED },
+		{ "lean", no_argument, NULL, OPT_LEAN },
 		{ "max-chains", required_argument, NULL, 'k' },
 		{ "max-steps", required_argument, NULL, 'L' },
 		{ "beam", required_argument, NULL, 'b' },
@@ -339,6 +396,9 @@ static int tune_parse(int argc, char **argv, struct tune_args *a,
 			break;
 		case 'v':
 			t->verbose = true;
+			break;
+		case OPT_LEAN:
+			t->lean = true;
 			break;
 		case 'h':
 			tune_usage(stdout);
@@ -445,8 +505,35 @@ static int measure_lz4(struct tuner *t, const struct tune_args *a,
 		return -1;
 	t->budget = INFINITY;
 	t->dbudget = INFINITY;
-	if (isfinite(a->min_dspeed) && a->min_dspeed > 0)
-		t->dbudget = e->m[0].td / t->set[TRAIN].n / a->min_dspeed;
+	return 0;
+}
+
+/*
+ * The decompression budget, in the tuner and described in @rp: by default
+ * the default table's own replayed decompression time on the sample (the
+ * measurement checks it again, check_decode()).
+ */
+static int set_dbudget(struct tuner *t, const struct tune_args *a,
+		       struct report *rp, const struct zbewalgo_table *def)
+{
+	size_t n = t->set[TRAIN].n;
+	struct tsel d;
+
+	t->dbudget = INFINITY;
+	if (isfinite(a->min_dspeed) && a->min_dspeed > 0) {
+		rp->dbudget_kind = "decompression speed relative to lz4";
+		rp->dbudget_value = a->min_dspeed;
+		t->dbudget = rp->ent[rp->lz4].m[0].td / n / a->min_dspeed;
+	} else if (isfinite(a->min_dspeed)) {
+		rp->dbudget_kind = "none";
+		rp->dbudget_value = 0;
+	} else {
+		if (tune_replay_seed(t, def, &d))
+			return -1;
+		rp->dbudget_kind = "as fast as the default table";
+		rp->dbudget_value = 1;
+		t->dbudget = d.r.td / n * (1 + DECODE_MODEL_SLACK);
+	}
 	return 0;
 }
 
@@ -663,6 +750,8 @@ static int add_seeds(struct tuner *t, struct report *rp,
 	for (k = 0; k < NR_SEEDS; k++) {
 		struct entry *d = add_entry(rp, names[k], K_ZBW);
 
+		if (!k)
+			rp->def = rp->nent - 1;
 		d->table = malloc(sizeof(*d->table));
 		if (!d->table)
 			return -1;
@@ -709,6 +798,53 @@ static int measure_entries(struct tuner *t, struct report *rp,
 	return 0;
 }
 
+static bool same_table(const struct zbewalgo_table *a,
+		       const struct zbewalgo_table *b)
+{
+	unsigned int i;
+
+	if (a->nr != b->nr)
+		return false;
+	for (i = 0; i < a->nr; i++)
+		if (a->comb[i].nr_steps != b->comb[i].nr_steps ||
+		    memcmp(a->comb[i].ids, b->comb[i].ids, a->comb[i].nr_steps))
+			return false;
+	return true;
+}
+
+/*
+ * The default decompression budget on the measurement: a table the model
+ * put within it that still decodes measurably slower than the default
+ * table gives way to the default table (the model's decompression times
+ * are the chains' own, a table's may come out slower), provided the
+ * default table is within the budgets; else the report warns.
+ */
+static int check_decode(struct tuner *t, struct report *rp,
+			const struct zbewalgo_table **seeds, struct tsel *best)
+{
+	const struct entry *r = &rp->ent[rp->rec], *d = &rp->ent[rp->def];
+	double slower = r->m[0].td / d->m[0].td;
+	struct tsel dt;
+
+	if (strcmp(rp->dbudget_kind, "as fast as the default table") ||
+	    same_table(r->table, d->table) || slower <= 1 + DECODE_SLACK)
+		return 0;
+	if (tune_replay_seed(t, seeds[0], &dt))
+		return -1;
+	if (!dt.ok || dt.n > t->max_table) {
+		rp->decode_slower = slower;	/* warned about */
+		return 0;
+	}
+	if (t->verbose)
+		fprintf(stderr, "tune: the table decompressed x%.2f slower than the default table: keeping the default table\n",
+			slower);
+	*best = dt;
+	if (measure_entries(t, rp, seeds, best))
+		return -1;
+	rp->decode_fallback = slower;
+	return 0;
+}
+
 /*
  * Chooses the table for the budget and measures it with the others.  An
  * explicit budget is checked against the measurement: when the model was
@@ -725,7 +861,8 @@ static int choose_and_measure(struct tuner *t, const struct tune_args *a,
 	int retry;
 
 	for (retry = 0; retry < 3; retry++) {
-		if (set_budget(t, a, rp, seeds[0]))
+		if (set_budget(t, a, rp, seeds[0]) ||
+		    set_dbudget(t, a, rp, seeds[0]))
 			return -1;
 		explicit = isfinite(t->budget) && rp->budget_value > 0 &&
 			   strcmp(rp->budget_kind,
@@ -751,6 +888,8 @@ static int choose_and_measure(struct tuner *t, const struct tune_args *a,
 	}
 	if (retry == 3)
 		rp->budget_met = false;
+	if (check_decode(t, rp, seeds, best))
+		return -1;
 	if (!rp->ent[rp->rec].m[0].ok) {
 		fprintf(stderr, "zbewalgo: the recommended table failed its round trip\n");
 		return -1;
@@ -785,22 +924,72 @@ static void match_preset(struct report *rp, const struct tsel *best)
 	}
 }
 
-/* The text unless the JSON goes to stdout, the JSON, the plot. */
+/*
+ * Whether @f, which is @name, took everything written to it; if not, says
+ * so with the file's name and the reason.
+ */
+static bool written(FILE *f, const char *name)
+{
+	int err = 0;
+
+	/* a failed write before the last flush left its errno (see below) */
+	if (fflush(f))
+		err = errno;
+	else if (ferror(f))
+		err = errno ?: EIO;
+	if (!err)
+		return true;
+	fprintf(stderr, "zbewalgo: tune: cannot write %s: %s\n", name,
+		strerror(err));
+	return false;
+}
+
+/* The JSON into the file @path, every error reported with its name. */
+static int write_json_file(const char *path, const struct report *rp)
+{
+	FILE *f = fopen(path, "w");
+	bool ok;
+
+	if (!f) {
+		fprintf(stderr, "zbewalgo: tune: cannot write %s: %s\n", path,
+			strerror(errno));
+		return -1;
+	}
+	tune_write_json(f, rp);
+	ok = written(f, path);
+	if (fclose(f) && ok) {
+		fprintf(stderr, "zbewalgo: tune: cannot write %s: %s\n", path,
+			strerror(errno));
+		ok = false;
+	}
+	return ok ? 0 : -1;
+}
+
+/*
+ * The text unless the JSON goes to stdout, the JSON, the plot: 0, or 1
+ * after a message when an output could not be written.
+ */
 static int tune_report(const struct tuner *t, const struct tune_args *a,
 		       struct report *rp)
 {
-	int ret = 0;
+	struct tool_output o = a->o;
 
 	rp->src = rp->sp->src;
 	rp->nsrc = rp->sp->nsrc;
 	rp->total = rp->sp->total;
+	errno = 0;
 	if (!a->o.json || a->o.json_path)
 		tune_write_text(stdout, t, rp);
-	if (tool_write_json(&a->o, tune_write_json, rp))
-		ret = 1;
-	if (fflush(stdout) || ferror(stdout))
-		ret = 1;
-	return ret;
+	if (a->o.json && a->o.json_path) {
+		if (write_json_file(a->o.json_path, rp))
+			return 1;
+		/* written: the plot, if any, reads a copy of its own */
+		o.json = false;
+		o.json_path = NULL;
+	}
+	if (tool_write_json(&o, tune_write_json, rp))
+		return 1;
+	return written(stdout, "stdout") ? 0 : 1;
 }
 
 static void free_tuner(struct tuner *t)
@@ -872,6 +1061,7 @@ int tune_main(int argc, char **argv)
 		zbewalgo_table_default(), zbewalgo_preset_table(1),
 		zbewalgo_preset_table(3),
 	};
+	static struct zbewalgo_table lean_seeds[NR_SEEDS];
 	int ret, k;
 
 	memset(ent, 0, sizeof(ent));
@@ -879,6 +1069,11 @@ int tune_main(int argc, char **argv)
 	if (ret) {
 		ret = ret > 0 ? 0 : 2;	/* after -h, or a bad option */
 		goto out;
+	}
+	/* a lean kernel's level 3, and the others as they are */
+	for (k = 0; k < NR_SEEDS && t->lean; k++) {
+		lean_table(seeds[k], &lean_seeds[k]);
+		seeds[k] = &lean_seeds[k];
 	}
 	ret = 1;
 	if (open_inputs(&a, t->page, &sp) || take_sample(t, &a, &sp) ||

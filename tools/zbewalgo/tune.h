@@ -42,6 +42,15 @@
 #define DROP_LOSS	0.0005
 /* A preset within this share of the recommendation's bytes is as good. */
 #define PRESET_SLACK	0.005
+/*
+ * The default decompression budget: in the model, the default table's
+ * time and this share more (the model's decompression times, each page's
+ * own, are the coarser); measured, a table that decodes more than
+ * DECODE_SLACK slower than the default table (the measurements' noise)
+ * gives way to it.
+ */
+#define DECODE_MODEL_SLACK	0.1
+#define DECODE_SLACK	0.05
 /* Chains slower than this many times the budget are not extended. */
 #define SLOW_FACTOR	4.0
 #define POOL_COVER	24
@@ -147,6 +156,7 @@ struct tuner {
 	double budget, dbudget;		/* seconds per page, model */
 	int max_table, max_steps, beam, reps;
 	bool verbose;
+	bool lean;			/* no classic steps (--lean) */
 	size_t screened;
 	/* greedy history, for the plot */
 	struct tsel *hist;
@@ -179,8 +189,16 @@ struct report {
 	struct sampler *sp;
 	const char *budget_kind;
 	double budget_value;
+	const char *dbudget_kind;	/* the decompression budget */
+	double dbudget_value;
 	struct entry *ent;
-	int nent, rec, lz4, preset_match;
+	int nent, rec, lz4, def, preset_match;
+	/*
+	 * The search's table's measured decompression time over the default
+	 * table's when that was over the default budget: when it gave way
+	 * to the default table, or else when it could not (warned about).
+	 */
+	double decode_fallback, decode_slower;
 	struct tsel *sweep;
 	int nsweep;
 	double search_s;
@@ -191,6 +209,7 @@ struct report {
 
 /* tune.c */
 double tune_cpu_now(void);
+bool tune_step_classic(unsigned int id);
 void *tune_grow(void *p, size_t *cap, size_t need, size_t elem);
 
 /* tune_input.c */

@@ -216,6 +216,84 @@ static void table_line(const struct zbewalgo_table *tab, char *buf,
 			*p = p[1] ? ' ' : '\0';
 }
 
+/*
+ * The per-device lines that apply a table or a level, as they are pasted:
+ * zram's algorithm_params by hand, util-linux 2.41's zramctl and
+ * zram-generator's compression-algorithm (1.2.0 and later).  The table
+ * goes in one word, its combinations separated by ';' (which the table
+ * parser takes like a space): zram-generator splits its value at white
+ * space into algorithms and turns the commas between the parentheses into
+ * spaces, and its ini parser drops quotes.
+ */
+struct apply_lines {
+	char sysfs[32768 + 256], zramctl[32768 + 256], generator[32768 + 256];
+};
+
+/* @tab's combinations separated by ';' */
+static void table_word(const struct zbewalgo_table *tab, char *buf,
+		       size_t size)
+{
+	char *p;
+
+	zbewalgo_table_format(tab, buf, size);
+	for (p = buf; *p; p++)
+		if (*p == '\n')
+			*p = p[1] ? ';' : '\0';
+}
+
+/*
+ * The lines for @e's table and thresholds, or for preset @level alone
+ * (its table with the default thresholds, as the report compared it).
+ */
+static void apply_lines(const struct entry *e, int level,
+			struct apply_lines *l)
+{
+	static char tab[32768];
+	char keys[2][32768 + 128];
+	int k;
+
+	if (!level)
+		table_word(e->table, tab, sizeof(tab));
+	for (k = 0; k < 2; k++) {
+		char sep = k ? ',' : ' ';
+
+		if (level)
+			snprintf(keys[k], sizeof(keys[k]), "level=%d", level);
+		else
+			snprintf(keys[k], sizeof(keys[k]),
+				 "zbewalgo.table=%s%czbewalgo.early_abort_size=%u%czbewalgo.max_output_size=%u",
+				 tab, sep, e->params.early_abort_size, sep,
+				 e->params.max_output_size);
+	}
+	snprintf(l->sysfs, sizeof(l->sysfs),
+		 "echo 'algo=zbewalgo %s' > /sys/block/zram0/algorithm_params",
+		 keys[0]);
+	snprintf(l->zramctl, sizeof(l->zramctl),
+		 "zramctl --find --size 4G --algorithm zbewalgo --algorithm-params '%s'",
+		 keys[0]);
+	snprintf(l->generator, sizeof(l->generator),
+		 "compression-algorithm = zbewalgo(%s)", keys[1]);
+}
+
+/*
+ * The classic steps @tab names (CONFIG_ZBEWALGO_CLASSIC_STEPS), in id
+ * order, into @ids: how many.
+ */
+static int classic_steps(const struct zbewalgo_table *tab, unsigned int *ids)
+{
+	bool named[256] = { false };
+	unsigned int i, id;
+	int k, n = 0;
+
+	for (i = 0; i < tab->nr; i++)
+		for (k = 0; k < tab->comb[i].nr_steps; k++)
+			named[tab->comb[i].ids[k]] = true;
+	for (id = 1; id < 256; id++)
+		if (named[id] && tune_step_classic(id))
+			ids[n++] = id;
+	return n;
+}
+
 static void json_num(FILE *f, const char *key, double v, bool comma)
 {
 	fprintf(f, "\"%s\": ", key);
@@ -316,6 +394,12 @@ static void json_budget(FILE *f, const struct report *rp)
 	json_num(f, "value", rp->budget_value, true);
 	json_num(f, "us_per_page", t->budget * 1e6, true);
 	json_num(f, "decompress_us_per_page", t->dbudget * 1e6, true);
+	fputs("\"decompress_kind\": ", f);
+	tool_json_string(f, rp->dbudget_kind);
+	fputs(", ", f);
+	json_num(f, "decompress_value", rp->dbudget_value, true);
+	json_num(f, "decompress_fallback", rp->decode_fallback, true);
+	json_num(f, "decompress_slower", rp->decode_slower, true);
 	fprintf(f, "\"met\": %s, \"retries\": %d},\n",
 		rp->budget_met ? "true" : "false", rp->retries);
 	fprintf(f, "  \"chains_screened\": %zu, \"search_s\": %.3f,\n",
@@ -433,10 +517,31 @@ static void json_thresholds(FILE *f, const struct report *rp,
 	fputs("\n  ],\n", f);
 }
 
+/* The per-device lines as the object @key. */
+static void json_apply(FILE *f, const char *key, const struct entry *e,
+		       int level)
+{
+	static struct apply_lines l;
+
+	apply_lines(e, level, &l);
+	fprintf(f, "\"%s\": {", key);
+	if (level)
+		fprintf(f, "\"level\": %d, ", level);
+	fputs("\"algorithm_params\": ", f);
+	tool_json_string(f, l.sysfs);
+	fputs(", \"zramctl\": ", f);
+	tool_json_string(f, l.zramctl);
+	fputs(", \"zram_generator\": ", f);
+	tool_json_string(f, l.generator);
+	fputs("}", f);
+}
+
 static void json_recommendation(FILE *f, const struct report *rp)
 {
 	const struct entry *rec = &rp->ent[rp->rec];
+	unsigned int ids[256];
 	char line[32768];
+	int k, n;
 
 	table_line(rec->table, line, sizeof(line));
 	fputs("  \"recommendation\": {\"table\": ", f);
@@ -449,6 +554,20 @@ static void json_recommendation(FILE *f, const struct report *rp)
 		fputs("\"preset_level\": null, ", f);
 	fputs("\"commands\": [", f);
 	write_commands(f, rp, true);
+	fputs("],\n    ", f);
+	json_apply(f, "device", rec, 0);
+	fputs(",\n    ", f);
+	if (rp->preset_match)
+		json_apply(f, "level", rec, rp->preset_match);
+	else
+		fputs("\"level\": null", f);
+	fprintf(f, ",\n    \"lean\": %s, \"classic_steps\": [",
+		rp->t->lean ? "true" : "false");
+	n = classic_steps(rec->table, ids);
+	for (k = 0; k < n; k++) {
+		fputs(k ? ", " : "", f);
+		tool_json_string(f, zbewalgo_step_name(ids[k]));
+	}
 	fputs("]}\n", f);
 }
 
@@ -525,6 +644,13 @@ static void text_budget(FILE *f, const struct tuner *t,
 		fprintf(f, " (%d correction%s: the first choice measured slower than the model)",
 			rp->retries, rp->retries > 1 ? "s" : "");
 	fprintf(f, "%s\n", rp->budget_met ? "" : " -- NOT MET, see below");
+	fprintf(f, "# decompression budget: %s", rp->dbudget_kind);
+	if (rp->dbudget_value > 0 &&
+	    strcmp(rp->dbudget_kind, "as fast as the default table"))
+		fprintf(f, " %g", rp->dbudget_value);
+	if (isfinite(t->dbudget))
+		fprintf(f, ", %.1f us/page in the model", t->dbudget * 1e6);
+	fputc('\n', f);
 	fprintf(f, "# search: %zu chains screened (up to %d steps, beam %d), %.1f s\n",
 		t->screened, t->max_steps, t->beam, rp->search_s);
 }
@@ -550,9 +676,10 @@ static void text_vs_default(FILE *f, const struct entry *rec,
 	double hold_rel, samp_rel;
 
 	if (def)
-		fprintf(f, "vs the default table on the sample: ratio %+.1f%%, compression speed x%.2f\n",
+		fprintf(f, "vs the default table on the sample: ratio %+.1f%%, compression speed x%.2f, decompression speed x%.2f\n",
 			100.0 * (ratio(&rec->m[0]) / ratio(&def->m[0]) - 1),
-			def->m[0].tc / rec->m[0].tc);
+			def->m[0].tc / rec->m[0].tc,
+			def->m[0].td / rec->m[0].td);
 	/*
 	 * Behind the default on other pages though not (or less) on the
 	 * sample: gains shrinking on a hold-out are normal, losses are not.
@@ -571,8 +698,9 @@ static void text_recommendation(FILE *f, const struct tuner *t,
 {
 	const struct entry *rec = &rp->ent[rp->rec], *def = NULL;
 	size_t n = t->set[TRAIN].n;
+	unsigned int ids[256];
 	char line[32768];
-	int k;
+	int k, nc;
 
 	for (k = 0; k < rp->nent; k++)
 		if (!strcmp(rp->ent[k].name, "default"))
@@ -588,6 +716,23 @@ static void text_recommendation(FILE *f, const struct tuner *t,
 		fputc(line[k], f);
 	}
 	text_vs_default(f, rec, def);
+	if (rp->decode_fallback)
+		fprintf(f, "(The search's table decompressed x%.2f slower than the default table when\n"
+			"measured, so the default table it is; --min-dspeed sets another budget.)\n",
+			rp->decode_fallback);
+	if (rp->decode_slower)
+		fprintf(f, "WARNING: measured, it decompresses x%.2f slower than the default table, which\n"
+			"is over the budget or has more chains than -k allows.\n",
+			rp->decode_slower);
+	nc = classic_steps(rec->table, ids);
+	if (!nc)
+		return;
+	fputs("WARNING: the table names ", f);
+	for (k = 0; k < nc; k++)
+		fprintf(f, "%s%s", k ? ", " : "", zbewalgo_step_name(ids[k]));
+	fputs(", which a kernel has only with\n"
+	      "CONFIG_ZBEWALGO_CLASSIC_STEPS=y (off by default; the DKMS modules have them);\n"
+	      "one without refuses the table.  --lean searches without them.\n", f);
 }
 
 /* The model of the recommended table for each pair of thresholds. */
@@ -613,33 +758,46 @@ static void text_thresholds(FILE *f, const struct tuner *t,
 	fputc('\n', f);
 }
 
-/* The commands to apply it, a preset as good, and how to check it. */
+/* The per-device lines of @l, indented. */
+static void text_lines(FILE *f, const struct apply_lines *l)
+{
+	fprintf(f, "  %s\n", l->sysfs);
+	fputs("With util-linux 2.41's zramctl (sets a free device up):\n", f);
+	fprintf(f, "  %s\n", l->zramctl);
+	fputs("With zram-generator 1.2 or later, in /etc/systemd/zram-generator.conf\n"
+	      "under [zram0]:\n", f);
+	fprintf(f, "  %s\n", l->generator);
+}
+
+/* The lines to apply it, a preset as good, and how to check it. */
 static void text_apply(FILE *f, const struct tuner *t,
 		       const struct report *rp)
 {
 	const struct entry *rec = &rp->ent[rp->rec];
+	static struct apply_lines l;
 	char line[32768];
 
 	fputs("\nApply it (as root; global: zswap takes it at its next page, zram devices\n"
 	      "without a level or zbewalgo.* keys when they are next set up):\n", f);
 	write_commands(f, rp, false);
-	if (rp->preset_match == 2) {
-		fputs("The default table is as good: `echo reset > /sys/kernel/zbewalgo/combinations`\n"
-		      "and no algorithm_params level are enough.\n", f);
-	} else if (rp->preset_match) {
-		fprintf(f, "Preset level %d is as good (6.12+ zram; before disksize is set):\n"
-			"  echo zbewalgo > /sys/block/zram0/comp_algorithm\n"
-			"  echo 'algo=zbewalgo level=%d' > /sys/block/zram0/algorithm_params\n"
-			"(the early_abort_size and max_output_size above apply to it too)\n",
-			rp->preset_match, rp->preset_match);
+	fputs("Or for one zram device only (6.12+ with zbewalgo's zram patch; the shared\n"
+	      "settings stay as they are), after comp_algorithm and before disksize:\n", f);
+	apply_lines(rec, 0, &l);
+	text_lines(f, &l);
+	fputs("  (As a secondary, compression-algorithm = lz4 zbewalgo(...), the parentheses\n"
+	      "  hold recompress's parameters, type=huge or threshold=N, which zram-generator\n"
+	      "  writes to recompress at setup: a secondary zbewalgo uses the shared\n"
+	      "  settings, the echo lines above.)\n", f);
+	if (rp->preset_match) {
+		fprintf(f, "Preset level %d is as good (within %.1f%% of the bytes, with the default\n"
+			"thresholds%s):\n", rp->preset_match, 100 * PRESET_SLACK,
+			rp->preset_match == 3 && !t->lean ?
+			"; without CONFIG_ZBEWALGO_CLASSIC_STEPS level 3 has fewer chains" :
+			"");
+		apply_lines(rec, rp->preset_match, &l);
+		text_lines(f, &l);
 	}
 	table_line(rec->table, line, sizeof(line));
-	fprintf(f, "For one zram device only (6.12+ with zbewalgo's zram patch; after\n"
-		"comp_algorithm, before disksize; the shared settings stay as they are):\n"
-		"  echo 'algo=zbewalgo zbewalgo.table=\"%s\" zbewalgo.early_abort_size=%u zbewalgo.max_output_size=%u' \\\n"
-		"      > /sys/block/zram0/algorithm_params\n",
-		line, rec->params.early_abort_size,
-		rec->params.max_output_size);
 	fprintf(f, "Check it on the whole input: zbewalgo bench -c '%s'", line);
 	if (rec->params.early_abort_size != t->page / 8)
 		fprintf(f, " -e %u", rec->params.early_abort_size);
@@ -724,11 +882,11 @@ static void text_dict(FILE *f, const struct tuner *t,
 		fputs("  not worth it here.\n", f);
 		goto out;
 	}
-	table_line(rec->table, line, sizeof(line));
+	table_word(rec->table, line, sizeof(line));
 	fprintf(f, "  worth it.  Train one on the whole input and give it to the device\n"
 		"  (after comp_algorithm, before disksize):\n"
 		"  zbewalgo train-dict -o /etc/zram-dict INPUT...\n"
-		"  echo 'algo=zbewalgo zbewalgo.table=\"%s\" zbewalgo.early_abort_size=%u zbewalgo.max_output_size=%u dict=/etc/zram-dict' \\\n"
+		"  echo 'algo=zbewalgo zbewalgo.table=%s zbewalgo.early_abort_size=%u zbewalgo.max_output_size=%u dict=/etc/zram-dict' \\\n"
 		"      > /sys/block/zram0/algorithm_params\n",
 		line, rec->params.early_abort_size,
 		rec->params.max_output_size);

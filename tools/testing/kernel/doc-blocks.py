@@ -22,7 +22,8 @@ A name is unique over all the documents.
   doc-blocks.py extract PLACES DIR DOC...
       DIR/NN-NAME.sh (commands) or NN-NAME.file (content) plus NN-NAME.path,
       NN-NAME.keep and NN-NAME.vars where the tag says so, in the order of
-      the documents and of the blocks in each
+      the documents and of the blocks in each; PLACES "all" takes every
+      block (doc-user.sh verifies the unit files among them)
 """
 import os
 import re
@@ -164,7 +165,7 @@ def main():
         os.makedirs(a[2], exist_ok=True)
         n = 0
         for b in parse_all(a[3:]):
-            if not set(a[1].split(',')) & set(b['places']):
+            if a[1] != 'all' and not set(a[1].split(',')) & set(b['places']):
                 continue
             n += 1
             base = os.path.join(a[2], '%02d-%s' % (n, b['name']))

@@ -10,6 +10,7 @@ never written.  Run by `make docs` (part of `make check-user`).
 """
 import csv
 import io
+import math
 import os
 import re
 import shutil
@@ -438,13 +439,46 @@ class Records(unittest.TestCase):
         self.assertIn(text, guide)
 
     def test_summary_speeds(self):
+        """The speed rows: the geometric mean of the files' speeds, then
+        all bytes over all seconds."""
         runs = render.bench_runs(REPO)
         comp, dec = render.speeds(runs, 'lz4')
         b = sum(r.total('lz4')['bytes'] for r in runs)
         self.assertAlmostEqual(dec, b / render.MIB /
                                sum(r.total('lz4')['dec_s'] for r in runs))
+        logs = [math.log(int(r['bytes']) / render.MIB / float(r['decompress_s']))
+                for run in runs for r in run.rows if r['algorithm'] == 'lz4']
+        geo = math.exp(sum(logs) / len(logs))
         table = render.summary_table(runs, render.text_table, str)
-        self.assertRegex(table, r'(?m)^decompression, MiB/s .* %.0f ' % dec)
+        self.assertRegex(table, r'(?m)^decompression, MiB/s .* %.0f .*\n'
+                         r'  bytes summed .* %.0f ' % (geo, dec))
+
+    def test_summary_ratios_are_per_file_geometric_means(self):
+        """A ratio row is the geometric mean of the files' ratio_zram
+        columns, the row below it the bytes summed, labelled (the README
+        once led with a sum in which two grid files were most of the
+        bytes)."""
+        runs = render.bench_runs(REPO)
+        table = render.summary_table(runs, render.text_table, str)
+        algs = table.split('\n')[0].split()[1:]
+        lines = table.split('\n')
+        for run in runs:
+            for desc, inputs in render.groups(run):
+                label = 'ratio, %s.csv: %s' % (run.name, desc)
+                i = next(k for k, x in enumerate(lines) if x.startswith(label))
+                got = lines[i][len(label):].split()
+                summed = lines[i + 1].split()
+                self.assertEqual(summed[:2], ['bytes', 'summed'])
+                for a, g, t in zip(algs, got, summed[2:]):
+                    v = [math.log(float(run.rec[(f, a)]['ratio_zram']))
+                         for f in inputs]
+                    self.assertAlmostEqual(float(g), math.exp(sum(v) / len(v)),
+                                           delta=0.0051, msg=(label, a))
+                    self.assertEqual(t, '%.2f' % run.total(a, inputs)['ratio'])
+        with open(os.path.join(REPO, render.README)) as f:
+            readme = f.read()
+        self.assertIn(table, readme)
+        self.assertIn('geometric mean over the files', readme)
 
     def test_kernel_table(self):
         recs = []

@@ -190,7 +190,9 @@ doc_verify_settings_unit() {
 	while read -r l; do
 		eval "$l" || { echo "ExecStart failed: $l"; return 1; }
 	done </tmp/execstart
-	doc_verify_walk_apply >/dev/null && echo "its $(wc -l </tmp/execstart) ExecStart lines applied the settings"
+	doc_verify_walk_apply >/dev/null &&
+		[ "$(cat $DOC_P/compressor)" = zbewalgo ] &&
+		echo "its $(wc -l </tmp/execstart) ExecStart lines applied the settings and zswap's compressor"
 }
 
 # --- recompression and writeback (guest-recomp, 6.12+) ----------------------------

@@ -116,6 +116,19 @@ class Run:
     def ratio(self, inp, alg):
         return float(self.rec[(inp, alg)]['ratio_zram'])
 
+    def per_file(self, alg, inputs=None):
+        """Per input of INPUTS (all by default) that ALG has: its ratio
+        (bytes over zram's bytes) and speeds in MiB/s."""
+        out = []
+        for i in (inputs or self.inputs):
+            r = self.rec.get((i, alg))
+            if r:
+                b = int(r['bytes'])
+                out.append({'ratio': b / int(r['zram_bytes']),
+                            'comp': b / MIB / float(r['compress_s']),
+                            'dec': b / MIB / float(r['decompress_s'])})
+        return out
+
     def total(self, alg, inputs=None):
         """The 'all files' figures (or those of INPUTS): sums of bytes and
         times."""
@@ -382,7 +395,8 @@ def groups(run):
 
 
 def speeds(runs, alg):
-    """Compression and decompression speed over every input of RUNS."""
+    """Compression and decompression speed over every input of RUNS, all
+    bytes over all seconds."""
     b = cs = ds = 0
     for run in runs:
         t = run.total(alg)
@@ -390,18 +404,46 @@ def speeds(runs, alg):
     return b / MIB / cs, b / MIB / ds
 
 
+def geomean(values):
+    values = list(values)
+    return math.exp(sum(math.log(v) for v in values) / len(values))
+
+
+def geo_speeds(runs, alg):
+    """Compression and decompression speed, the geometric means over
+    every input of RUNS."""
+    files = [f for run in runs for f in run.per_file(alg)]
+    return (geomean(f['comp'] for f in files),
+            geomean(f['dec'] for f in files))
+
+
+# Said with the summary table: what its rows are.
+SUMMARY_NOTE = ('Each figure is the geometric mean over the files, each file '
+                'counting the same; the rows "bytes summed" below them divide '
+                'all bytes by all of zram\'s bytes (or seconds), which the '
+                'largest files dominate.')
+SUMMED = '  bytes summed'
+
+
 def summary_table(runs, table, code):
-    """Ratios per group of inputs and speeds, one column per algorithm."""
+    """Ratios per group of inputs and speeds, one column per algorithm:
+    per-file geometric means, each with its bytes-summed figure below."""
     algs = summary_algs(runs)
     rows = []
     for run in runs:
         for desc, inputs in groups(run):
             rows.append(['ratio, %s: %s' % (code(run.name + '.csv'), desc)] +
-                        ['%.2f' % run.total(a, inputs)['ratio']
+                        ['%.2f' % geomean(f['ratio'] for f in
+                                          run.per_file(a, inputs))
                          for a in algs])
+            rows.append([SUMMED] + ['%.2f' % run.total(a, inputs)['ratio']
+                                    for a in algs])
+    geo = [geo_speeds(runs, a) for a in algs]
     sp = [speeds(runs, a) for a in algs]
-    rows.append(['compression, MiB/s'] + ['%.0f' % c for c, d in sp])
-    rows.append(['decompression, MiB/s'] + ['%.0f' % d for c, d in sp])
+    rows.append(['compression, MiB/s'] + ['%.0f' % c for c, d in geo])
+    rows.append([SUMMED] + ['%.0f' % c for c, d in sp])
+    rows.append(['decompression, MiB/s'] + ['%.0f' % d for c, d in geo])
+    rows.append([SUMMED] + ['%.0f' % d for c, d in sp])
     return table(['figure'] + algs, rows)
 
 
@@ -466,7 +508,7 @@ def guide_bench(repo):
     line = short_machine_line(bench_note(repo), code)[:-1]
     if len(sizes) == 1:
         line += ', %d-byte pages, zram\'s threshold %d bytes' % sizes[0]
-    parts = [wrap('Measured by ' + line + ':'), '',
+    parts = [wrap('Measured by ' + line + '.  ' + SUMMARY_NOTE), '',
              summary_table(runs, rst_table, code), '', ahead(runs, code)]
     return '\n'.join(parts)
 
@@ -510,7 +552,8 @@ def readme_summary(repo):
     if not runs:
         raise ValueError('no bench results (*.csv) in %s' % RESULTS)
     code = lambda t: t
-    return '\n'.join([short_machine_line(bench_note(repo)), '',
+    return '\n'.join([wrap(short_machine_line(bench_note(repo))[:-1] + '.  ' +
+                           SUMMARY_NOTE), '',
                       summary_table(runs, text_table, code), '',
                       ahead(runs, code)])
 
