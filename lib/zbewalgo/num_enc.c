@@ -572,7 +572,7 @@ static __always_inline int num_encode(const u8 *src, unsigned int slen,
 	e->r = (u8 *)scratch + zbw_num_enc_size(0);
 	e->b3 = (u16 *)(e->r + ALIGN(slen, 2));
 	sa = (u8 *)(e->b3 + m);
-	per = min(m, NUM_PICK) / NUM_WINDOWS;
+	per = min_t(unsigned int, m, NUM_PICK) / NUM_WINDOWS;
 	num_scan(src, m, w, &sc);
 	best = num_pick(src, per, NUM_WINDOWS, m / NUM_WINDOWS, w, &sc, &e->h,
 			&cand, true);
