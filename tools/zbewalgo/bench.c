@@ -1359,28 +1359,17 @@ static FILE *open_out(const char *path, FILE **mine)
 
 /*
  * --dict FILE: a dictionary as zram's dict= takes it (zstd --train or
- * zbewalgo train-dict), for the zstd-N+dict algorithms.
+ * zbewalgo train-dict), for the zstd-N+dict and zbewalgo+dict algorithms;
+ * read once the page size is known, and refused unless the library
+ * takes it (as compress -D does).
  */
-static int bench_read_dict(const char *path)
+static int bench_read_dict(const char *path, size_t page)
 {
-	FILE *f = fopen(path, "rb");
 	unsigned char *data;
 	size_t len;
-	int ret;
 
-	if (!f) {
-		fprintf(stderr, "zbewalgo: %s: %s\n", path, strerror(errno));
+	if (tool_read_dict(path, page, &data, &len))
 		return -1;
-	}
-	ret = tool_read_all(f, &data, &len);
-	fclose(f);
-	if (ret)
-		return -1;
-	if (!len) {
-		fprintf(stderr, "zbewalgo: %s: an empty dictionary\n", path);
-		free(data);
-		return -1;
-	}
 	free((void *)bench_dict);
 	bench_dict = data;
 	bench_dict_len = len;
@@ -1399,6 +1388,7 @@ struct bench_args {
 	bool csv;
 	const char *csv_path;		/* NULL: stdout */
 	const char *recomp;		/* --recompress's primaries, or NULL */
+	const char *dict_path;		/* --dict, or NULL */
 	size_t rthr;
 	struct tool_output o;
 	char **files;
@@ -1529,8 +1519,7 @@ static int bench_parse(int argc, char **argv, struct bench_args *a)
 			a->recomp = optarg ? optarg : "lz4,zstd-3";
 			break;
 		case OPT_DICT:
-			if (bench_read_dict(optarg))
-				return -1;
+			a->dict_path = optarg;
 			break;
 		case 'v':
 			a->verbose = true;
@@ -1820,6 +1809,11 @@ static int measure_algos(const struct bench_args *a, struct bench_algos *al,
 		if (measure(&al->algos[i], ps, a->page, a->reps, x)) {
 			fprintf(stderr, "zbewalgo: %s: cannot set up %s\n",
 				name, al->algos[i].name);
+			/* the records before it: only their sizes to free */
+			while (i--) {
+				free(fr[i].sizes);
+				fr[i].sizes = NULL;
+			}
 			return -1;
 		}
 		if (!x->roundtrip_ok) {
@@ -1855,7 +1849,6 @@ static int bench_file(const struct bench_args *a, struct bench_algos *al,
 	if (a->verbose)
 		fprintf(stderr, "bench: %s: %zu pages\n", name, ps.npages);
 	if (measure_algos(a, al, run, name, &ps, fr)) {
-		compare_pages(fr, al->nalgos);
 		free(ps.data);
 		return -1;
 	}
@@ -1946,6 +1939,10 @@ int bench_main(int argc, char **argv)
 	ret = bench_parse(argc, argv, &a);
 	if (ret) {
 		ret = ret > 0 ? 0 : 2;	/* after -h, or a bad option */
+		goto out;
+	}
+	if (a.dict_path && bench_read_dict(a.dict_path, a.page)) {
+		ret = 1;
 		goto out;
 	}
 	ret = 2;	/* for settings that do not fit together */

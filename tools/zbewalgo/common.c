@@ -1,13 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Helpers shared by zbewalgo bench and zbewalgo tune: clocks and medians,
- * number options, lz4 and zstd with one error convention, output
- * formatting and the plot script runner.
+ * Helpers shared by the zbewalgo subcommands: clocks and medians, number
+ * options, lz4 and zstd with one error convention, output formatting and
+ * the plot script runner; input files read whole, and output files
+ * written through a temporary file, with messages that name the file and
+ * the reason; crc32c.
  */
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -312,4 +315,117 @@ int tool_write_json(const struct tool_output *o,
 	if (fd >= 0)
 		unlink(tmp);
 	return ret;
+}
+
+/* ---- input ---------------------------------------------------------------- */
+
+/* "stdin" for '-' in messages */
+const char *tool_name(const char *path)
+{
+	return strcmp(path, "-") ? path : "stdin";
+}
+
+/*
+ * Opens input @path ('-': stdin) for reading; refuses a directory, which
+ * fopen() would open and fread() then fail on.  On success *@st is its
+ * status, for tool_out_open()'s same-file test.
+ */
+FILE *tool_open_in(const char *path, struct stat *st)
+{
+	FILE *f;
+
+	if (!strcmp(path, "-")) {
+		if (fstat(STDIN_FILENO, st)) {
+			fprintf(stderr, "zbewalgo: stdin: %s\n", strerror(errno));
+			return NULL;
+		}
+		return stdin;
+	}
+	f = fopen(path, "rb");
+	if (!f || fstat(fileno(f), st)) {
+		fprintf(stderr, "zbewalgo: %s: %s\n", path, strerror(errno));
+		if (f)
+			fclose(f);
+		return NULL;
+	}
+	if (S_ISDIR(st->st_mode)) {
+		fprintf(stderr, "zbewalgo: %s: %s\n", path, strerror(EISDIR));
+		fclose(f);
+		return NULL;
+	}
+	return f;
+}
+
+/* tool_read_all() naming the file @name in its messages (NULL: none) */
+int tool_read_named(FILE *f, const char *name, unsigned char **data,
+		    size_t *len)
+{
+	size_t cap = 1 << 16, n = 0, r;
+	unsigned char *buf = malloc(cap);
+	int err = 0;
+
+	while (buf && (r = fread(buf + n, 1, cap - n, f)) > 0) {
+		n += r;
+		if (n == cap) {
+			unsigned char *nb = cap > SIZE_MAX / 2 ? NULL :
+					    realloc(buf, cap * 2);
+
+			if (!nb) {
+				free(buf);
+				buf = NULL;
+				break;
+			}
+			buf = nb;
+			cap *= 2;
+		}
+	}
+	if (!buf)
+		err = ENOMEM;
+	else if (ferror(f))
+		err = errno ? errno : EIO;
+	if (err) {
+		free(buf);
+		fprintf(stderr, "zbewalgo: %s%s%s\n", name ? name : "",
+			name ? ": " : "read: ", strerror(err));
+		return -1;
+	}
+	*data = buf;
+	*len = n;
+	return 0;
+}
+
+/*
+ * Reads a zstd dictionary (zstd --train, zbewalgo train-dict) from @path
+ * and checks that the library takes it for @page-byte pages, at every
+ * level; *@data holds its bytes.  Any other file is refused here, with
+ * its name and why, before a command does anything.
+ */
+int tool_read_dict(const char *path, size_t page, unsigned char **data,
+		   size_t *len)
+{
+	struct zbewalgo_dict *dict;
+	struct stat st;
+	FILE *f = tool_open_in(path, &st);
+	int err = 0, level;
+
+	if (!f)
+		return -1;
+	err = tool_read_named(f, tool_name(path), data, len);
+	if (f != stdin)
+		fclose(f);
+	if (err)
+		return -1;
+	for (level = 1; !err && level <= ZBEWALGO_MAX_LEVEL; level++) {
+		err = zbewalgo_dict_create(*data, *len, level, page, &dict);
+		if (!err)
+			zbewalgo_dict_destroy(dict);
+	}
+	if (!err)
+		return 0;
+	fprintf(stderr, "zbewalgo: %s: %s\n", tool_name(path),
+		err == -EINVAL ? "not a zstd dictionary with an id (zstd --train, zbewalgo train-dict)" :
+		strerror(-err));
+	free(*data);
+	*data = NULL;
+	return -1;
 }

@@ -150,26 +150,18 @@ static int load_dict(struct options *o)
 {
 	unsigned char *data;
 	size_t len;
-	FILE *f;
 	int err;
 
 	if (!o->dict_path)
 		return 0;
-	f = tool_open(o->dict_path, "rb");
-	if (!f || tool_read_all(f, &data, &len)) {
-		if (f && f != stdin)
-			fclose(f);
+	if (tool_read_dict(o->dict_path, o->page_size, &data, &len))
 		return -1;
-	}
-	if (f != stdin)
-		fclose(f);
 	err = zbewalgo_dict_create(data, len,
 				   o->level ?: ZBEWALGO_DEFAULT_LEVEL,
 				   o->page_size, &o->dict);
 	free(data);
 	if (err)
-		fprintf(stderr, "zbewalgo: %s: %s\n", o->dict_path,
-			err == -EINVAL ? "not a zstd dictionary with an id (zstd --train, zbewalgo train-dict)" :
+		fprintf(stderr, "zbewalgo: %s: %s\n", tool_name(o->dict_path),
 			strerror(-err));
 	return err ? -1 : 0;
 }

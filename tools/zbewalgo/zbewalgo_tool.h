@@ -8,12 +8,21 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #define MIB		(1024.0 * 1024.0)
 
 /* zbewalgo.c */
 FILE *tool_open(const char *path, const char *mode);
 int tool_read_all(FILE *f, unsigned char **data, size_t *len);
+
+/* common.c: files */
+const char *tool_name(const char *path);
+FILE *tool_open_in(const char *path, struct stat *st);
+int tool_read_named(FILE *f, const char *name, unsigned char **data,
+		    size_t *len);
+int tool_read_dict(const char *path, size_t page, unsigned char **data,
+		   size_t *len);
 
 /* common.c: for bench and tune */
 double tool_now(void);
