@@ -623,14 +623,19 @@ static int load_pages(const char *path, size_t page, bool drop,
 		      struct pageset *ps)
 {
 	unsigned char *data;
+	struct stat st;
 	size_t len;
-	FILE *in = tool_open(path, "rb");
+	FILE *in = tool_open_in(path, &st);
+	int err;
 
 	memset(ps, 0, sizeof(*ps));
-	if (!in || tool_read_all(in, &data, &len))
+	if (!in)
 		return -1;
+	err = tool_read_named(in, tool_name(path), &data, &len);
 	if (in != stdin)
 		fclose(in);
+	if (err)
+		return -1;
 	if (make_pages(data, len, page, drop, ps)) {
 		fprintf(stderr, "zbewalgo: out of memory\n");
 		free(data);
@@ -1348,6 +1353,19 @@ enum {
 	OPT_RECOMP_THR,
 };
 
+/* Closes --csv's FILE @f, @path: 0, or -1 with why */
+static int close_out(FILE *f, const char *path)
+{
+	int bad = ferror(f);
+
+	errno = 0;
+	if (!fclose(f) && !bad)
+		return 0;
+	fprintf(stderr, "zbewalgo: %s: %s\n", path,
+		strerror(errno ? errno : EIO));
+	return -1;
+}
+
 static FILE *open_out(const char *path, FILE **mine)
 {
 	*mine = NULL;
@@ -1696,7 +1714,7 @@ static const char *file_name(const char *path)
 static int recompress_files(const struct bench_args *a,
 			    struct bench_algos *al)
 {
-	size_t i, f;
+	size_t i, f, measured = 0;
 	int ret = 0;
 
 	for (i = 0; i < al->nalgos; i++) {
@@ -1725,6 +1743,11 @@ static int recompress_files(const struct bench_args *a,
 			ret = 1;
 			continue;
 		}
+		if (!ps.npages)
+			fprintf(stderr, "zbewalgo: %s: no pages to measure (%zu same-filled, %zu duplicates dropped)\n",
+				name, ps.same, ps.dups);
+		else
+			measured++;
 		for (i = 0; i < al->nprims && ps.npages; i++) {
 			if (recompress_view(stdout, name, &ps, &al->prims[i],
 					    al->algos, al->nalgos, a->page,
@@ -1736,7 +1759,11 @@ static int recompress_files(const struct bench_args *a,
 		}
 		free(ps.data);
 	}
-	if (fflush(stdout) || ferror(stdout))
+	if (!measured) {
+		fprintf(stderr, "zbewalgo: bench: nothing measured\n");
+		ret = 1;
+	}
+	if (tool_flush_stdout())
 		ret = 1;
 	return ret;
 }
@@ -1781,7 +1808,10 @@ static void file_table(FILE *f, const struct bench_args *a,
 		table_row(f, &fr[i],
 			  al->lz4_idx >= 0 ? &fr[al->lz4_idx] : NULL);
 	worse_line(f, fr, al->nalgos);
-	fflush(f);
+	if (f == stdout)
+		tool_flush_stdout();	/* says why, once, when it fails */
+	else
+		fflush(f);
 }
 
 /*
@@ -1873,7 +1903,7 @@ static void bench_output(struct bench_args *a, struct bench_run *run)
 			run->ret = 1;
 		} else {
 			write_csv(fout, run->res, run->nres, run->lz4_of);
-			if (mine && fclose(mine))
+			if (mine && close_out(mine, a->csv_path))
 				run->ret = 1;
 		}
 	}
@@ -1884,7 +1914,7 @@ static void bench_output(struct bench_args *a, struct bench_run *run)
 	}
 	if (tool_write_json(&a->o, write_json, &rs))
 		run->ret = 1;
-	if (fflush(stdout) || ferror(stdout))
+	if (tool_flush_stdout())
 		run->ret = 1;
 }
 
@@ -1912,6 +1942,10 @@ static int bench_files(struct bench_args *a, struct bench_algos *al)
 			run.ret = 1;
 			goto out;
 		}
+	}
+	if (!run.nfiles) {
+		fprintf(stderr, "zbewalgo: bench: nothing measured\n");
+		run.ret = 1;
 	}
 	if (run.table_out && run.nfiles > 1)
 		table_summary(run.table_out, run.res, run.nres, al->algos,

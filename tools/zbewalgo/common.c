@@ -150,6 +150,26 @@ void tool_json_string(FILE *f, const char *s)
 	fputc('"', f);
 }
 
+/*
+ * Flushes stdout: 0, or -1 when it or an earlier write to it failed,
+ * with a message the first time.
+ */
+int tool_flush_stdout(void)
+{
+	static bool reported;
+	int bad;
+
+	errno = 0;
+	bad = ferror(stdout);
+	if (!fflush(stdout) && !bad)
+		return 0;
+	if (!reported)
+		fprintf(stderr, "zbewalgo: stdout: %s\n",
+			strerror(errno ? errno : EIO));
+	reported = true;
+	return -1;
+}
+
 /* An option's FILE: none or '-' means stdout (NULL). */
 const char *tool_out_path(const char *arg)
 {
@@ -285,7 +305,7 @@ int tool_write_json(const struct tool_output *o,
 	const char *path = o->json ? o->json_path : NULL;
 	char tmp[64];
 	FILE *f;
-	int fd = -1, ret = 0;
+	int fd = -1, ret = 0, bad;
 
 	if (!path && o->plot_path) {
 		snprintf(tmp, sizeof(tmp), "/tmp/zbewalgo-%s-XXXXXX", o->name);
@@ -300,16 +320,24 @@ int tool_write_json(const struct tool_output *o,
 		f = fd >= 0 ? fdopen(fd, "w") : tool_open(path, "w");
 		if (f) {
 			write(f, arg);
-			if (fclose(f))
+			errno = 0;
+			bad = ferror(f);
+			if (fclose(f) || bad) {
+				fprintf(stderr, "zbewalgo: %s: %s\n", path,
+					strerror(errno ? errno : EIO));
 				ret = -1;
+			}
 		} else {
 			if (fd >= 0)
 				close(fd);
 			ret = -1;
 		}
 	}
-	if (o->json && !o->json_path)
+	if (o->json && !o->json_path) {
 		write(stdout, arg);
+		if (tool_flush_stdout())
+			ret = -1;
+	}
 	if (!ret && o->plot_path && run_plot(o, path))
 		ret = -1;
 	if (fd >= 0)

@@ -60,6 +60,7 @@ int train_dict_main(int argc, char **argv)
 			if (tool_parse_num(optarg, 256, 1 << 24, &v) ||
 			    v != (size_t)v) {
 				fprintf(stderr, "zbewalgo: --size must be 256..16777216\n");
+				ret = EXIT_USAGE;
 				goto out;
 			}
 			size = v;
@@ -68,6 +69,7 @@ int train_dict_main(int argc, char **argv)
 			if (tool_parse_num(optarg, 64, ZBEWALGO_MAX_INPUT, &v) ||
 			    v != (size_t)v) {
 				fprintf(stderr, "zbewalgo: bad page size\n");
+				ret = EXIT_USAGE;
 				goto out;
 			}
 			page = v;
@@ -81,12 +83,14 @@ int train_dict_main(int argc, char **argv)
 			goto out;
 		default:
 			train_usage(stderr);
+			ret = EXIT_USAGE;
 			goto out;
 		}
 	}
 	if (!out || (optind == argc && !npids)) {
 		fprintf(stderr, "zbewalgo: train-dict needs -o FILE and an input\n");
 		train_usage(stderr);
+		ret = EXIT_USAGE;
 		goto out;
 	}
 	for (i = optind; i < (size_t)argc; i++, nsrc++)

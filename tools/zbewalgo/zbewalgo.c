@@ -8,9 +8,11 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <linux/zbewalgo.h>
 
@@ -76,33 +78,24 @@ FILE *tool_open(const char *path, const char *mode)
 	return f;
 }
 
+/*
+ * The whole of @f, as tool_read_named() reads it; its messages name the
+ * file the descriptor has open.
+ */
 int tool_read_all(FILE *f, unsigned char **data, size_t *len)
 {
-	size_t cap = 1 << 16, n = 0, r;
-	unsigned char *buf = malloc(cap);
+	char link[64], name[PATH_MAX];
+	ssize_t n;
+	int fd = fileno(f);
 
-	while (buf && (r = fread(buf + n, 1, cap - n, f)) > 0) {
-		n += r;
-		if (n == cap) {
-			unsigned char *nb = realloc(buf, cap * 2);
-
-			if (!nb) {
-				free(buf);
-				buf = NULL;
-				break;
-			}
-			buf = nb;
-			cap *= 2;
-		}
-	}
-	if (!buf || ferror(f)) {
-		free(buf);
-		fprintf(stderr, "zbewalgo: read error\n");
-		return -1;
-	}
-	*data = buf;
-	*len = n;
-	return 0;
+	if (fd == STDIN_FILENO)
+		return tool_read_named(f, "stdin", data, len);
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+	n = fd < 0 ? -1 : readlink(link, name, sizeof(name) - 1);
+	if (n < 0)
+		return tool_read_named(f, NULL, data, len);
+	name[n] = 0;
+	return tool_read_named(f, name, data, len);
 }
 
 static void put_le(unsigned char *p, unsigned long long v, int n)

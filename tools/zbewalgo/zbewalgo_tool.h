@@ -12,6 +12,13 @@
 
 #define MIB		(1024.0 * 1024.0)
 
+/*
+ * Exit statuses: EXIT_USAGE for a command line the tool does not take
+ * (an unknown option or command, a bad number, a missing operand), 1 for
+ * anything that failed or did nothing.
+ */
+#define EXIT_USAGE	2
+
 /* zbewalgo.c */
 FILE *tool_open(const char *path, const char *mode);
 int tool_read_all(FILE *f, unsigned char **data, size_t *len);
@@ -42,6 +49,7 @@ double tool_mibps(double bytes, double s);
 void tool_put_num(FILE *f, double v, const char *fmt, const char *none);
 void tool_json_string(FILE *f, const char *s);
 const char *tool_out_path(const char *arg);
+int tool_flush_stdout(void);
 int tool_threshold(size_t *threshold, size_t page);
 
 /* --json[=FILE] and --plot=FILE of bench and tune */
