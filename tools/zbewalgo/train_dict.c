@@ -45,8 +45,8 @@ int train_dict_main(int argc, char **argv)
 	size_t nsrc = 0, *sizes = NULL, dlen;
 	unsigned char *samples = NULL, *dict = NULL;
 	int c, ret = 1;
+	struct tool_out o;
 	double v;
-	FILE *f;
 
 	if (!pids || !src)
 		goto out;
@@ -136,11 +136,12 @@ int train_dict_main(int argc, char **argv)
 			ZDICT_getErrorName(dlen));
 		goto out;
 	}
-	f = fopen(out, "wb");
-	if (!f || fwrite(dict, 1, dlen, f) != dlen || fclose(f)) {
-		fprintf(stderr, "zbewalgo: %s: %s\n", out, strerror(errno));
+	/* replaced, as a report is, but never left half written */
+	if (tool_out_open(&o, out, true, NULL))
 		goto out;
-	}
+	tool_out_write(&o, dict, dlen);
+	if (tool_out_close(&o, true))
+		goto out;
 	printf("zbewalgo: %s: a %zu-byte dictionary from %zu of %zu pages\n",
 	       out, dlen, n, total);
 	ret = 0;

@@ -29,6 +29,7 @@ struct options {
 	size_t page_size;
 	int level;		/* -l, or 0 */
 	bool stats;
+	bool force;		/* -f: an existing OUT may be replaced */
 	const char *dict_path;	/* -D, or NULL */
 	struct zbewalgo_dict *dict;
 };
@@ -52,7 +53,8 @@ static void usage(FILE *f)
 "       zbewalgo tune [options] INPUT...  recommend a table for a workload\n"
 "                 (files, block devices, --pid PID; see zbewalgo tune -h)\n"
 "       zbewalgo train-dict -o FILE INPUT...  a dictionary for zram's dict=\n"
-"IN/OUT may be '-' for stdin/stdout.\n"
+"IN/OUT may be '-' for stdin/stdout.  OUT must not be IN, and an existing\n"
+"OUT is kept unless -f; it appears only once complete.\n"
 "options:\n"
 "  -c, --combinations TABLE  combinations to try, e.g. 'bwt-mtf-huffman\n"
 "                            bewalgo-rle' (default: the built-in table)\n"
@@ -62,6 +64,7 @@ static void usage(FILE *f)
 "  -p, --page-size N         page size (default 4096, at most 65536)\n"
 "  -D, --dict FILE           a zstd dictionary, as zram's dict= takes it:\n"
 "                            compress with it, decompress pages that need it\n"
+"  -f, --force               replace an existing OUT\n"
 "  -s, --stats               print wins per combination and tries per page\n"
 "  -h, --help                this text\n");
 }
@@ -203,17 +206,19 @@ struct comp_run {
 	struct stats *st;
 };
 
-static int comp_start(struct comp_run *r, const struct options *o, FILE *in)
+static int comp_start(struct comp_run *r, const struct options *o, FILE *in,
+		      const char *name)
 {
 	r->cap = ZBEWALGO_STORED_SIZE(o->page_size);
 	r->dst = malloc(r->cap);
 	r->ctx = make_ctx(o);
 	r->st = calloc(1, sizeof(*r->st));
 	r->data = NULL;
-	if (!r->dst || !r->ctx || !r->st ||
-	    tool_read_all(in, &r->data, &r->len))
+	if (!r->dst || !r->ctx || !r->st) {
+		fprintf(stderr, "zbewalgo: %s\n", strerror(ENOMEM));
 		return -1;
-	return 0;
+	}
+	return tool_read_named(in, name, &r->data, &r->len);
 }
 
 /* Compresses @n input bytes from @off into r->dst, counted in r->st. */
@@ -228,19 +233,6 @@ static int comp_page(struct comp_run *r, size_t off, size_t n, size_t *dlen)
 	return err;
 }
 
-/* The exit status after the output was written, or @write_failed. */
-static int comp_end(struct comp_run *r, const struct options *o,
-		    bool write_failed)
-{
-	if (write_failed) {
-		fprintf(stderr, "zbewalgo: write error\n");
-		return 1;
-	}
-	if (o->stats)
-		print_stats(o, r->st);
-	return 0;
-}
-
 static void comp_free(struct comp_run *r)
 {
 	free(r->data);
@@ -249,20 +241,29 @@ static void comp_free(struct comp_run *r)
 	zbewalgo_ctx_destroy(r->ctx);
 }
 
-static int cmd_compress(const struct options *o, FILE *in, FILE *out)
+/* compress and decompress: the input's name, and the output */
+struct file_run {
+	const char *in_name;
+	FILE *in;
+	struct tool_out out;
+};
+
+static int cmd_compress(const struct options *o, struct file_run *f)
 {
 	unsigned char hdr[ZBWF_HDR_SIZE];
+	struct tool_out *out = &f->out;
 	struct comp_run r;
 	size_t off, dlen;
 	int ret = 1, err;
 
-	if (comp_start(&r, o, in))
+	if (comp_start(&r, o, f->in, f->in_name))
 		goto out;
 	memcpy(hdr, ZBWF_MAGIC, 4);
 	put_le(hdr + 4, ZBWF_VERSION, 4);
 	put_le(hdr + 8, o->page_size, 4);
 	put_le(hdr + 12, r.len, 8);
-	fwrite(hdr, 1, sizeof(hdr), out);
+	if (tool_out_write(out, hdr, sizeof(hdr)))
+		goto out;
 	for (off = 0; off < r.len; off += o->page_size) {
 		size_t n = r.len - off < o->page_size ? r.len - off :
 			   o->page_size;
@@ -270,21 +271,24 @@ static int cmd_compress(const struct options *o, FILE *in, FILE *out)
 
 		err = comp_page(&r, off, n, &dlen);
 		if (err) {
-			fprintf(stderr, "zbewalgo: compress failed at offset %zu: %s\n",
-				off, strerror(-err));
+			fprintf(stderr, "zbewalgo: %s: compress failed at offset %zu: %s\n",
+				f->in_name, off, strerror(-err));
 			goto out;
 		}
 		put_le(sz, dlen, 4);
-		fwrite(sz, 1, 4, out);
-		fwrite(r.dst, 1, dlen, out);
+		if (tool_out_write(out, sz, 4) ||
+		    tool_out_write(out, r.dst, dlen))
+			goto out;
 	}
-	ret = comp_end(&r, o, fflush(out) || ferror(out));
+	if (o->stats)
+		print_stats(o, r.st);
+	ret = 0;
 out:
 	comp_free(&r);
 	return ret;
 }
 
-static int cmd_decompress(const struct options *o, FILE *in, FILE *out)
+static int cmd_decompress(const struct options *o, struct file_run *f)
 {
 	unsigned char *data, *page = NULL;
 	struct zbewalgo_ctx *ctx = NULL;
@@ -292,23 +296,27 @@ static int cmd_decompress(const struct options *o, FILE *in, FILE *out)
 	unsigned long long orig, done = 0;
 	int ret = 1;
 
-	if (tool_read_all(in, &data, &len))
+	if (tool_read_named(f->in, f->in_name, &data, &len))
 		return 1;
 	if (len < ZBWF_HDR_SIZE || memcmp(data, ZBWF_MAGIC, 4) ||
 	    get_le(data + 4, 4) != ZBWF_VERSION) {
-		fprintf(stderr, "zbewalgo: not a zbewalgo file (or unknown version)\n");
+		fprintf(stderr, "zbewalgo: %s: not a zbewalgo file (or unknown version)\n",
+			f->in_name);
 		goto out;
 	}
 	page_size = get_le(data + 8, 4);
 	orig = get_le(data + 12, 8);
 	if (!page_size || page_size > ZBEWALGO_MAX_INPUT) {
-		fprintf(stderr, "zbewalgo: bad page size %zu\n", page_size);
+		fprintf(stderr, "zbewalgo: %s: bad page size %zu\n", f->in_name,
+			page_size);
 		goto out;
 	}
 	page = malloc(page_size);
 	ctx = zbewalgo_ctx_create(page_size);
-	if (!page || !ctx)
+	if (!page || !ctx) {
+		fprintf(stderr, "zbewalgo: %s\n", strerror(ENOMEM));
 		goto out;
+	}
 	zbewalgo_ctx_set_dict(ctx, o->dict);
 	while (done < orig) {
 		size_t want = orig - done < page_size ? orig - done : page_size;
@@ -316,28 +324,26 @@ static int cmd_decompress(const struct options *o, FILE *in, FILE *out)
 		int err;
 
 		if (len - pos < 4 || (clen = get_le(data + pos, 4)) > len - pos - 4) {
-			fprintf(stderr, "zbewalgo: truncated file at page %llu\n",
-				done / page_size);
+			fprintf(stderr, "zbewalgo: %s: truncated at page %llu\n",
+				f->in_name, done / page_size);
 			goto out;
 		}
 		err = zbewalgo_ctx_decompress(ctx, data + pos + 4, clen, page,
 					      &dlen);
 		if (err || dlen != want) {
-			fprintf(stderr, "zbewalgo: corrupt page %llu: %s\n",
-				done / page_size,
+			fprintf(stderr, "zbewalgo: %s: page %llu: %s\n",
+				f->in_name, done / page_size,
 				err ? strerror(-err) : "wrong length");
 			goto out;
 		}
-		fwrite(page, 1, dlen, out);
+		if (tool_out_write(&f->out, page, dlen))
+			goto out;
 		pos += 4 + clen;
 		done += dlen;
 	}
 	if (pos != len) {
-		fprintf(stderr, "zbewalgo: trailing data after the last page\n");
-		goto out;
-	}
-	if (fflush(out) || ferror(out)) {
-		fprintf(stderr, "zbewalgo: write error\n");
+		fprintf(stderr, "zbewalgo: %s: trailing data after the last page\n",
+			f->in_name);
 		goto out;
 	}
 	ret = 0;
@@ -348,13 +354,28 @@ out:
 	return ret;
 }
 
+/* page-compress and page-decompress write stdout: 0, or 1 with why */
+static int write_stdout(const void *p, size_t n)
+{
+	int bad;
+
+	errno = 0;
+	bad = fwrite(p, 1, n, stdout) != n;
+	if (fflush(stdout) || bad || ferror(stdout)) {
+		fprintf(stderr, "zbewalgo: stdout: %s\n",
+			strerror(errno ? errno : EIO));
+		return 1;
+	}
+	return 0;
+}
+
 static int cmd_page_compress(const struct options *o, char **args)
 {
 	struct comp_run r;
 	size_t dlen;
 	int ret = 1, err;
 
-	if (comp_start(&r, o, stdin))
+	if (comp_start(&r, o, stdin, "stdin"))
 		goto out;
 	if (r.len > o->page_size) {
 		fprintf(stderr, "zbewalgo: input is %zu bytes, more than one page (%zu)\n",
@@ -367,8 +388,9 @@ static int cmd_page_compress(const struct options *o, char **args)
 			strerror(-err));
 		goto out;
 	}
-	ret = comp_end(&r, o, fwrite(r.dst, 1, dlen, stdout) != dlen ||
-			      fflush(stdout));
+	ret = write_stdout(r.dst, dlen);
+	if (!ret && o->stats)
+		print_stats(o, r.st);
 out:
 	comp_free(&r);
 	return ret;
@@ -381,7 +403,11 @@ static int cmd_page_decompress(const struct options *o, char **args)
 	void *scratch = malloc(zbewalgo_decompress_scratch_size(dlen));
 	int ret = 1, err;
 
-	if (!page || !scratch || tool_read_all(stdin, &data, &len))
+	if (!page || !scratch) {
+		fprintf(stderr, "zbewalgo: %s\n", strerror(ENOMEM));
+		goto out;
+	}
+	if (tool_read_named(stdin, "stdin", &data, &len))
 		goto out;
 	if (o->dict) {
 		/* only a context has a dictionary */
@@ -393,14 +419,11 @@ static int cmd_page_decompress(const struct options *o, char **args)
 	} else {
 		err = zbewalgo_decompress(data, len, page, &dlen, scratch);
 	}
-	if (err) {
-		fprintf(stderr, "zbewalgo: corrupt or invalid page: %s\n",
+	if (err)
+		fprintf(stderr, "zbewalgo: stdin: corrupt or invalid page: %s\n",
 			err == -EINVAL ? "malformed data" : strerror(-err));
-	} else if (fwrite(page, 1, dlen, stdout) != dlen || fflush(stdout)) {
-		fprintf(stderr, "zbewalgo: write error\n");
-	} else {
-		ret = 0;
-	}
+	else
+		ret = write_stdout(page, dlen);
 	free(data);
 out:
 	free(scratch);
@@ -503,12 +526,13 @@ static int parse_options(int argc, char **argv, struct options *o)
 		{ "page-size", required_argument, NULL, 'p' },
 		{ "stats", no_argument, NULL, 's' },
 		{ "dict", required_argument, NULL, 'D' },
+		{ "force", no_argument, NULL, 'f' },
 		{ "help", no_argument, NULL, 'h' },
 		{ }
 	};
 	int c, err;
 
-	while ((c = getopt_long(argc, argv, "c:l:e:m:p:sD:h", longopts,
+	while ((c = getopt_long(argc, argv, "c:l:e:m:p:sD:fh", longopts,
 				NULL)) != -1) {
 		switch (c) {
 		case 'c':
@@ -533,6 +557,10 @@ static int parse_options(int argc, char **argv, struct options *o)
 			o->dict_path = optarg;
 			err = 0;
 			break;
+		case 'f':
+			o->force = true;
+			err = 0;
+			break;
 		case 'h':
 			usage(stdout);
 			return 1;
@@ -546,19 +574,28 @@ static int parse_options(int argc, char **argv, struct options *o)
 	return load_dict(o);
 }
 
-/* compress and decompress: IN and OUT opened for @run, OUT closed. */
+/*
+ * compress and decompress: IN opened, OUT as tool_out_open() opens it
+ * (never IN, kept unless -f, complete or not there), for @run.
+ */
 static int with_files(const struct options *o, char **args,
-		      int (*run)(const struct options *o, FILE *in,
-				 FILE *out))
+		      int (*run)(const struct options *o,
+				 struct file_run *f))
 {
-	FILE *in = tool_open(args[0], "rb");
-	FILE *out = in ? tool_open(args[1], "wb") : NULL;
-	int ret = 2;
+	struct file_run f = { .in_name = tool_name(args[0]) };
+	struct stat st;
+	int ret = 1;
 
-	if (in && out)
-		ret = run(o, in, out);
-	if (out && out != stdout && fclose(out))
-		ret = 1;
+	f.in = tool_open_in(args[0], &st);
+	if (!f.in)
+		return 1;
+	if (!tool_out_open(&f.out, args[1], o->force, &st)) {
+		ret = run(o, &f);
+		if (tool_out_close(&f.out, !ret))
+			ret = 1;
+	}
+	if (f.in != stdin)
+		fclose(f.in);
 	return ret;
 }
 

@@ -31,6 +31,19 @@ int tool_read_named(FILE *f, const char *name, unsigned char **data,
 int tool_read_dict(const char *path, size_t page, unsigned char **data,
 		   size_t *len);
 
+/* An output file, written as tool_out_open() says. */
+struct tool_out {
+	const char *path;		/* as given; "-": stdout */
+	FILE *f;
+	char *tmp;			/* the temporary file, or NULL */
+	int err;			/* the first write's errno, or 0 */
+};
+
+int tool_out_open(struct tool_out *o, const char *path, bool force,
+		  const struct stat *in);
+int tool_out_write(struct tool_out *o, const void *p, size_t n);
+int tool_out_close(struct tool_out *o, bool ok);
+
 /* common.c: for bench and tune */
 double tool_now(void);
 double tool_median(double *v, int n);

@@ -32,7 +32,7 @@ expect_fail() {	# the command must fail with a message, not a crash
 
 roundtrip() {	# roundtrip FILE [OPTIONS...]
 	local f=$1; shift
-	"$tool" "$@" compress "$f" "$tmp/c" && "$tool" decompress "$tmp/c" "$tmp/d" &&
+	"$tool" -f "$@" compress "$f" "$tmp/c" && "$tool" -f decompress "$tmp/c" "$tmp/d" &&
 		cmp -s "$f" "$tmp/d"
 }
 
@@ -55,7 +55,7 @@ expect "round trip through pipes" \
 	bash -c "'$tool' compress - - <'$first' | '$tool' decompress - - | cmp -s - '$first'"
 
 # --stats names every combination and the tries per page.
-"$tool" --stats compress "$first" "$tmp/c" 2>"$tmp/stats"
+"$tool" -f --stats compress "$first" "$tmp/c" 2>"$tmp/stats"
 if grep -q "combinations tried per page" "$tmp/stats" &&
    [ "$(grep -c ' wins ' "$tmp/stats")" -eq "$("$tool" table | wc -l)" ]; then
 	ok "--stats"; else not_ok "--stats"; cat "$tmp/stats"; fi
@@ -74,8 +74,9 @@ head -c 10 "$tmp/pc" >"$tmp/trunc"
 expect_fail "page-decompress truncated" bash -c "'$tool' page-decompress <'$tmp/trunc'"
 : >"$tmp/empty"
 expect_fail "page-decompress empty" bash -c "'$tool' page-decompress <'$tmp/empty'"
-"$tool" compress "$first" "$tmp/c"
+"$tool" -f compress "$first" "$tmp/c"
 head -c $(($(stat -c %s "$tmp/c") - 3)) "$tmp/c" >"$tmp/ctrunc"
+rm -f "$tmp/d"
 expect_fail "decompress truncated file" "$tool" decompress "$tmp/ctrunc" "$tmp/d"
 expect_fail "decompress non-container" "$tool" decompress "$tmp/garbage" "$tmp/d"
 python3 - "$tmp/c" "$tmp/cflip" <<'EOF'
