@@ -347,6 +347,34 @@ int tool_write_json(const struct tool_output *o,
 	return ret;
 }
 
+/* ---- crc32c --------------------------------------------------------------- */
+
+/*
+ * CRC-32C (Castagnoli), the kernel's crc32c and the checksum of iSCSI,
+ * ext4 and btrfs metadata: reflected polynomial 0x82f63b78, initial value
+ * and final xor ~0.  tool_crc32c(0, "123456789", 9) is 0xe3069283.  @crc
+ * is a previous result, to continue over more bytes, or 0.
+ */
+uint32_t tool_crc32c(uint32_t crc, const void *buf, size_t len)
+{
+	static uint32_t table[256];
+	const unsigned char *p = buf;
+
+	if (!table[1]) {
+		uint32_t i, k, c;
+
+		for (i = 0; i < 256; i++) {
+			for (c = i, k = 0; k < 8; k++)
+				c = c >> 1 ^ (c & 1 ? 0x82f63b78 : 0);
+			table[i] = c;
+		}
+	}
+	crc = ~crc;
+	while (len--)
+		crc = crc >> 8 ^ table[(crc ^ *p++) & 0xff];
+	return ~crc;
+}
+
 /* ---- input ---------------------------------------------------------------- */
 
 /* "stdin" for '-' in messages */

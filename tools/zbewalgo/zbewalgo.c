@@ -18,9 +18,18 @@
 
 #include "zbewalgo_tool.h"
 
+/*
+ * The file container (Documentation/staging/zbewalgo.rst, "File
+ * container").  Version 2 adds checksums (crc32c): of its header, of
+ * each page record, and of the original content; version 1 files, which
+ * have none, still decode.
+ */
 #define ZBWF_MAGIC	"ZBWF"
-#define ZBWF_VERSION	1
-#define ZBWF_HDR_SIZE	20
+#define ZBWF_VERSION	2
+#define ZBWF_V1_HDR	20	/* magic, version, page size, length */
+#define ZBWF_HDR_SIZE	28	/* and the dictionary id, the crc */
+#define ZBWF_PAGE_HDR	8	/* a page's length and crc (v1: length) */
+#define ZBWF_TRAILER	4	/* the crc32c of the original content */
 
 struct options {
 	struct zbewalgo_table *table;
@@ -250,7 +259,7 @@ struct file_run {
 
 static int cmd_compress(const struct options *o, struct file_run *f)
 {
-	unsigned char hdr[ZBWF_HDR_SIZE];
+	unsigned char hdr[ZBWF_HDR_SIZE], tail[ZBWF_TRAILER];
 	struct tool_out *out = &f->out;
 	struct comp_run r;
 	size_t off, dlen;
@@ -262,12 +271,14 @@ static int cmd_compress(const struct options *o, struct file_run *f)
 	put_le(hdr + 4, ZBWF_VERSION, 4);
 	put_le(hdr + 8, o->page_size, 4);
 	put_le(hdr + 12, r.len, 8);
+	put_le(hdr + 20, o->dict ? zbewalgo_dict_id(o->dict) : 0, 4);
+	put_le(hdr + 24, tool_crc32c(0, hdr, 24), 4);
 	if (tool_out_write(out, hdr, sizeof(hdr)))
 		goto out;
 	for (off = 0; off < r.len; off += o->page_size) {
 		size_t n = r.len - off < o->page_size ? r.len - off :
 			   o->page_size;
-		unsigned char sz[4];
+		unsigned char ph[ZBWF_PAGE_HDR];
 
 		err = comp_page(&r, off, n, &dlen);
 		if (err) {
@@ -275,11 +286,16 @@ static int cmd_compress(const struct options *o, struct file_run *f)
 				f->in_name, off, strerror(-err));
 			goto out;
 		}
-		put_le(sz, dlen, 4);
-		if (tool_out_write(out, sz, 4) ||
+		put_le(ph, dlen, 4);
+		put_le(ph + 4, tool_crc32c(tool_crc32c(0, ph, 4), r.dst, dlen),
+		       4);
+		if (tool_out_write(out, ph, sizeof(ph)) ||
 		    tool_out_write(out, r.dst, dlen))
 			goto out;
 	}
+	put_le(tail, tool_crc32c(0, r.data, r.len), 4);
+	if (tool_out_write(out, tail, sizeof(tail)))
+		goto out;
 	if (o->stats)
 		print_stats(o, r.st);
 	ret = 0;
@@ -288,62 +304,159 @@ out:
 	return ret;
 }
 
+/* A container read whole, and where its pages start */
+struct container {
+	const char *name;
+	const unsigned char *data;
+	size_t len, pos;
+	unsigned int version;
+	size_t page_size;
+	unsigned long long orig;
+	uint32_t dict_id;
+};
+
+/* The header of @c: 0, or -1 after a message */
+static int read_header(const struct options *o, struct container *c)
+{
+	const unsigned char *d = c->data;
+	uint32_t have = o->dict ? zbewalgo_dict_id(o->dict) : 0;
+
+	if (c->len < ZBWF_V1_HDR || memcmp(d, ZBWF_MAGIC, 4)) {
+		fprintf(stderr, "zbewalgo: %s: not a zbewalgo file\n", c->name);
+		return -1;
+	}
+	c->version = get_le(d + 4, 4);
+	if (c->version != 1 && c->version != ZBWF_VERSION) {
+		fprintf(stderr, "zbewalgo: %s: file container version %u; this tool reads versions 1 and %d\n",
+			c->name, c->version, ZBWF_VERSION);
+		return -1;
+	}
+	c->pos = c->version == 1 ? ZBWF_V1_HDR : ZBWF_HDR_SIZE;
+	if (c->version > 1 && (c->len < ZBWF_HDR_SIZE ||
+			       get_le(d + 24, 4) != tool_crc32c(0, d, 24))) {
+		fprintf(stderr, "zbewalgo: %s: header checksum mismatch: the file is corrupt\n",
+			c->name);
+		return -1;
+	}
+	c->page_size = get_le(d + 8, 4);
+	c->orig = get_le(d + 12, 8);
+	c->dict_id = c->version > 1 ? get_le(d + 20, 4) : 0;
+	if (!c->page_size || c->page_size > ZBEWALGO_MAX_INPUT) {
+		fprintf(stderr, "zbewalgo: %s: bad page size %zu\n", c->name,
+			c->page_size);
+		return -1;
+	}
+	if (c->dict_id && have && have != c->dict_id) {
+		fprintf(stderr, "zbewalgo: %s: compressed with zstd dictionary id %u, but -D %s has id %u\n",
+			c->name, c->dict_id, tool_name(o->dict_path), have);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * The page record at c->pos, page @index: its compressed bytes and their
+ * length; c->pos moves past it.  Version 2 checks its crc.  Returns 0,
+ * or -1 after a message.
+ */
+static int next_page(struct container *c, unsigned long long index,
+		     const unsigned char **page, size_t *clen)
+{
+	size_t hl = c->version > 1 ? ZBWF_PAGE_HDR : 4;
+	const unsigned char *h = c->data + c->pos;
+
+	if (c->len - c->pos < hl ||
+	    (*clen = get_le(h, 4)) > c->len - c->pos - hl) {
+		fprintf(stderr, "zbewalgo: %s: truncated at page %llu\n",
+			c->name, index);
+		return -1;
+	}
+	*page = h + hl;
+	if (c->version > 1 &&
+	    get_le(h + 4, 4) != tool_crc32c(tool_crc32c(0, h, 4), *page,
+					    *clen)) {
+		fprintf(stderr, "zbewalgo: %s: page %llu: checksum mismatch: the file is corrupt\n",
+			c->name, index);
+		return -1;
+	}
+	c->pos += hl + *clen;
+	return 0;
+}
+
+/* Every page record of @c whole and intact, and nothing after them */
+static int check_pages(struct container *c)
+{
+	unsigned long long done, i = 0;
+	const unsigned char *page;
+	size_t clen, start = c->pos;
+
+	for (done = 0; done < c->orig; done += c->page_size, i++)
+		if (next_page(c, i, &page, &clen))
+			return -1;
+	if (c->len - c->pos != ZBWF_TRAILER) {
+		fprintf(stderr, "zbewalgo: %s: %s after the last page\n",
+			c->name, c->len - c->pos < ZBWF_TRAILER ?
+			"truncated" : "trailing data");
+		return -1;
+	}
+	c->pos = start;
+	return 0;
+}
+
 static int cmd_decompress(const struct options *o, struct file_run *f)
 {
 	unsigned char *data, *page = NULL;
 	struct zbewalgo_ctx *ctx = NULL;
-	size_t len, page_size, pos = ZBWF_HDR_SIZE;
-	unsigned long long orig, done = 0;
+	struct container c = { .name = f->in_name };
+	unsigned long long done = 0, index = 0;
+	uint32_t crc = 0;
 	int ret = 1;
 
-	if (tool_read_named(f->in, f->in_name, &data, &len))
+	if (tool_read_named(f->in, f->in_name, &data, &c.len))
 		return 1;
-	if (len < ZBWF_HDR_SIZE || memcmp(data, ZBWF_MAGIC, 4) ||
-	    get_le(data + 4, 4) != ZBWF_VERSION) {
-		fprintf(stderr, "zbewalgo: %s: not a zbewalgo file (or unknown version)\n",
-			f->in_name);
+	c.data = data;
+	if (read_header(o, &c) || (c.version > 1 && check_pages(&c)))
 		goto out;
-	}
-	page_size = get_le(data + 8, 4);
-	orig = get_le(data + 12, 8);
-	if (!page_size || page_size > ZBEWALGO_MAX_INPUT) {
-		fprintf(stderr, "zbewalgo: %s: bad page size %zu\n", f->in_name,
-			page_size);
-		goto out;
-	}
-	page = malloc(page_size);
-	ctx = zbewalgo_ctx_create(page_size);
+	page = malloc(c.page_size);
+	ctx = zbewalgo_ctx_create(c.page_size);
 	if (!page || !ctx) {
 		fprintf(stderr, "zbewalgo: %s\n", strerror(ENOMEM));
 		goto out;
 	}
 	zbewalgo_ctx_set_dict(ctx, o->dict);
-	while (done < orig) {
-		size_t want = orig - done < page_size ? orig - done : page_size;
-		size_t clen, dlen = page_size;
+	for (; done < c.orig; done += c.page_size, index++) {
+		size_t want = c.orig - done < c.page_size ? c.orig - done :
+			      c.page_size;
+		const unsigned char *src;
+		size_t clen, dlen = c.page_size;
 		int err;
 
-		if (len - pos < 4 || (clen = get_le(data + pos, 4)) > len - pos - 4) {
-			fprintf(stderr, "zbewalgo: %s: truncated at page %llu\n",
-				f->in_name, done / page_size);
+		if (next_page(&c, index, &src, &clen))
+			goto out;
+		err = zbewalgo_ctx_decompress(ctx, src, clen, page, &dlen);
+		if (err) {
+			fprintf(stderr, "zbewalgo: %s: page %llu: corrupt or invalid page: %s\n",
+				c.name, index,
+				err == -EINVAL ? "malformed data" : strerror(-err));
 			goto out;
 		}
-		err = zbewalgo_ctx_decompress(ctx, data + pos + 4, clen, page,
-					      &dlen);
-		if (err || dlen != want) {
-			fprintf(stderr, "zbewalgo: %s: page %llu: %s\n",
-				f->in_name, done / page_size,
-				err ? strerror(-err) : "wrong length");
+		if (dlen != want) {
+			fprintf(stderr, "zbewalgo: %s: page %llu: %zu bytes, not %zu\n",
+				c.name, index, dlen, want);
 			goto out;
 		}
+		crc = tool_crc32c(crc, page, dlen);
 		if (tool_out_write(&f->out, page, dlen))
 			goto out;
-		pos += 4 + clen;
-		done += dlen;
 	}
-	if (pos != len) {
+	if (c.version == 1 && c.pos != c.len) {
 		fprintf(stderr, "zbewalgo: %s: trailing data after the last page\n",
-			f->in_name);
+			c.name);
+		goto out;
+	}
+	if (c.version > 1 && get_le(data + c.pos, 4) != crc) {
+		fprintf(stderr, "zbewalgo: %s: content checksum mismatch: the decompressed data differ from the original\n",
+			c.name);
 		goto out;
 	}
 	ret = 0;

@@ -24,6 +24,7 @@ FILE *tool_open(const char *path, const char *mode);
 int tool_read_all(FILE *f, unsigned char **data, size_t *len);
 
 /* common.c: files */
+uint32_t tool_crc32c(uint32_t crc, const void *buf, size_t len);
 const char *tool_name(const char *path);
 FILE *tool_open_in(const char *path, struct stat *st);
 int tool_read_named(FILE *f, const char *name, unsigned char **data,
