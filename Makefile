@@ -89,6 +89,11 @@ $(BUILD)/tools/zbewalgo/bench.o: \
 	CPPFLAGS += -DZBEWALGO_BENCH_PLOT='"$(CURDIR)/tools/zbewalgo/bench-plot.py"'
 $(BUILD)/tools/zbewalgo/tune.o: \
 	CPPFLAGS += -DZBEWALGO_TUNE_PLOT='"$(CURDIR)/tools/zbewalgo/tune-plot.py"'
+# zbewalgo --version: the release, dkms.conf's PACKAGE_VERSION
+TOOL_VERSION	:= $(shell sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' dkms.conf)
+$(BUILD)/tools/zbewalgo/zbewalgo.o: dkms.conf
+$(BUILD)/tools/zbewalgo/zbewalgo.o: \
+	CPPFLAGS += -DZBEWALGO_TOOL_VERSION='"$(TOOL_VERSION)"'
 $(TOOL): $(TOOL_OBJS) $(LZORLE_OBJS) $(BUILD)/libzbewalgo.a
 	$(CC) $(LDFLAGS) -o $@ $^ -llz4 -lzstd -llzo2 -lz -lm
 

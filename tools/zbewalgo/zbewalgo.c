@@ -64,6 +64,7 @@ static void usage(FILE *f)
 "       zbewalgo train-dict -o FILE INPUT...  a dictionary for zram's dict=\n"
 "IN/OUT may be '-' for stdin/stdout.  OUT must not be IN, and an existing\n"
 "OUT is kept unless -f; it appears only once complete.\n"
+"Exit status: 0 done, 1 failed (nothing written), 2 a bad command line.\n"
 "options:\n"
 "  -c, --combinations TABLE  combinations to try, e.g. 'bwt-mtf-huffman\n"
 "                            bewalgo-rle' (default: the built-in table)\n"
@@ -75,6 +76,8 @@ static void usage(FILE *f)
 "                            compress with it, decompress pages that need it\n"
 "  -f, --force               replace an existing OUT\n"
 "  -s, --stats               print wins per combination and tries per page\n"
+"  -V, --version             the version, the page format and the file\n"
+"                            container versions\n"
 "  -h, --help                this text\n");
 }
 
@@ -304,6 +307,68 @@ out:
 	return ret;
 }
 
+/*
+ * The zstd Dictionary_ID that compressed page @p of @len bytes names,
+ * when the page is the zstd step alone (the step that compresses with a
+ * dictionary does so only as the first of its chain, and every table
+ * has it alone or last); 0 for none or when it cannot be seen.  For the
+ * message: the library answers -EINVAL for such a page without its
+ * dictionary, as for a corrupt one.
+ */
+static uint32_t page_dict_id(const unsigned char *p, size_t len)
+{
+	static const unsigned char id_bytes[4] = { 0, 1, 2, 4 };
+	size_t pos = 2;
+	uint32_t id = 0;
+	unsigned char fhd;
+	int i;
+
+	if (len < 3 || (p[0] & 0x8f) != ZBEWALGO_FORMAT_VERSION ||
+	    (p[0] >> 4) != 1 || p[1] != zbewalgo_step_id("zstd", 4))
+		return 0;
+	for (i = 0; pos < len && (p[pos++] & 0x80) && i < 2; i++)
+		;		/* orig: a varint of at most 3 bytes */
+	if (pos >= len)
+		return 0;
+	fhd = p[pos++];
+	if (!(fhd & 0x20))
+		pos++;		/* a Window_Descriptor */
+	if (len < pos + id_bytes[fhd & 3])
+		return 0;
+	for (i = id_bytes[fhd & 3] - 1; i >= 0; i--)
+		id = id << 8 | p[pos + i];
+	return id;
+}
+
+/*
+ * Why page @p of @len bytes does not decode (@err): the dictionary it
+ * needs, when it names one this run does not have, or corruption.  The
+ * message names input @name and page @index (none when negative).
+ */
+static void page_error(const struct options *o, const char *name,
+		       long long index, const unsigned char *p, size_t len,
+		       int err, uint32_t file_dict)
+{
+	uint32_t id = page_dict_id(p, len) ?: file_dict;
+	uint32_t have = o->dict ? zbewalgo_dict_id(o->dict) : 0;
+
+	fprintf(stderr, "zbewalgo: %s: ", name);
+	if (index >= 0)
+		fprintf(stderr, "page %lld: ", index);
+	if (err == -EINVAL && id && id != have) {
+		fprintf(stderr, "needs the dictionary it was compressed with (zstd dictionary id %u)",
+			id);
+		if (have)
+			fprintf(stderr, "; -D %s has id %u\n",
+				tool_name(o->dict_path), have);
+		else
+			fprintf(stderr, ": give it with -D FILE\n");
+		return;
+	}
+	fprintf(stderr, "corrupt or invalid page: %s\n",
+		err == -EINVAL ? "malformed data" : strerror(-err));
+}
+
 /* A container read whole, and where its pages start */
 struct container {
 	const char *name;
@@ -435,9 +500,7 @@ static int cmd_decompress(const struct options *o, struct file_run *f)
 			goto out;
 		err = zbewalgo_ctx_decompress(ctx, src, clen, page, &dlen);
 		if (err) {
-			fprintf(stderr, "zbewalgo: %s: page %llu: corrupt or invalid page: %s\n",
-				c.name, index,
-				err == -EINVAL ? "malformed data" : strerror(-err));
+			page_error(o, c.name, index, src, clen, err, c.dict_id);
 			goto out;
 		}
 		if (dlen != want) {
@@ -533,8 +596,7 @@ static int cmd_page_decompress(const struct options *o, char **args)
 		err = zbewalgo_decompress(data, len, page, &dlen, scratch);
 	}
 	if (err)
-		fprintf(stderr, "zbewalgo: stdin: corrupt or invalid page: %s\n",
-			err == -EINVAL ? "malformed data" : strerror(-err));
+		page_error(o, "stdin", -1, data, len, err, 0);
 	else
 		ret = write_stdout(page, dlen);
 	free(data);
@@ -626,8 +688,8 @@ static int opt_threshold(struct options *o, int c, const char *arg)
 }
 
 /*
- * The options before the command into @o: 0 to go on, 1 when -h printed
- * the usage, -1 after a message about a bad option.
+ * The options before the command into @o: 0 to go on, 1 when -h or -V
+ * printed what they print, -1 after a message about a bad option.
  */
 static int parse_options(int argc, char **argv, struct options *o)
 {
@@ -640,12 +702,13 @@ static int parse_options(int argc, char **argv, struct options *o)
 		{ "stats", no_argument, NULL, 's' },
 		{ "dict", required_argument, NULL, 'D' },
 		{ "force", no_argument, NULL, 'f' },
+		{ "version", no_argument, NULL, 'V' },
 		{ "help", no_argument, NULL, 'h' },
 		{ }
 	};
 	int c, err;
 
-	while ((c = getopt_long(argc, argv, "c:l:e:m:p:sD:fh", longopts,
+	while ((c = getopt_long(argc, argv, "c:l:e:m:p:sD:fVh", longopts,
 				NULL)) != -1) {
 		switch (c) {
 		case 'c':
@@ -674,6 +737,12 @@ static int parse_options(int argc, char **argv, struct options *o)
 			o->force = true;
 			err = 0;
 			break;
+		case 'V':
+			printf("zbewalgo %s\n"
+			       "page format version %d, file container version %d (decodes 1 to %d)\n",
+			       ZBEWALGO_TOOL_VERSION, ZBEWALGO_FORMAT_VERSION,
+			       ZBWF_VERSION, ZBWF_VERSION);
+			return 1;
 		case 'h':
 			usage(stdout);
 			return 1;
@@ -684,7 +753,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 		if (err)
 			return -1;
 	}
-	return load_dict(o);
+	return 0;
 }
 
 /*
@@ -761,28 +830,45 @@ static const struct command {
 	{ }
 };
 
-/* The command @argv[0] with its @argc - 1 operands; its exit status. */
-static int run_command(const struct options *o, int argc, char **argv)
+/* The command @argv[0], or NULL */
+static const struct command *find_command(const char *name)
+{
+	const struct command *cmd;
+
+	for (cmd = commands; cmd->name; cmd++)
+		if (!strcmp(cmd->name, name))
+			return cmd;
+	return NULL;
+}
+
+/* The command @argv[0] with its @argc - 1 operands: 0, or -1 after usage */
+static int check_command(int argc, char **argv)
 {
 	const struct command *cmd;
 
 	if (argc < 1) {
 		usage(stderr);
-		return 2;
+		return -1;
 	}
-	for (cmd = commands; cmd->name; cmd++)
-		if (!strcmp(cmd->name, argv[0]))
-			break;
-	if (!cmd->name) {
+	cmd = find_command(argv[0]);
+	if (!cmd) {
 		fprintf(stderr, "zbewalgo: unknown command '%s'\n", argv[0]);
 		usage(stderr);
-		return 2;
+		return -1;
 	}
 	if (cmd->nargs >= 0 && argc - 1 != cmd->nargs) {
+		fprintf(stderr, "zbewalgo: %s takes %d operands\n", cmd->name,
+			cmd->nargs);
 		usage(stderr);
-		return 2;
+		return -1;
 	}
-	return cmd->run(o, argv + 1);
+	return 0;
+}
+
+/* The command @argv[0], checked, with its operands; its exit status. */
+static int run_command(const struct options *o, int argc, char **argv)
+{
+	return find_command(argv[0])->run(o, argv + 1);
 }
 
 int main(int argc, char **argv)
@@ -799,10 +885,14 @@ int main(int argc, char **argv)
 		return train_dict_main(argc - 1, argv + 1);
 
 	ret = parse_options(argc, argv, &o);
-	if (!ret)
-		ret = run_command(&o, argc - optind, argv + optind);
+	if (ret)
+		ret = ret > 0 ? 0 : EXIT_USAGE;
+	else if (check_command(argc - optind, argv + optind))
+		ret = EXIT_USAGE;
+	else if (load_dict(&o))
+		ret = 1;
 	else
-		ret = ret > 0 ? 0 : 2;
+		ret = run_command(&o, argc - optind, argv + optind);
 	free(o.table);
 	zbewalgo_dict_destroy(o.dict);
 	return ret;

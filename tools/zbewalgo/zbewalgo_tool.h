@@ -13,6 +13,14 @@
 #define MIB		(1024.0 * 1024.0)
 
 /*
+ * The tool's version, which zbewalgo --version prints: the Makefile sets
+ * it from dkms.conf's PACKAGE_VERSION, the release.
+ */
+#ifndef ZBEWALGO_TOOL_VERSION
+#define ZBEWALGO_TOOL_VERSION	"unknown"
+#endif
+
+/*
  * Exit statuses: EXIT_USAGE for a command line the tool does not take
  * (an unknown option or command, a bad number, a missing operand), 1 for
  * anything that failed or did nothing.
