@@ -188,9 +188,15 @@ test-unit: $(TEST) testdata $(EXTRA)
 	$(EXTRA_SKIP)
 	$(TEST) $(TESTDATA) $(EXTRA_DIRS)
 
+# files_test.py: the user's files (IN == OUT, an existing OUT, a killed
+# run, every one-byte change of a compressed file, dictionaries, error
+# messages); args_test.py: a table of odd command lines and files, each
+# with its exit status and no crash or sanitizer report.
 test-cli: $(TOOL) testdata $(EXTRA)
 	$(EXTRA_SKIP)
 	tools/testing/zbewalgo/cli_test.sh $(TOOL) $(TESTDATA) $(EXTRA_DIRS)
+	python3 tools/testing/zbewalgo/files_test.py $(TOOL)
+	python3 tools/testing/zbewalgo/args_test.py $(TOOL)
 
 # Golden pages (tools/testing/zbewalgo/golden/RELEASE): every committed
 # release's compressed pages must decode byte-exact in this build.
