@@ -89,6 +89,11 @@ $(BUILD)/tools/zbewalgo/bench.o: \
 	CPPFLAGS += -DZBEWALGO_BENCH_PLOT='"$(CURDIR)/tools/zbewalgo/bench-plot.py"'
 $(BUILD)/tools/zbewalgo/tune.o: \
 	CPPFLAGS += -DZBEWALGO_TUNE_PLOT='"$(CURDIR)/tools/zbewalgo/tune-plot.py"'
+# zbewalgo --version: the release, dkms.conf's PACKAGE_VERSION
+TOOL_VERSION	:= $(shell sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' dkms.conf)
+$(BUILD)/tools/zbewalgo/zbewalgo.o: dkms.conf
+$(BUILD)/tools/zbewalgo/zbewalgo.o: \
+	CPPFLAGS += -DZBEWALGO_TOOL_VERSION='"$(TOOL_VERSION)"'
 $(TOOL): $(TOOL_OBJS) $(LZORLE_OBJS) $(BUILD)/libzbewalgo.a
 	$(CC) $(LDFLAGS) -o $@ $^ -llz4 -lzstd -llzo2 -lz -lm
 
@@ -183,9 +188,15 @@ test-unit: $(TEST) testdata $(EXTRA)
 	$(EXTRA_SKIP)
 	$(TEST) $(TESTDATA) $(EXTRA_DIRS)
 
+# files_test.py: the user's files (IN == OUT, an existing OUT, a killed
+# run, every one-byte change of a compressed file, dictionaries, error
+# messages); args_test.py: a table of odd command lines and files, each
+# with its exit status and no crash or sanitizer report.
 test-cli: $(TOOL) testdata $(EXTRA)
 	$(EXTRA_SKIP)
 	tools/testing/zbewalgo/cli_test.sh $(TOOL) $(TESTDATA) $(EXTRA_DIRS)
+	python3 tools/testing/zbewalgo/files_test.py $(TOOL)
+	python3 tools/testing/zbewalgo/args_test.py $(TOOL)
 
 # tune's lines as a user pastes them, read by what reads them
 # (tools/testing/zbewalgo/tune_test.sh).

@@ -623,14 +623,19 @@ static int load_pages(const char *path, size_t page, bool drop,
 		      struct pageset *ps)
 {
 	unsigned char *data;
+	struct stat st;
 	size_t len;
-	FILE *in = tool_open(path, "rb");
+	FILE *in = tool_open_in(path, &st);
+	int err;
 
 	memset(ps, 0, sizeof(*ps));
-	if (!in || tool_read_all(in, &data, &len))
+	if (!in)
 		return -1;
+	err = tool_read_named(in, tool_name(path), &data, &len);
 	if (in != stdin)
 		fclose(in);
+	if (err)
+		return -1;
 	if (make_pages(data, len, page, drop, ps)) {
 		fprintf(stderr, "zbewalgo: out of memory\n");
 		free(data);
@@ -1348,6 +1353,19 @@ enum {
 	OPT_RECOMP_THR,
 };
 
+/* Closes --csv's FILE @f, @path: 0, or -1 with why */
+static int close_out(FILE *f, const char *path)
+{
+	int bad = ferror(f);
+
+	errno = 0;
+	if (!fclose(f) && !bad)
+		return 0;
+	fprintf(stderr, "zbewalgo: %s: %s\n", path,
+		strerror(errno ? errno : EIO));
+	return -1;
+}
+
 static FILE *open_out(const char *path, FILE **mine)
 {
 	*mine = NULL;
@@ -1359,28 +1377,17 @@ static FILE *open_out(const char *path, FILE **mine)
 
 /*
  * --dict FILE: a dictionary as zram's dict= takes it (zstd --train or
- * zbewalgo train-dict), for the zstd-N+dict algorithms.
+ * zbewalgo train-dict), for the zstd-N+dict and zbewalgo+dict algorithms;
+ * read once the page size is known, and refused unless the library
+ * takes it (as compress -D does).
  */
-static int bench_read_dict(const char *path)
+static int bench_read_dict(const char *path, size_t page)
 {
-	FILE *f = fopen(path, "rb");
 	unsigned char *data;
 	size_t len;
-	int ret;
 
-	if (!f) {
-		fprintf(stderr, "zbewalgo: %s: %s\n", path, strerror(errno));
+	if (tool_read_dict(path, page, &data, &len))
 		return -1;
-	}
-	ret = tool_read_all(f, &data, &len);
-	fclose(f);
-	if (ret)
-		return -1;
-	if (!len) {
-		fprintf(stderr, "zbewalgo: %s: an empty dictionary\n", path);
-		free(data);
-		return -1;
-	}
 	free((void *)bench_dict);
 	bench_dict = data;
 	bench_dict_len = len;
@@ -1399,6 +1406,7 @@ struct bench_args {
 	bool csv;
 	const char *csv_path;		/* NULL: stdout */
 	const char *recomp;		/* --recompress's primaries, or NULL */
+	const char *dict_path;		/* --dict, or NULL */
 	size_t rthr;
 	struct tool_output o;
 	char **files;
@@ -1529,8 +1537,7 @@ static int bench_parse(int argc, char **argv, struct bench_args *a)
 			a->recomp = optarg ? optarg : "lz4,zstd-3";
 			break;
 		case OPT_DICT:
-			if (bench_read_dict(optarg))
-				return -1;
+			a->dict_path = optarg;
 			break;
 		case 'v':
 			a->verbose = true;
@@ -1707,7 +1714,7 @@ static const char *file_name(const char *path)
 static int recompress_files(const struct bench_args *a,
 			    struct bench_algos *al)
 {
-	size_t i, f;
+	size_t i, f, measured = 0;
 	int ret = 0;
 
 	for (i = 0; i < al->nalgos; i++) {
@@ -1736,6 +1743,11 @@ static int recompress_files(const struct bench_args *a,
 			ret = 1;
 			continue;
 		}
+		if (!ps.npages)
+			fprintf(stderr, "zbewalgo: %s: no pages to measure (%zu same-filled, %zu duplicates dropped)\n",
+				name, ps.same, ps.dups);
+		else
+			measured++;
 		for (i = 0; i < al->nprims && ps.npages; i++) {
 			if (recompress_view(stdout, name, &ps, &al->prims[i],
 					    al->algos, al->nalgos, a->page,
@@ -1747,7 +1759,11 @@ static int recompress_files(const struct bench_args *a,
 		}
 		free(ps.data);
 	}
-	if (fflush(stdout) || ferror(stdout))
+	if (!measured) {
+		fprintf(stderr, "zbewalgo: bench: nothing measured\n");
+		ret = 1;
+	}
+	if (tool_flush_stdout())
 		ret = 1;
 	return ret;
 }
@@ -1792,7 +1808,10 @@ static void file_table(FILE *f, const struct bench_args *a,
 		table_row(f, &fr[i],
 			  al->lz4_idx >= 0 ? &fr[al->lz4_idx] : NULL);
 	worse_line(f, fr, al->nalgos);
-	fflush(f);
+	if (f == stdout)
+		tool_flush_stdout();	/* says why, once, when it fails */
+	else
+		fflush(f);
 }
 
 /*
@@ -1820,6 +1839,11 @@ static int measure_algos(const struct bench_args *a, struct bench_algos *al,
 		if (measure(&al->algos[i], ps, a->page, a->reps, x)) {
 			fprintf(stderr, "zbewalgo: %s: cannot set up %s\n",
 				name, al->algos[i].name);
+			/* the records before it: only their sizes to free */
+			while (i--) {
+				free(fr[i].sizes);
+				fr[i].sizes = NULL;
+			}
 			return -1;
 		}
 		if (!x->roundtrip_ok) {
@@ -1855,7 +1879,6 @@ static int bench_file(const struct bench_args *a, struct bench_algos *al,
 	if (a->verbose)
 		fprintf(stderr, "bench: %s: %zu pages\n", name, ps.npages);
 	if (measure_algos(a, al, run, name, &ps, fr)) {
-		compare_pages(fr, al->nalgos);
 		free(ps.data);
 		return -1;
 	}
@@ -1880,7 +1903,7 @@ static void bench_output(struct bench_args *a, struct bench_run *run)
 			run->ret = 1;
 		} else {
 			write_csv(fout, run->res, run->nres, run->lz4_of);
-			if (mine && fclose(mine))
+			if (mine && close_out(mine, a->csv_path))
 				run->ret = 1;
 		}
 	}
@@ -1891,7 +1914,7 @@ static void bench_output(struct bench_args *a, struct bench_run *run)
 	}
 	if (tool_write_json(&a->o, write_json, &rs))
 		run->ret = 1;
-	if (fflush(stdout) || ferror(stdout))
+	if (tool_flush_stdout())
 		run->ret = 1;
 }
 
@@ -1920,6 +1943,10 @@ static int bench_files(struct bench_args *a, struct bench_algos *al)
 			goto out;
 		}
 	}
+	if (!run.nfiles) {
+		fprintf(stderr, "zbewalgo: bench: nothing measured\n");
+		run.ret = 1;
+	}
 	if (run.table_out && run.nfiles > 1)
 		table_summary(run.table_out, run.res, run.nres, al->algos,
 			      al->nalgos, al->lz4_idx, run.nfiles);
@@ -1946,6 +1973,10 @@ int bench_main(int argc, char **argv)
 	ret = bench_parse(argc, argv, &a);
 	if (ret) {
 		ret = ret > 0 ? 0 : 2;	/* after -h, or a bad option */
+		goto out;
+	}
+	if (a.dict_path && bench_read_dict(a.dict_path, a.page)) {
+		ret = 1;
 		goto out;
 	}
 	ret = 2;	/* for settings that do not fit together */

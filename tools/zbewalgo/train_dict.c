@@ -45,8 +45,8 @@ int train_dict_main(int argc, char **argv)
 	size_t nsrc = 0, *sizes = NULL, dlen;
 	unsigned char *samples = NULL, *dict = NULL;
 	int c, ret = 1;
+	struct tool_out o;
 	double v;
-	FILE *f;
 
 	if (!pids || !src)
 		goto out;
@@ -60,6 +60,7 @@ int train_dict_main(int argc, char **argv)
 			if (tool_parse_num(optarg, 256, 1 << 24, &v) ||
 			    v != (size_t)v) {
 				fprintf(stderr, "zbewalgo: --size must be 256..16777216\n");
+				ret = EXIT_USAGE;
 				goto out;
 			}
 			size = v;
@@ -68,6 +69,7 @@ int train_dict_main(int argc, char **argv)
 			if (tool_parse_num(optarg, 64, ZBEWALGO_MAX_INPUT, &v) ||
 			    v != (size_t)v) {
 				fprintf(stderr, "zbewalgo: bad page size\n");
+				ret = EXIT_USAGE;
 				goto out;
 			}
 			page = v;
@@ -81,12 +83,14 @@ int train_dict_main(int argc, char **argv)
 			goto out;
 		default:
 			train_usage(stderr);
+			ret = EXIT_USAGE;
 			goto out;
 		}
 	}
 	if (!out || (optind == argc && !npids)) {
 		fprintf(stderr, "zbewalgo: train-dict needs -o FILE and an input\n");
 		train_usage(stderr);
+		ret = EXIT_USAGE;
 		goto out;
 	}
 	for (i = optind; i < (size_t)argc; i++, nsrc++)
@@ -132,11 +136,12 @@ int train_dict_main(int argc, char **argv)
 			ZDICT_getErrorName(dlen));
 		goto out;
 	}
-	f = fopen(out, "wb");
-	if (!f || fwrite(dict, 1, dlen, f) != dlen || fclose(f)) {
-		fprintf(stderr, "zbewalgo: %s: %s\n", out, strerror(errno));
+	/* replaced, as a report is, but never left half written */
+	if (tool_out_open(&o, out, true, NULL))
 		goto out;
-	}
+	tool_out_write(&o, dict, dlen);
+	if (tool_out_close(&o, true))
+		goto out;
 	printf("zbewalgo: %s: a %zu-byte dictionary from %zu of %zu pages\n",
 	       out, dlen, n, total);
 	ret = 0;

@@ -8,17 +8,28 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <linux/zbewalgo.h>
 
 #include "zbewalgo_tool.h"
 
+/*
+ * The file container (Documentation/staging/zbewalgo.rst, "File
+ * container").  Version 2 adds checksums (crc32c): of its header, of
+ * each page record, and of the original content; version 1 files, which
+ * have none, still decode.
+ */
 #define ZBWF_MAGIC	"ZBWF"
-#define ZBWF_VERSION	1
-#define ZBWF_HDR_SIZE	20
+#define ZBWF_VERSION	2
+#define ZBWF_V1_HDR	20	/* magic, version, page size, length */
+#define ZBWF_HDR_SIZE	28	/* and the dictionary id, the crc */
+#define ZBWF_PAGE_HDR	8	/* a page's length and crc (v1: length) */
+#define ZBWF_TRAILER	4	/* the crc32c of the original content */
 
 struct options {
 	struct zbewalgo_table *table;
@@ -27,6 +38,7 @@ struct options {
 	size_t page_size;
 	int level;		/* -l, or 0 */
 	bool stats;
+	bool force;		/* -f: an existing OUT may be replaced */
 	const char *dict_path;	/* -D, or NULL */
 	struct zbewalgo_dict *dict;
 };
@@ -50,7 +62,9 @@ static void usage(FILE *f)
 "       zbewalgo tune [options] INPUT...  recommend a table for a workload\n"
 "                 (files, block devices, --pid PID; see zbewalgo tune -h)\n"
 "       zbewalgo train-dict -o FILE INPUT...  a dictionary for zram's dict=\n"
-"IN/OUT may be '-' for stdin/stdout.\n"
+"IN/OUT may be '-' for stdin/stdout.  OUT must not be IN, and an existing\n"
+"OUT is kept unless -f; it appears only once complete.\n"
+"Exit status: 0 done, 1 failed (nothing written), 2 a bad command line.\n"
 "options:\n"
 "  -c, --combinations TABLE  combinations to try, e.g. 'bwt-mtf-huffman\n"
 "                            bewalgo-rle' (default: the built-in table)\n"
@@ -60,7 +74,10 @@ static void usage(FILE *f)
 "  -p, --page-size N         page size (default 4096, at most 65536)\n"
 "  -D, --dict FILE           a zstd dictionary, as zram's dict= takes it:\n"
 "                            compress with it, decompress pages that need it\n"
+"  -f, --force               replace an existing OUT\n"
 "  -s, --stats               print wins per combination and tries per page\n"
+"  -V, --version             the version, the page format and the file\n"
+"                            container versions\n"
 "  -h, --help                this text\n");
 }
 
@@ -76,33 +93,24 @@ FILE *tool_open(const char *path, const char *mode)
 	return f;
 }
 
+/*
+ * The whole of @f, as tool_read_named() reads it; its messages name the
+ * file the descriptor has open.
+ */
 int tool_read_all(FILE *f, unsigned char **data, size_t *len)
 {
-	size_t cap = 1 << 16, n = 0, r;
-	unsigned char *buf = malloc(cap);
+	char link[64], name[PATH_MAX];
+	ssize_t n;
+	int fd = fileno(f);
 
-	while (buf && (r = fread(buf + n, 1, cap - n, f)) > 0) {
-		n += r;
-		if (n == cap) {
-			unsigned char *nb = realloc(buf, cap * 2);
-
-			if (!nb) {
-				free(buf);
-				buf = NULL;
-				break;
-			}
-			buf = nb;
-			cap *= 2;
-		}
-	}
-	if (!buf || ferror(f)) {
-		free(buf);
-		fprintf(stderr, "zbewalgo: read error\n");
-		return -1;
-	}
-	*data = buf;
-	*len = n;
-	return 0;
+	if (fd == STDIN_FILENO)
+		return tool_read_named(f, "stdin", data, len);
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+	n = fd < 0 ? -1 : readlink(link, name, sizeof(name) - 1);
+	if (n < 0)
+		return tool_read_named(f, NULL, data, len);
+	name[n] = 0;
+	return tool_read_named(f, name, data, len);
 }
 
 static void put_le(unsigned char *p, unsigned long long v, int n)
@@ -150,26 +158,18 @@ static int load_dict(struct options *o)
 {
 	unsigned char *data;
 	size_t len;
-	FILE *f;
 	int err;
 
 	if (!o->dict_path)
 		return 0;
-	f = tool_open(o->dict_path, "rb");
-	if (!f || tool_read_all(f, &data, &len)) {
-		if (f && f != stdin)
-			fclose(f);
+	if (tool_read_dict(o->dict_path, o->page_size, &data, &len))
 		return -1;
-	}
-	if (f != stdin)
-		fclose(f);
 	err = zbewalgo_dict_create(data, len,
 				   o->level ?: ZBEWALGO_DEFAULT_LEVEL,
 				   o->page_size, &o->dict);
 	free(data);
 	if (err)
-		fprintf(stderr, "zbewalgo: %s: %s\n", o->dict_path,
-			err == -EINVAL ? "not a zstd dictionary with an id (zstd --train, zbewalgo train-dict)" :
+		fprintf(stderr, "zbewalgo: %s: %s\n", tool_name(o->dict_path),
 			strerror(-err));
 	return err ? -1 : 0;
 }
@@ -218,17 +218,19 @@ struct comp_run {
 	struct stats *st;
 };
 
-static int comp_start(struct comp_run *r, const struct options *o, FILE *in)
+static int comp_start(struct comp_run *r, const struct options *o, FILE *in,
+		      const char *name)
 {
 	r->cap = ZBEWALGO_STORED_SIZE(o->page_size);
 	r->dst = malloc(r->cap);
 	r->ctx = make_ctx(o);
 	r->st = calloc(1, sizeof(*r->st));
 	r->data = NULL;
-	if (!r->dst || !r->ctx || !r->st ||
-	    tool_read_all(in, &r->data, &r->len))
+	if (!r->dst || !r->ctx || !r->st) {
+		fprintf(stderr, "zbewalgo: %s\n", strerror(ENOMEM));
 		return -1;
-	return 0;
+	}
+	return tool_read_named(in, name, &r->data, &r->len);
 }
 
 /* Compresses @n input bytes from @off into r->dst, counted in r->st. */
@@ -243,19 +245,6 @@ static int comp_page(struct comp_run *r, size_t off, size_t n, size_t *dlen)
 	return err;
 }
 
-/* The exit status after the output was written, or @write_failed. */
-static int comp_end(struct comp_run *r, const struct options *o,
-		    bool write_failed)
-{
-	if (write_failed) {
-		fprintf(stderr, "zbewalgo: write error\n");
-		return 1;
-	}
-	if (o->stats)
-		print_stats(o, r->st);
-	return 0;
-}
-
 static void comp_free(struct comp_run *r)
 {
 	free(r->data);
@@ -264,95 +253,273 @@ static void comp_free(struct comp_run *r)
 	zbewalgo_ctx_destroy(r->ctx);
 }
 
-static int cmd_compress(const struct options *o, FILE *in, FILE *out)
+/* compress and decompress: the input's name, and the output */
+struct file_run {
+	const char *in_name;
+	FILE *in;
+	struct tool_out out;
+};
+
+static int cmd_compress(const struct options *o, struct file_run *f)
 {
-	unsigned char hdr[ZBWF_HDR_SIZE];
+	unsigned char hdr[ZBWF_HDR_SIZE], tail[ZBWF_TRAILER];
+	struct tool_out *out = &f->out;
 	struct comp_run r;
 	size_t off, dlen;
 	int ret = 1, err;
 
-	if (comp_start(&r, o, in))
+	if (comp_start(&r, o, f->in, f->in_name))
 		goto out;
 	memcpy(hdr, ZBWF_MAGIC, 4);
 	put_le(hdr + 4, ZBWF_VERSION, 4);
 	put_le(hdr + 8, o->page_size, 4);
 	put_le(hdr + 12, r.len, 8);
-	fwrite(hdr, 1, sizeof(hdr), out);
+	put_le(hdr + 20, o->dict ? zbewalgo_dict_id(o->dict) : 0, 4);
+	put_le(hdr + 24, tool_crc32c(0, hdr, 24), 4);
+	if (tool_out_write(out, hdr, sizeof(hdr)))
+		goto out;
 	for (off = 0; off < r.len; off += o->page_size) {
 		size_t n = r.len - off < o->page_size ? r.len - off :
 			   o->page_size;
-		unsigned char sz[4];
+		unsigned char ph[ZBWF_PAGE_HDR];
 
 		err = comp_page(&r, off, n, &dlen);
 		if (err) {
-			fprintf(stderr, "zbewalgo: compress failed at offset %zu: %s\n",
-				off, strerror(-err));
+			fprintf(stderr, "zbewalgo: %s: compress failed at offset %zu: %s\n",
+				f->in_name, off, strerror(-err));
 			goto out;
 		}
-		put_le(sz, dlen, 4);
-		fwrite(sz, 1, 4, out);
-		fwrite(r.dst, 1, dlen, out);
+		put_le(ph, dlen, 4);
+		put_le(ph + 4, tool_crc32c(tool_crc32c(0, ph, 4), r.dst, dlen),
+		       4);
+		if (tool_out_write(out, ph, sizeof(ph)) ||
+		    tool_out_write(out, r.dst, dlen))
+			goto out;
 	}
-	ret = comp_end(&r, o, fflush(out) || ferror(out));
+	put_le(tail, tool_crc32c(0, r.data, r.len), 4);
+	if (tool_out_write(out, tail, sizeof(tail)))
+		goto out;
+	if (o->stats)
+		print_stats(o, r.st);
+	ret = 0;
 out:
 	comp_free(&r);
 	return ret;
 }
 
-static int cmd_decompress(const struct options *o, FILE *in, FILE *out)
+/*
+ * The zstd Dictionary_ID that compressed page @p of @len bytes names,
+ * when the page is the zstd step alone (the step that compresses with a
+ * dictionary does so only as the first of its chain, and every table
+ * has it alone or last); 0 for none or when it cannot be seen.  For the
+ * message: the library answers -EINVAL for such a page without its
+ * dictionary, as for a corrupt one.
+ */
+static uint32_t page_dict_id(const unsigned char *p, size_t len)
+{
+	static const unsigned char id_bytes[4] = { 0, 1, 2, 4 };
+	size_t pos = 2;
+	uint32_t id = 0;
+	unsigned char fhd;
+	int i;
+
+	if (len < 3 || (p[0] & 0x8f) != ZBEWALGO_FORMAT_VERSION ||
+	    (p[0] >> 4) != 1 || p[1] != zbewalgo_step_id("zstd", 4))
+		return 0;
+	for (i = 0; pos < len && (p[pos++] & 0x80) && i < 2; i++)
+		;		/* orig: a varint of at most 3 bytes */
+	if (pos >= len)
+		return 0;
+	fhd = p[pos++];
+	if (!(fhd & 0x20))
+		pos++;		/* a Window_Descriptor */
+	if (len < pos + id_bytes[fhd & 3])
+		return 0;
+	for (i = id_bytes[fhd & 3] - 1; i >= 0; i--)
+		id = id << 8 | p[pos + i];
+	return id;
+}
+
+/*
+ * Why page @p of @len bytes does not decode (@err): the dictionary it
+ * needs, when it names one this run does not have, or corruption.  The
+ * message names input @name and page @index (none when negative).
+ */
+static void page_error(const struct options *o, const char *name,
+		       long long index, const unsigned char *p, size_t len,
+		       int err, uint32_t file_dict)
+{
+	uint32_t id = page_dict_id(p, len) ?: file_dict;
+	uint32_t have = o->dict ? zbewalgo_dict_id(o->dict) : 0;
+
+	fprintf(stderr, "zbewalgo: %s: ", name);
+	if (index >= 0)
+		fprintf(stderr, "page %lld: ", index);
+	if (err == -EINVAL && id && id != have) {
+		fprintf(stderr, "needs the dictionary it was compressed with (zstd dictionary id %u)",
+			id);
+		if (have)
+			fprintf(stderr, "; -D %s has id %u\n",
+				tool_name(o->dict_path), have);
+		else
+			fprintf(stderr, ": give it with -D FILE\n");
+		return;
+	}
+	fprintf(stderr, "corrupt or invalid page: %s\n",
+		err == -EINVAL ? "malformed data" : strerror(-err));
+}
+
+/* A container read whole, and where its pages start */
+struct container {
+	const char *name;
+	const unsigned char *data;
+	size_t len, pos;
+	unsigned int version;
+	size_t page_size;
+	unsigned long long orig;
+	uint32_t dict_id;
+};
+
+/* The header of @c: 0, or -1 after a message */
+static int read_header(const struct options *o, struct container *c)
+{
+	const unsigned char *d = c->data;
+	uint32_t have = o->dict ? zbewalgo_dict_id(o->dict) : 0;
+
+	if (c->len < ZBWF_V1_HDR || memcmp(d, ZBWF_MAGIC, 4)) {
+		fprintf(stderr, "zbewalgo: %s: not a zbewalgo file\n", c->name);
+		return -1;
+	}
+	c->version = get_le(d + 4, 4);
+	if (c->version != 1 && c->version != ZBWF_VERSION) {
+		fprintf(stderr, "zbewalgo: %s: file container version %u; this tool reads versions 1 and %d\n",
+			c->name, c->version, ZBWF_VERSION);
+		return -1;
+	}
+	c->pos = c->version == 1 ? ZBWF_V1_HDR : ZBWF_HDR_SIZE;
+	if (c->version > 1 && (c->len < ZBWF_HDR_SIZE ||
+			       get_le(d + 24, 4) != tool_crc32c(0, d, 24))) {
+		fprintf(stderr, "zbewalgo: %s: header checksum mismatch: the file is corrupt\n",
+			c->name);
+		return -1;
+	}
+	c->page_size = get_le(d + 8, 4);
+	c->orig = get_le(d + 12, 8);
+	c->dict_id = c->version > 1 ? get_le(d + 20, 4) : 0;
+	if (!c->page_size || c->page_size > ZBEWALGO_MAX_INPUT) {
+		fprintf(stderr, "zbewalgo: %s: bad page size %zu\n", c->name,
+			c->page_size);
+		return -1;
+	}
+	if (c->dict_id && have && have != c->dict_id) {
+		fprintf(stderr, "zbewalgo: %s: compressed with zstd dictionary id %u, but -D %s has id %u\n",
+			c->name, c->dict_id, tool_name(o->dict_path), have);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * The page record at c->pos, page @index: its compressed bytes and their
+ * length; c->pos moves past it.  Version 2 checks its crc.  Returns 0,
+ * or -1 after a message.
+ */
+static int next_page(struct container *c, unsigned long long index,
+		     const unsigned char **page, size_t *clen)
+{
+	size_t hl = c->version > 1 ? ZBWF_PAGE_HDR : 4;
+	const unsigned char *h = c->data + c->pos;
+
+	if (c->len - c->pos < hl ||
+	    (*clen = get_le(h, 4)) > c->len - c->pos - hl) {
+		fprintf(stderr, "zbewalgo: %s: truncated at page %llu\n",
+			c->name, index);
+		return -1;
+	}
+	*page = h + hl;
+	if (c->version > 1 &&
+	    get_le(h + 4, 4) != tool_crc32c(tool_crc32c(0, h, 4), *page,
+					    *clen)) {
+		fprintf(stderr, "zbewalgo: %s: page %llu: checksum mismatch: the file is corrupt\n",
+			c->name, index);
+		return -1;
+	}
+	c->pos += hl + *clen;
+	return 0;
+}
+
+/* Every page record of @c whole and intact, and nothing after them */
+static int check_pages(struct container *c)
+{
+	unsigned long long done, i = 0;
+	const unsigned char *page;
+	size_t clen, start = c->pos;
+
+	for (done = 0; done < c->orig; done += c->page_size, i++)
+		if (next_page(c, i, &page, &clen))
+			return -1;
+	if (c->len - c->pos != ZBWF_TRAILER) {
+		fprintf(stderr, "zbewalgo: %s: %s after the last page\n",
+			c->name, c->len - c->pos < ZBWF_TRAILER ?
+			"truncated" : "trailing data");
+		return -1;
+	}
+	c->pos = start;
+	return 0;
+}
+
+static int cmd_decompress(const struct options *o, struct file_run *f)
 {
 	unsigned char *data, *page = NULL;
 	struct zbewalgo_ctx *ctx = NULL;
-	size_t len, page_size, pos = ZBWF_HDR_SIZE;
-	unsigned long long orig, done = 0;
+	struct container c = { .name = f->in_name };
+	unsigned long long done = 0, index = 0;
+	uint32_t crc = 0;
 	int ret = 1;
 
-	if (tool_read_all(in, &data, &len))
+	if (tool_read_named(f->in, f->in_name, &data, &c.len))
 		return 1;
-	if (len < ZBWF_HDR_SIZE || memcmp(data, ZBWF_MAGIC, 4) ||
-	    get_le(data + 4, 4) != ZBWF_VERSION) {
-		fprintf(stderr, "zbewalgo: not a zbewalgo file (or unknown version)\n");
+	c.data = data;
+	if (read_header(o, &c) || (c.version > 1 && check_pages(&c)))
+		goto out;
+	page = malloc(c.page_size);
+	ctx = zbewalgo_ctx_create(c.page_size);
+	if (!page || !ctx) {
+		fprintf(stderr, "zbewalgo: %s\n", strerror(ENOMEM));
 		goto out;
 	}
-	page_size = get_le(data + 8, 4);
-	orig = get_le(data + 12, 8);
-	if (!page_size || page_size > ZBEWALGO_MAX_INPUT) {
-		fprintf(stderr, "zbewalgo: bad page size %zu\n", page_size);
-		goto out;
-	}
-	page = malloc(page_size);
-	ctx = zbewalgo_ctx_create(page_size);
-	if (!page || !ctx)
-		goto out;
 	zbewalgo_ctx_set_dict(ctx, o->dict);
-	while (done < orig) {
-		size_t want = orig - done < page_size ? orig - done : page_size;
-		size_t clen, dlen = page_size;
+	for (; done < c.orig; done += c.page_size, index++) {
+		size_t want = c.orig - done < c.page_size ? c.orig - done :
+			      c.page_size;
+		const unsigned char *src;
+		size_t clen, dlen = c.page_size;
 		int err;
 
-		if (len - pos < 4 || (clen = get_le(data + pos, 4)) > len - pos - 4) {
-			fprintf(stderr, "zbewalgo: truncated file at page %llu\n",
-				done / page_size);
+		if (next_page(&c, index, &src, &clen))
+			goto out;
+		err = zbewalgo_ctx_decompress(ctx, src, clen, page, &dlen);
+		if (err) {
+			page_error(o, c.name, index, src, clen, err, c.dict_id);
 			goto out;
 		}
-		err = zbewalgo_ctx_decompress(ctx, data + pos + 4, clen, page,
-					      &dlen);
-		if (err || dlen != want) {
-			fprintf(stderr, "zbewalgo: corrupt page %llu: %s\n",
-				done / page_size,
-				err ? strerror(-err) : "wrong length");
+		if (dlen != want) {
+			fprintf(stderr, "zbewalgo: %s: page %llu: %zu bytes, not %zu\n",
+				c.name, index, dlen, want);
 			goto out;
 		}
-		fwrite(page, 1, dlen, out);
-		pos += 4 + clen;
-		done += dlen;
+		crc = tool_crc32c(crc, page, dlen);
+		if (tool_out_write(&f->out, page, dlen))
+			goto out;
 	}
-	if (pos != len) {
-		fprintf(stderr, "zbewalgo: trailing data after the last page\n");
+	if (c.version == 1 && c.pos != c.len) {
+		fprintf(stderr, "zbewalgo: %s: trailing data after the last page\n",
+			c.name);
 		goto out;
 	}
-	if (fflush(out) || ferror(out)) {
-		fprintf(stderr, "zbewalgo: write error\n");
+	if (c.version > 1 && get_le(data + c.pos, 4) != crc) {
+		fprintf(stderr, "zbewalgo: %s: content checksum mismatch: the decompressed data differ from the original\n",
+			c.name);
 		goto out;
 	}
 	ret = 0;
@@ -363,13 +530,28 @@ out:
 	return ret;
 }
 
+/* page-compress and page-decompress write stdout: 0, or 1 with why */
+static int write_stdout(const void *p, size_t n)
+{
+	int bad;
+
+	errno = 0;
+	bad = fwrite(p, 1, n, stdout) != n;
+	if (fflush(stdout) || bad || ferror(stdout)) {
+		fprintf(stderr, "zbewalgo: stdout: %s\n",
+			strerror(errno ? errno : EIO));
+		return 1;
+	}
+	return 0;
+}
+
 static int cmd_page_compress(const struct options *o, char **args)
 {
 	struct comp_run r;
 	size_t dlen;
 	int ret = 1, err;
 
-	if (comp_start(&r, o, stdin))
+	if (comp_start(&r, o, stdin, "stdin"))
 		goto out;
 	if (r.len > o->page_size) {
 		fprintf(stderr, "zbewalgo: input is %zu bytes, more than one page (%zu)\n",
@@ -382,8 +564,9 @@ static int cmd_page_compress(const struct options *o, char **args)
 			strerror(-err));
 		goto out;
 	}
-	ret = comp_end(&r, o, fwrite(r.dst, 1, dlen, stdout) != dlen ||
-			      fflush(stdout));
+	ret = write_stdout(r.dst, dlen);
+	if (!ret && o->stats)
+		print_stats(o, r.st);
 out:
 	comp_free(&r);
 	return ret;
@@ -396,7 +579,11 @@ static int cmd_page_decompress(const struct options *o, char **args)
 	void *scratch = malloc(zbewalgo_decompress_scratch_size(dlen));
 	int ret = 1, err;
 
-	if (!page || !scratch || tool_read_all(stdin, &data, &len))
+	if (!page || !scratch) {
+		fprintf(stderr, "zbewalgo: %s\n", strerror(ENOMEM));
+		goto out;
+	}
+	if (tool_read_named(stdin, "stdin", &data, &len))
 		goto out;
 	if (o->dict) {
 		/* only a context has a dictionary */
@@ -408,14 +595,10 @@ static int cmd_page_decompress(const struct options *o, char **args)
 	} else {
 		err = zbewalgo_decompress(data, len, page, &dlen, scratch);
 	}
-	if (err) {
-		fprintf(stderr, "zbewalgo: corrupt or invalid page: %s\n",
-			err == -EINVAL ? "malformed data" : strerror(-err));
-	} else if (fwrite(page, 1, dlen, stdout) != dlen || fflush(stdout)) {
-		fprintf(stderr, "zbewalgo: write error\n");
-	} else {
-		ret = 0;
-	}
+	if (err)
+		page_error(o, "stdin", -1, data, len, err, 0);
+	else
+		ret = write_stdout(page, dlen);
 	free(data);
 out:
 	free(scratch);
@@ -505,8 +688,8 @@ static int opt_threshold(struct options *o, int c, const char *arg)
 }
 
 /*
- * The options before the command into @o: 0 to go on, 1 when -h printed
- * the usage, -1 after a message about a bad option.
+ * The options before the command into @o: 0 to go on, 1 when -h or -V
+ * printed what they print, -1 after a message about a bad option.
  */
 static int parse_options(int argc, char **argv, struct options *o)
 {
@@ -518,12 +701,14 @@ static int parse_options(int argc, char **argv, struct options *o)
 		{ "page-size", required_argument, NULL, 'p' },
 		{ "stats", no_argument, NULL, 's' },
 		{ "dict", required_argument, NULL, 'D' },
+		{ "force", no_argument, NULL, 'f' },
+		{ "version", no_argument, NULL, 'V' },
 		{ "help", no_argument, NULL, 'h' },
 		{ }
 	};
 	int c, err;
 
-	while ((c = getopt_long(argc, argv, "c:l:e:m:p:sD:h", longopts,
+	while ((c = getopt_long(argc, argv, "c:l:e:m:p:sD:fVh", longopts,
 				NULL)) != -1) {
 		switch (c) {
 		case 'c':
@@ -548,6 +733,16 @@ static int parse_options(int argc, char **argv, struct options *o)
 			o->dict_path = optarg;
 			err = 0;
 			break;
+		case 'f':
+			o->force = true;
+			err = 0;
+			break;
+		case 'V':
+			printf("zbewalgo %s\n"
+			       "page format version %d, file container version %d (decodes 1 to %d)\n",
+			       ZBEWALGO_TOOL_VERSION, ZBEWALGO_FORMAT_VERSION,
+			       ZBWF_VERSION, ZBWF_VERSION);
+			return 1;
 		case 'h':
 			usage(stdout);
 			return 1;
@@ -558,22 +753,31 @@ static int parse_options(int argc, char **argv, struct options *o)
 		if (err)
 			return -1;
 	}
-	return load_dict(o);
+	return 0;
 }
 
-/* compress and decompress: IN and OUT opened for @run, OUT closed. */
+/*
+ * compress and decompress: IN opened, OUT as tool_out_open() opens it
+ * (never IN, kept unless -f, complete or not there), for @run.
+ */
 static int with_files(const struct options *o, char **args,
-		      int (*run)(const struct options *o, FILE *in,
-				 FILE *out))
+		      int (*run)(const struct options *o,
+				 struct file_run *f))
 {
-	FILE *in = tool_open(args[0], "rb");
-	FILE *out = in ? tool_open(args[1], "wb") : NULL;
-	int ret = 2;
+	struct file_run f = { .in_name = tool_name(args[0]) };
+	struct stat st;
+	int ret = 1;
 
-	if (in && out)
-		ret = run(o, in, out);
-	if (out && out != stdout && fclose(out))
-		ret = 1;
+	f.in = tool_open_in(args[0], &st);
+	if (!f.in)
+		return 1;
+	if (!tool_out_open(&f.out, args[1], o->force, &st)) {
+		ret = run(o, &f);
+		if (tool_out_close(&f.out, !ret))
+			ret = 1;
+	}
+	if (f.in != stdin)
+		fclose(f.in);
 	return ret;
 }
 
@@ -626,28 +830,45 @@ static const struct command {
 	{ }
 };
 
-/* The command @argv[0] with its @argc - 1 operands; its exit status. */
-static int run_command(const struct options *o, int argc, char **argv)
+/* The command @argv[0], or NULL */
+static const struct command *find_command(const char *name)
+{
+	const struct command *cmd;
+
+	for (cmd = commands; cmd->name; cmd++)
+		if (!strcmp(cmd->name, name))
+			return cmd;
+	return NULL;
+}
+
+/* The command @argv[0] with its @argc - 1 operands: 0, or -1 after usage */
+static int check_command(int argc, char **argv)
 {
 	const struct command *cmd;
 
 	if (argc < 1) {
 		usage(stderr);
-		return 2;
+		return -1;
 	}
-	for (cmd = commands; cmd->name; cmd++)
-		if (!strcmp(cmd->name, argv[0]))
-			break;
-	if (!cmd->name) {
+	cmd = find_command(argv[0]);
+	if (!cmd) {
 		fprintf(stderr, "zbewalgo: unknown command '%s'\n", argv[0]);
 		usage(stderr);
-		return 2;
+		return -1;
 	}
 	if (cmd->nargs >= 0 && argc - 1 != cmd->nargs) {
+		fprintf(stderr, "zbewalgo: %s takes %d operands\n", cmd->name,
+			cmd->nargs);
 		usage(stderr);
-		return 2;
+		return -1;
 	}
-	return cmd->run(o, argv + 1);
+	return 0;
+}
+
+/* The command @argv[0], checked, with its operands; its exit status. */
+static int run_command(const struct options *o, int argc, char **argv)
+{
+	return find_command(argv[0])->run(o, argv + 1);
 }
 
 int main(int argc, char **argv)
@@ -664,10 +885,14 @@ int main(int argc, char **argv)
 		return train_dict_main(argc - 1, argv + 1);
 
 	ret = parse_options(argc, argv, &o);
-	if (!ret)
-		ret = run_command(&o, argc - optind, argv + optind);
+	if (ret)
+		ret = ret > 0 ? 0 : EXIT_USAGE;
+	else if (check_command(argc - optind, argv + optind))
+		ret = EXIT_USAGE;
+	else if (load_dict(&o))
+		ret = 1;
 	else
-		ret = ret > 0 ? 0 : 2;
+		ret = run_command(&o, argc - optind, argv + optind);
 	free(o.table);
 	zbewalgo_dict_destroy(o.dict);
 	return ret;

@@ -8,12 +8,50 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #define MIB		(1024.0 * 1024.0)
+
+/*
+ * The tool's version, which zbewalgo --version prints: the Makefile sets
+ * it from dkms.conf's PACKAGE_VERSION, the release.
+ */
+#ifndef ZBEWALGO_TOOL_VERSION
+#define ZBEWALGO_TOOL_VERSION	"unknown"
+#endif
+
+/*
+ * Exit statuses: EXIT_USAGE for a command line the tool does not take
+ * (an unknown option or command, a bad number, a missing operand), 1 for
+ * anything that failed or did nothing.
+ */
+#define EXIT_USAGE	2
 
 /* zbewalgo.c */
 FILE *tool_open(const char *path, const char *mode);
 int tool_read_all(FILE *f, unsigned char **data, size_t *len);
+
+/* common.c: files */
+uint32_t tool_crc32c(uint32_t crc, const void *buf, size_t len);
+const char *tool_name(const char *path);
+FILE *tool_open_in(const char *path, struct stat *st);
+int tool_read_named(FILE *f, const char *name, unsigned char **data,
+		    size_t *len);
+int tool_read_dict(const char *path, size_t page, unsigned char **data,
+		   size_t *len);
+
+/* An output file, written as tool_out_open() says. */
+struct tool_out {
+	const char *path;		/* as given; "-": stdout */
+	FILE *f;
+	char *tmp;			/* the temporary file, or NULL */
+	int err;			/* the first write's errno, or 0 */
+};
+
+int tool_out_open(struct tool_out *o, const char *path, bool force,
+		  const struct stat *in);
+int tool_out_write(struct tool_out *o, const void *p, size_t n);
+int tool_out_close(struct tool_out *o, bool ok);
 
 /* common.c: for bench and tune */
 double tool_now(void);
@@ -33,6 +71,7 @@ double tool_mibps(double bytes, double s);
 void tool_put_num(FILE *f, double v, const char *fmt, const char *none);
 void tool_json_string(FILE *f, const char *s);
 const char *tool_out_path(const char *arg);
+int tool_flush_stdout(void);
 int tool_threshold(size_t *threshold, size_t page);
 
 /* --json[=FILE] and --plot=FILE of bench and tune */

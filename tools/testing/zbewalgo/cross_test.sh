@@ -49,6 +49,8 @@ for opts in "-l 1" "-l 2" "-l 3" "-l 2 -p 65536"; do
 	bytes=0
 	for f in "${files[@]}"; do
 		n=${f#"$1"/}
+		# the tools keep an existing OUT (-f, which older tools lack)
+		rm -f "$tmp/t" "$tmp/r" "$tmp/d"
 		if ! "${runner[@]}" "$tool" "${o[@]}" compress "$f" "$tmp/t" 2>"$tmp/err" ||
 		   ! "$ref" "${o[@]}" compress "$f" "$tmp/r" 2>>"$tmp/err"; then
 			bad+=("$n: compress failed: $(head -c 200 "$tmp/err")")
@@ -57,7 +59,8 @@ for opts in "-l 1" "-l 2" "-l 3" "-l 2 -p 65536"; do
 		elif ! "$ref" decompress "$tmp/t" "$tmp/d" 2>"$tmp/err" ||
 		     ! cmp -s "$f" "$tmp/d"; then
 			bad+=("$n: the native tool does not decode the other's output")
-		elif ! "${runner[@]}" "$tool" decompress "$tmp/r" "$tmp/d" 2>"$tmp/err" ||
+		elif ! rm "$tmp/d" ||
+		     ! "${runner[@]}" "$tool" decompress "$tmp/r" "$tmp/d" 2>"$tmp/err" ||
 		     ! cmp -s "$f" "$tmp/d"; then
 			bad+=("$n: the other tool does not decode the native output")
 		else

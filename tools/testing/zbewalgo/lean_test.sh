@@ -36,6 +36,7 @@ check "the classic steps, and only they, are not built" \
 
 refused() {	# refused STEP: a table naming STEP fails with the reason
 	local rc=0
+	rm -f "$tmp/c"
 	"$lean" -c "zstd $1-zstd" compress "$tmp/page" "$tmp/c" 2>"$tmp/msg" || rc=$?
 	[ $rc -ne 0 ] && [ $rc -lt 128 ] &&
 		grep -q "CONFIG_ZBEWALGO_CLASSIC_STEPS" "$tmp/msg"
@@ -48,11 +49,14 @@ done
 same() {	# same FILE OPTION...: FULL's bytes, and a round trip
 	local f=$1
 	shift
+	# the tool keeps an existing OUT (-f, which older tools lack)
+	rm -f "$tmp/full" "$tmp/lean" "$tmp/d"
 	"$full" "$@" compress "$f" "$tmp/full" && "$lean" "$@" compress "$f" "$tmp/lean" &&
 		cmp -s "$tmp/full" "$tmp/lean" && "$lean" decompress "$tmp/lean" "$tmp/d" &&
 		cmp -s "$f" "$tmp/d"
 }
 level3() {	# level3 FILE: a round trip, with the chains of core steps only
+	rm -f "$tmp/c" "$tmp/d"
 	"$lean" -l 3 compress "$1" "$tmp/c" && "$lean" decompress "$tmp/c" "$tmp/d" &&
 		cmp -s "$1" "$tmp/d"
 }
