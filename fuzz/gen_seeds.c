@@ -199,6 +199,149 @@ static void generated_seeds(const void *page, size_t len, const char *name)
 	page_seeds(page, len, strcmp(name, "float32/smooth") != 0);
 }
 
+/* Stores @x at word @i of @p, @w bytes, little- or big-endian */
+static void num_put(unsigned char *p, unsigned int i, unsigned int w,
+		    unsigned long long x, int big)
+{
+	unsigned int b;
+
+	for (b = 0; b < w; b++)
+		p[i * w + (big ? w - 1 - b : b)] = x >> (8 * b);
+}
+
+/* IEEE half of a float in the normal range of halves */
+static unsigned int num_half(float v)
+{
+	union { float f; unsigned int u; } f = { .f = v };
+	unsigned int e = f.u >> 23 & 0xff;
+
+	return (f.u >> 16 & 0x8000) | (e - 112) << 10 | (f.u >> 13 & 0x3ff);
+}
+
+/*
+ * Pages of numbers for the num2, num4 and num8 steps (ids 19-21), so that
+ * their seeds reach every mode of the decoder: unsigned, signed and float
+ * views at orders 0, 1 and 2, a common factor, float values whose low
+ * mantissa bits are zero (the shift), a page of one value (one bin), big-
+ * endian numbers, and lengths that leave a tail or hold a few numbers.
+ */
+static void num_seeds(void)
+{
+	static const unsigned int widths[] = { 2, 4, 8 };
+	static const size_t lens[] = { PAGE, PAGE - 1, 1001, 100, 19, 16, 5 };
+	static unsigned char page[PAGE];
+	unsigned int wi, kind, i, w, m, big, l;
+	unsigned long long x, mask;
+	union { float f; unsigned int u; } f32;
+	union { double d; unsigned long long u; } f64;
+	double walk = 0.5;
+
+	for (wi = 0; wi < 3; wi++) {
+		w = widths[wi];
+		m = PAGE / w;
+		mask = w == 8 ? ~0ull : (1ull << (8 * w)) - 1;
+		for (kind = 0; kind < 13; kind++) {
+			for (big = 0; big < 2; big++) {
+				for (i = 0; i < m; i++) {
+					switch (kind) {
+					case 0:	/* small unsigned: order 0 */
+						x = 1000 + rnd() % 37;
+						break;
+					case 1:	/* ramp: order 1 */
+						x = 12345 + 3ull * i +
+						    rnd() % 3;
+						break;
+					case 2:	/* quadratic: order 2 */
+						x = 7 + (unsigned long long)i *
+						    i / 4 + rnd() % 2;
+						break;
+					case 3:	/* signed around zero */
+						x = (unsigned long long)
+						    ((long long)(rnd() % 41) -
+						     20);
+						break;
+					case 4:	/* base + multiples of g */
+						x = 100003 + 2520ull *
+						    (rnd() % 300);
+						break;
+					case 5:	/* one value: one bin */
+						x = 0x4242424242424242ull;
+						break;
+					case 6:	/* floats: smooth field */
+						if (w == 8) {
+							f64.d = 273.15 +
+								sin(i * 0.01) *
+								20.0;
+							x = f64.u;
+						} else {
+							f32.f = 273.15f +
+								sinf(i * 0.01f) *
+								20.0f;
+							x = w == 4 ? f32.u :
+							    num_half(f32.f);
+						}
+						break;
+					case 7:	/* floats of few mantissa bits */
+						if (w == 8) {
+							f64.d = (rnd() % 200) /
+								8.0 - 12.5;
+							x = f64.u;
+						} else {
+							f32.f = (rnd() % 200) /
+								8.0f - 12.5f;
+							x = w == 4 ? f32.u :
+							    num_half(f32.f);
+						}
+						break;
+					case 8:	/* floats: decimal readings */
+						if (w == 8) {
+							f64.d = 1013.0 +
+								(rnd() % 1000) /
+								100.0;
+							x = f64.u;
+						} else {
+							f32.f = 1013.0f +
+								(rnd() % 1000) /
+								100.0f;
+							x = w == 4 ? f32.u :
+							    num_half(f32.f);
+						}
+						break;
+					case 9:	/* signed ramp down */
+						x = -(long long)(5ull * i) +
+						    rnd() % 4;
+						break;
+					case 10: /* counter in the high bits */
+						x = (unsigned long long)i <<
+						    (8 * w - 12);
+						break;
+					case 11: /* floats: random walk */
+						walk += ((int)(rnd() % 2001) -
+							 1000) * 2e-4;
+						if (w == 8) {
+							f64.d = walk;
+							x = f64.u;
+						} else {
+							f32.f = walk;
+							x = w == 4 ? f32.u :
+							    num_half(f32.f);
+						}
+						break;
+					default: /* random: no view pays */
+						x = (unsigned long long)rnd()
+						    << 32 ^ rnd();
+						break;
+					}
+					num_put(page, i, w, x & mask, big);
+				}
+				for (l = 0; l < sizeof(lens) / sizeof(lens[0]);
+				     l++)
+					page_seeds(page, lens[l], l > 0);
+			}
+		}
+	}
+}
+
 static void table_seeds(void)
 {
 	static const char *const cmds[] = {
@@ -376,6 +519,7 @@ int main(int argc, char **argv)
 		}
 	}
 	test_pages_generate(rnd, generated_seeds);
+	num_seeds();
 	table_seeds();
 	dict_seeds();
 	printf("%lu seeds in %s\n", nr_out, outdir);
