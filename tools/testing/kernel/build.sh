@@ -29,6 +29,10 @@ SRC=$CACHE/src/linux-$V
 [ -r "$FRAG" ] || die "cannot read fragment $FRAG"
 [ -z "$OVL" ] || [ -d "$OVL" ] || die "overlay $OVL is not a directory"
 [ -z "$REPO" ] || [ -x "$REPO/scripts/kernel-integrate.py" ] || die "no scripts/kernel-integrate.py in '$REPO'"
+# What the build and kernel-integrate.py call (fetch.sh installs them too,
+# but build.sh is an entry point of its own).
+"$HERE/../../../scripts/install-deps.sh" build-essential bc flex bison libelf-dev \
+	libssl-dev python3 ${REPO:+unifdef} >&2
 
 # The final fragment: base, zram backends where the tree has them, then the caller's.
 mkdir -p "$CACHE/build"

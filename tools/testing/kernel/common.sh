@@ -79,6 +79,7 @@ integrated_copy() {
 	fi
 	rm -rf "$k/src.new"
 	cp -al "$src/." "$k/src.new/"
+	"$REPO/scripts/install-deps.sh" python3 unifdef >&2
 	python3 "$REPO/scripts/kernel-integrate.py" "$REPO" "$k/src.new" >&2
 	if [ -d "$k/src" ]; then
 		(cd "$k/src.new" && find . -type f -links 1 -print0) |
