@@ -68,6 +68,13 @@ key=$({ cat "$SRC.version" "$frag"; echo "$changed"; } | sha256sum | cut -c1-16)
 B=$CACHE/build/$V-$key
 [ "$ZARCH" = x86_64 ] || B=$CACHE/build/$V-$ZARCH-$key
 BZ=$B/obj/$IMAGE
+# Jobs sharing the cache may want the same build at once: one builds, the
+# others wait for it and take the result.
+exec 9>"$B.lock"
+if ! flock -n 9; then
+	say "waiting for another job's build of $B"
+	flock 9
+fi
 if [ -f "$B/.ok" ] && [ -f "$BZ" ]; then
 	say "cached build $B"
 	echo "$BZ"
