@@ -256,18 +256,25 @@ retry-check: $(RETRY) testdata
 	tools/testing/zbewalgo/retry.sh $(RETRY) $(BASE) -- \
 		$(BENCH_DATA)/* $$(find $(TESTDATA) -type f ! -name .stamp | sort)
 
-# Main job, in two boots of 7.2 with zbewalgo under qemu (kernels and the
-# Debian rootfs cached under $ZBW_CACHE): first the in-kernel benchmark
-# (demo.sh) compares zram with zbewalgo, lz4, lzo-rle and zstd on the data
-# sets (generated + test data files) through the block device, then swap
-# under memory pressure, tables in build/kernel-bench/7.2.{txt,csv}; then
-# the real programs (realprog.sh, as make realprog) run with swap on zram
-# per configuration, ending with a table per program (ratio, memory, wall
-# time) in build/kernel-bench/realprog.{txt,csv}
-# (tools/testing/kernel/README.md).
-run: testdata
-	tools/testing/kernel/demo.sh 7.2
-	tools/testing/kernel/realprog.sh
+# Main job, in two boots of one 7.2 kernel with zbewalgo under qemu (KVM
+# when a probe boot shows it works, else TCG; the kernel, built without
+# debug options, and the Debian rootfs are cached under $ZBW_CACHE):
+# first the in-kernel benchmark (run-demo: demo.sh) compares zram with
+# zbewalgo, lz4, lzo-rle and zstd on the data sets (generated + test data
+# files) through the block device, then swap under memory pressure, tables
+# in build/kernel-bench/7.2.{txt,csv}; then real programs (realprog.sh):
+# RUN_PROGS, each with swap on zram per RUN_CONFIGS, ending with a table per
+# program (ratio, memory, wall time) in build/kernel-bench/realprog.{txt,csv}
+# (tools/testing/kernel/README.md).  The full matrix of programs and
+# configurations (dictionaries included) is make realprog.
+RUN_PROGS	?= python-heap,postgres-pgbench
+RUN_CONFIGS	?= lz4,zstd,zbewalgo
+.PHONY: run-demo
+run: run-demo
+	ZBW_CAPTURE=0 ZBW_PROGS=$(RUN_PROGS) ZBW_CONFIGS=$(RUN_CONFIGS) \
+		tools/testing/kernel/realprog.sh
+run-demo: testdata
+	ZBW_DEMO_KERNEL=run tools/testing/kernel/demo.sh 7.2
 
 clean:
 	rm -rf build

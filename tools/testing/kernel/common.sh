@@ -67,6 +67,15 @@ test_kernel() {
 	echo "${bz%/arch/*/boot/*}"
 }
 
+# run_fragment: the config of make run's kernel, which both of its halves
+# boot (demo.sh with ZBW_DEMO_KERNEL=run, and realprog.sh, which merges the
+# same files in the same order, so build.sh's key and cached build are the
+# same): zbewalgo built in, zram recompression, no debug options, and what
+# a Debian userland needs (config/realprog.config).
+run_fragment() {
+	cat "$HERE/config/zbewalgo.config" "$HERE/config/zram-recomp.config" "$HERE/config/realprog.config"
+}
+
 # integrated_copy SRC DIR: DIR/src becomes a hard-link copy of the kernel
 # source SRC with zbewalgo integrated (scripts/kernel-integrate.py), made
 # afresh each run at a fixed path. Files whose content did not change keep

@@ -20,6 +20,10 @@
 # recompression (6.12+) a deployment table follows: lz4, zstd and zbewalgo
 # alone, and lz4 or zstd with zbewalgo recompressing huge (and idle) pages
 # in a pass after the writes; ZBW_DEPLOY=0 skips it.
+# ZBW_DEMO_KERNEL: "test" (default), the debug test kernel of
+# zbewalgo-tests.sh (lockdep, kmemleak), or "run", make run's kernel
+# (common.sh's run_fragment: no debug options, the one realprog.sh boots,
+# so that make run builds one kernel for both halves).
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
@@ -43,8 +47,16 @@ progress() { say "[$1/6] $2"; }
 progress 1 "fetching linux-source-$V (cached; about 150 MB from Debian the first time)"
 "$HERE/fetch.sh" "$V"
 progress 2 "building the $V kernel with zbewalgo (cached; about 10 minutes when not)"
-OBJ=$(test_kernel "$V")
-KDESC="debug test kernel (lockdep, kmemleak)"
+case ${ZBW_DEMO_KERNEL:-test} in
+test)	OBJ=$(test_kernel "$V")
+	KDESC="debug test kernel (lockdep, kmemleak)" ;;
+run)	integrated "$V" || die "ZBW_DEMO_KERNEL=run: $V has no zram backends (6.12+)"
+	run_fragment >"$RUN/fragment.config"
+	BZ=$("$HERE/build.sh" "$V" "$RUN/fragment.config" "" "$REPO")
+	OBJ=${BZ%/arch/*/boot/*}
+	KDESC="make run's kernel (no debug options; realprog.sh boots it too)" ;;
+*)	die "ZBW_DEMO_KERNEL=$ZBW_DEMO_KERNEL: test or run" ;;
+esac
 multi_comp "$V" || DEPLOY=0
 
 progress 3 "generating the data sets (${ZBW_SET_KIB:-2048} KiB each) and taking test data files"
