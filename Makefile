@@ -4,7 +4,10 @@
 #
 # User space (the same lib/zbewalgo sources the kernel builds, compiled
 # against the stub headers in tools/zbewalgo/shim):
-#   make                 build/zbewalgo, the command-line tool
+#   make                 build/zbewalgo, the command-line tool; first, as
+#                        every target does, the Debian packages it needs
+#                        (make deps: installed when root, else one line
+#                        naming them)
 #   make SANITIZE=1      the same with ASan+UBSan, in build/san/
 #   make check           unit and tool tests under ASan+UBSan
 #
@@ -53,7 +56,10 @@ DEPS		:= build-essential liblz4-dev libzstd-dev liblzo2-dev zlib1g-dev \
 		   python3
 .DELETE_ON_ERROR:
 
-all: $(TOOL)
+# The packages first (install-deps.sh: nothing to do when they are there),
+# then the tool, which needs their headers.
+all: deps
+	@$(MAKE) --no-print-directory $(TOOL)
 
 deps:
 	@scripts/install-deps.sh $(DEPS)
