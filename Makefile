@@ -360,6 +360,17 @@ demo: testdata
 realprog:
 	tools/testing/kernel/realprog.sh
 
+# check-fresh: a fresh machine as a test.  In a minimal Debian 12 root
+# (debootstrap, cached in $ZBW_CACHE/fresh) a clean clone of HEAD runs make,
+# make check-user and make run-demo (the 7.2 kernel build and the first
+# boot of make run), with nothing installed beforehand but git and make:
+# whatever they call, the project's scripts must install
+# (tools/testing/fresh/check-fresh.sh; FRESH_STEPS picks the commands).
+# Not in make check: about FRESH_MIN minutes (tools/testing/CI-NOTES.md).
+.PHONY: check-fresh
+check-fresh:
+	tools/testing/fresh/check-fresh.sh
+
 # ---- User-space benchmark (tools/testing/zbewalgo/bench/README.md) --------
 # bench: every algorithm (zbewalgo and its presets, lz4, lz4hc, lzo, lzo-rle,
 # zstd, deflate, memcpy) page by page on the generated data sets and the
