@@ -72,7 +72,8 @@ done
 
 load0=$(cut -d' ' -f1-3 /proc/loadavg)
 nruns=$((nprogs * $(echo "$CONFIGS" | tr , '\n' | grep -c .)))
-say "[5/5] booting $V under qemu (TCG, ${ZBW_MEM:-1536M}): $nruns runs, load $load0;" \
+ACCEL=$(qemu_accel "$BZ")
+say "[5/5] booting $V under qemu (${ACCEL^^}, ${ZBW_MEM:-1536M}): $nruns runs, load $load0;" \
 	"about 40 minutes on 2 cores, more under load (console log: $RUN/console.log)"
 say "one line per run: program, configuration, orig/mem_used (zram at its fullest), wall time, host load"
 res=$RUN/results.txt
@@ -146,7 +147,7 @@ done >"$RUN/bench.txt"
 # The table on stdout and in the file, the bench tables in the file only.
 rc=0
 echo "realprog on $(date -u +%Y-%m-%d), tree $(git -C "$REPO" rev-parse --short HEAD 2>/dev/null || echo ?):" \
-	"qemu TCG, 2 vCPUs, ${ZBW_MEM:-1536M}; host load $load0 at the boot, 'load' at each run's end" >"$OUT/realprog.txt"
+	"qemu ${ACCEL^^}, 2 vCPUs, ${ZBW_MEM:-1536M}; host load $load0 at the boot, 'load' at each run's end" >"$OUT/realprog.txt"
 python3 "$HERE/realprog-table.py" "$res" "$OUT/realprog.csv" >>"$OUT/realprog.txt" || rc=$?
 cat "$OUT/realprog.txt"
 cat "$RUN/bench.txt" >>"$OUT/realprog.txt"
