@@ -245,7 +245,8 @@ qemu_accel() {
 		else
 			echo tcg >"$verdict.tmp"
 			say "KVM probe failed (qemu status $rc$([ "$rc" != 124 ] || echo ": timed out")," \
-				"last console line: '$(tr -d '\r' <"$probe/console.log" | grep . | tail -n 1 | cut -c1-80)'): TCG"
+				"the guest's last line: '$(tr -d '\r' <"$probe/console.log" | sed 's/\x1b\[[0-9;?]*[a-zA-Z]//g; s/\x1bc//g' |
+				grep -v '^qemu-system' | grep . | tail -n 1 | cut -c1-80)'): TCG"
 			cp "$probe/console.log" "$dir/$boot_id.console.log"
 		fi
 		mv "$verdict.tmp" "$verdict"
