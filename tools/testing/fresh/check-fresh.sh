@@ -13,7 +13,7 @@
 #
 # Shared with the host: $ZBW_CACHE (default /var/cache/zbewalgo, bound at the
 # same path, so the kernel sources, builds, ccache and test data are warm
-# when the host has them; FRESH_COLD=1 gives the root an empty cache of its
+# when the host has them; its run/ is the root's own; FRESH_COLD=1 gives the root an empty cache of its
 # own instead) and /dev (qemu, /dev/kvm when there is one).  Network:
 # Debian's mirror only (ZBW_MIRROR), as the project's scripts use it.
 # The pristine root is cached as $ZBW_CACHE/fresh/root-KEY.tar (KEY: the
@@ -80,6 +80,9 @@ if [ "${FRESH_COLD:-0}" = 1 ]; then
 	bind "$(mkdir -p "$F/cold-cache" && echo "$F/cold-cache")" "$R/var/cache/zbewalgo"
 else
 	bind "$CACHE" "$R/var/cache/zbewalgo"
+	# The runs' own files (console logs, initramfs, data sets) stay
+	# apart: a make run on the host uses the same paths.
+	bind "$(mkdir -p "$W/cache-run" && echo "$W/cache-run")" "$R/var/cache/zbewalgo/run"
 fi
 # The repository's objects (a worktree's too), read-only, to clone from.
 bind "$(cd "$REPO" && cd "$(git rev-parse --git-common-dir)" && pwd)" "$R/mnt/repo.git"
