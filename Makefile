@@ -272,12 +272,15 @@ retry-check: $(RETRY) testdata
 # RUN_PROGS, each with swap on zram per RUN_CONFIGS, ending with a table per
 # program (ratio, memory, wall time) in build/kernel-bench/realprog.{txt,csv}
 # (tools/testing/kernel/README.md).  The full matrix of programs and
-# configurations (dictionaries included) is make realprog.
+# configurations (dictionaries included) is make realprog; make run's
+# real programs run in a directory of their own (ZBW_RP_RUN), so that a
+# make realprog beside it is no bother.
 RUN_PROGS	?= python-heap,postgres-pgbench
 RUN_CONFIGS	?= lz4,zstd,zbewalgo
 .PHONY: run-demo
 run: run-demo
 	ZBW_CAPTURE=0 ZBW_PROGS=$(RUN_PROGS) ZBW_CONFIGS=$(RUN_CONFIGS) \
+		ZBW_RP_RUN=$(or $(ZBW_CACHE),/var/cache/zbewalgo)/run/make-run \
 		tools/testing/kernel/realprog.sh
 run-demo: testdata
 	ZBW_DEMO_KERNEL=run tools/testing/kernel/demo.sh 7.2

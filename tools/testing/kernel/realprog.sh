@@ -16,7 +16,8 @@
 # Knobs: ZBW_PROGS, ZBW_CONFIGS (comma-separated), ZBW_LIMIT_<PROGRAM> (MiB),
 # ZBW_RP_SCALE (program sizes, percent), ZBW_CAPTURE=0, ZBW_CAPTURE_MIB,
 # ZBW_CAPTURE_SEC, ZBW_CAPTURE_ZRAM_SIZE, ZBW_DICT_KIB, ZBW_RECOMP_SEC,
-# ZBW_ZRAM_SIZE, ZBW_MEM, ZBW_TIMEOUT (tools/testing/kernel/README.md).
+# ZBW_ZRAM_SIZE, ZBW_MEM, ZBW_TIMEOUT (tools/testing/kernel/README.md),
+# ZBW_RP_RUN (the run's directory, $ZBW_CACHE/run/realprog).
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
@@ -30,7 +31,7 @@ case ,$CONFIGS, in *+dict,*)
 esac
 [ "${ZBW_CAPTURE:-1}" = 0 ] || CONFIGS=capture${CONFIGS:+,$CONFIGS}
 CAPMIB=${ZBW_CAPTURE_MIB:-128}
-RUN=$CACHE/run/realprog
+RUN=${ZBW_RP_RUN:-$CACHE/run/realprog}
 OUT=$REPO/build/kernel-bench
 PAGES=$CACHE/swap-pages
 # The rootfs: one list for all programs, so one image serves any selection.
@@ -41,6 +42,9 @@ PACKAGES=(python3-numpy python3-scipy postgresql default-jre-headless gcc make
 declare -A LIMIT=([python-heap]=32 [numpy-solver]=56 [jvm-hashmap]=40 [gcc-build]=48
 		  [postgres-pgbench]=48)
 mkdir -p "$RUN" "$OUT" "$PAGES"
+# One run at a time in RUN (its console log, capture disk, results).
+exec 9>"$RUN.lock"
+flock -n 9 || { say "waiting for another run in $RUN"; flock 9; }
 
 say "[1/5] kernel source and host tools (fetch.sh $V)"
 "$HERE/fetch.sh" "$V"
