@@ -98,7 +98,7 @@ fi
 
 load=$(cut -d' ' -f1-3 /proc/loadavg)
 ACCEL=$(qemu_accel "$OBJ/arch/x86/boot/bzImage")
-progress 5 "booting $V under qemu (${ACCEL^^}, 256 MiB): $(wc -l <"$data/sets.txt") sets x $(echo $ALGS | wc -w) algorithms$([ "$DEPLOY" = 0 ] || echo ", x 6 deployments"), then swap; about 10 minutes on 2 idle cores, more under load"
+progress 5 "booting $V under qemu (${ACCEL^^}, 256 MiB): $(wc -l <"$data/sets.txt") sets x $(echo $ALGS | wc -w) algorithms$([ "$DEPLOY" = 0 ] || echo ", x 6 deployments")$([ "$SWAP" = 0 ] || echo ", then swap"); about 10 minutes on 2 idle cores, more under load"
 say "one line per set and algorithm: compression ratio, write and read time (the raw records are in $RUN/console.log)"
 { ZBW_APPEND="ZBW_FILL_MIB=$FILL ZBW_REPS=$REPS ZBW_SWAP=$SWAP ZBW_DEPLOY=$DEPLOY ZBW_ALGS=${ALGS// /,} ${ZBW_APPEND:-}" \
 	"$HERE/boot.sh" "$OBJ/arch/x86/boot/bzImage" "$RUN/initramfs.cpio.gz" \
