@@ -373,7 +373,7 @@ realprog:
 # boot of make run), with nothing installed beforehand but git and make:
 # whatever they call, the project's scripts must install
 # (tools/testing/fresh/check-fresh.sh; FRESH_STEPS picks the commands).
-# Not in make check: about FRESH_MIN minutes (tools/testing/CI-NOTES.md).
+# Not in make check: about 50 minutes at load 8-20 (tools/testing/CI-NOTES.md).
 .PHONY: check-fresh
 check-fresh:
 	tools/testing/fresh/check-fresh.sh
