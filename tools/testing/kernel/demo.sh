@@ -107,6 +107,9 @@ say "one line per set and algorithm: compression ratio, write and read time (the
 
 progress 6 "results (console log: $RUN/console.log)"
 cp "$RUN/console.log" "$OUT/$V-console.log"
+swapnote=("swap: not run (ZBW_SWAP=0; make run's real programs swap instead)")
+[ "$SWAP" = 0 ] || swapnote=("swap: zbwmem fills $FILL MiB in the guest (swap on zram0, 1 GiB), every page verified;"
+	"  mm_stat once all is written (orig is what zram held then, so compare ratios).")
 host=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)
 rc=0
 ZBW_DEPLOY=$DEPLOY python3 "$HERE/demo-table.py" "$RUN/console.log" "$OUT/$V" "$V" "$ALGS" "$data/sets.txt" "$SWAP" \
@@ -117,8 +120,7 @@ ZBW_DEPLOY=$DEPLOY python3 "$HERE/demo-table.py" "$RUN/console.log" "$OUT/$V" "$
 	"  pwrite/pread only), then read with dd after drop_caches: sha256 must match. mm_stat after the" \
 	"  last write; default levels. mem_used of a small device includes zsmalloc's partly filled" \
 	"  zspages; 'all sets, one zram' is one pool of it all." \
-	"swap: zbwmem fills $FILL MiB in the guest (swap on zram0, 1 GiB), every page verified;" \
-	"  mm_stat once all is written (orig is what zram held then, so compare ratios)." \
+	"${swapnote[@]}" \
 	"$([ "$(cat "$RUN/console.log.accel" 2>/dev/null)" = kvm ] && echo "Under KVM the CPU is the host's, shared with whatever else runs there." ||
 	   echo "Under TCG the CPU is emulated: times are only comparable with each other, within this run.")" || rc=$?
 if integrated "$V"; then
