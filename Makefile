@@ -4,7 +4,10 @@
 #
 # User space (the same lib/zbewalgo sources the kernel builds, compiled
 # against the stub headers in tools/zbewalgo/shim):
-#   make                 build/zbewalgo, the command-line tool
+#   make                 build/zbewalgo, the command-line tool; first, as
+#                        every target does, the Debian packages it needs
+#                        (make deps: installed when root, else one line
+#                        naming them)
 #   make SANITIZE=1      the same with ASan+UBSan, in build/san/
 #   make check           unit and tool tests under ASan+UBSan
 #
@@ -53,7 +56,10 @@ DEPS		:= build-essential liblz4-dev libzstd-dev liblzo2-dev zlib1g-dev \
 		   python3
 .DELETE_ON_ERROR:
 
-all: $(TOOL)
+# The packages first (install-deps.sh: nothing to do when they are there),
+# then the tool, which needs their headers.
+all: deps
+	@$(MAKE) --no-print-directory $(TOOL)
 
 deps:
 	@scripts/install-deps.sh $(DEPS)
@@ -273,18 +279,32 @@ retry-check: $(RETRY) testdata
 	tools/testing/zbewalgo/retry.sh $(RETRY) $(BASE) -- \
 		$(BENCH_DATA)/* $$(find $(TESTDATA) -type f ! -name .stamp | sort)
 
-# Main job, in two boots of 7.2 with zbewalgo under qemu (kernels and the
-# Debian rootfs cached under $ZBW_CACHE): first the in-kernel benchmark
-# (demo.sh) compares zram with zbewalgo, lz4, lzo-rle and zstd on the data
-# sets (generated + test data files) through the block device, then swap
-# under memory pressure, tables in build/kernel-bench/7.2.{txt,csv}; then
-# the real programs (realprog.sh, as make realprog) run with swap on zram
-# per configuration, ending with a table per program (ratio, memory, wall
-# time) in build/kernel-bench/realprog.{txt,csv}
-# (tools/testing/kernel/README.md).
-run: testdata
-	tools/testing/kernel/demo.sh 7.2
-	tools/testing/kernel/realprog.sh
+# Main job, in two boots of one 7.2 kernel with zbewalgo under qemu (KVM
+# when a probe boot shows it works, else TCG; the kernel, built without
+# debug options, and the Debian rootfs are cached under $ZBW_CACHE):
+# first the in-kernel benchmark (run-demo: demo.sh) compares zram with
+# zbewalgo, lz4, lzo-rle and zstd on the data sets (generated + test data
+# files) through the block device, tables in build/kernel-bench/7.2.{txt,csv}
+# (RUN_SWAP=1 adds demo.sh's swap workload, 384 MiB filled and verified per
+# algorithm: under TCG on a busy machine that alone took longer than make
+# run may, and the real programs measure swap); then real programs
+# (realprog.sh):
+# RUN_PROGS, each with swap on zram per RUN_CONFIGS, ending with a table per
+# program (ratio, memory, wall time) in build/kernel-bench/realprog.{txt,csv}
+# (tools/testing/kernel/README.md).  The full matrix of programs and
+# configurations (dictionaries included) is make realprog; make run's
+# real programs run in a directory of their own (ZBW_RP_RUN), so that a
+# make realprog beside it is no bother.
+RUN_PROGS	?= python-heap,postgres-pgbench
+RUN_CONFIGS	?= lz4,zstd,zbewalgo
+RUN_SWAP	?= 0
+.PHONY: run-demo
+run: run-demo
+	ZBW_CAPTURE=0 ZBW_PROGS=$(RUN_PROGS) ZBW_CONFIGS=$(RUN_CONFIGS) \
+		ZBW_RP_RUN=$(or $(ZBW_CACHE),/var/cache/zbewalgo)/run/make-run \
+		tools/testing/kernel/realprog.sh
+run-demo: testdata
+	ZBW_DEMO_KERNEL=run ZBW_SWAP=$(RUN_SWAP) tools/testing/kernel/demo.sh 7.2
 
 clean:
 	rm -rf build
@@ -363,6 +383,17 @@ demo: testdata
 .PHONY: realprog
 realprog:
 	tools/testing/kernel/realprog.sh
+
+# check-fresh: a fresh machine as a test.  In a minimal Debian 12 root
+# (debootstrap, cached in $ZBW_CACHE/fresh) a clean clone of HEAD runs make,
+# make check-user and make run-demo (the 7.2 kernel build and the first
+# boot of make run), with nothing installed beforehand but git and make:
+# whatever they call, the project's scripts must install
+# (tools/testing/fresh/check-fresh.sh; FRESH_STEPS picks the commands).
+# Not in make check: about 50 minutes at load 8-20 (tools/testing/CI-NOTES.md).
+.PHONY: check-fresh
+check-fresh:
+	tools/testing/fresh/check-fresh.sh
 
 # ---- User-space benchmark (tools/testing/zbewalgo/bench/README.md) --------
 # bench: every algorithm (zbewalgo and its presets, lz4, lz4hc, lzo, lzo-rle,

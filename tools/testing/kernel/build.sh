@@ -29,6 +29,10 @@ SRC=$CACHE/src/linux-$V
 [ -r "$FRAG" ] || die "cannot read fragment $FRAG"
 [ -z "$OVL" ] || [ -d "$OVL" ] || die "overlay $OVL is not a directory"
 [ -z "$REPO" ] || [ -x "$REPO/scripts/kernel-integrate.py" ] || die "no scripts/kernel-integrate.py in '$REPO'"
+# What the build and kernel-integrate.py call (fetch.sh installs them too,
+# but build.sh is an entry point of its own).
+"$HERE/../../../scripts/install-deps.sh" build-essential bc flex bison libelf-dev \
+	libssl-dev python3 ${REPO:+unifdef} >&2
 
 # The final fragment: base, zram backends where the tree has them, then the caller's.
 mkdir -p "$CACHE/build"
@@ -64,6 +68,13 @@ key=$({ cat "$SRC.version" "$frag"; echo "$changed"; } | sha256sum | cut -c1-16)
 B=$CACHE/build/$V-$key
 [ "$ZARCH" = x86_64 ] || B=$CACHE/build/$V-$ZARCH-$key
 BZ=$B/obj/$IMAGE
+# Jobs sharing the cache may want the same build at once: one builds, the
+# others wait for it and take the result.
+exec 9>"$B.lock"
+if ! flock -n 9; then
+	say "waiting for another job's build of $B"
+	flock 9
+fi
 if [ -f "$B/.ok" ] && [ -f "$BZ" ]; then
 	say "cached build $B"
 	echo "$BZ"

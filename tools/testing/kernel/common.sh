@@ -67,6 +67,15 @@ test_kernel() {
 	echo "${bz%/arch/*/boot/*}"
 }
 
+# run_fragment: the config of make run's kernel, which both of its halves
+# boot (demo.sh with ZBW_DEMO_KERNEL=run, and realprog.sh, which merges the
+# same files in the same order, so build.sh's key and cached build are the
+# same): zbewalgo built in, zram recompression, no debug options, and what
+# a Debian userland needs (config/realprog.config).
+run_fragment() {
+	cat "$HERE/config/zbewalgo.config" "$HERE/config/zram-recomp.config" "$HERE/config/realprog.config"
+}
+
 # integrated_copy SRC DIR: DIR/src becomes a hard-link copy of the kernel
 # source SRC with zbewalgo integrated (scripts/kernel-integrate.py), made
 # afresh each run at a fixed path. Files whose content did not change keep
@@ -79,6 +88,7 @@ integrated_copy() {
 	fi
 	rm -rf "$k/src.new"
 	cp -al "$src/." "$k/src.new/"
+	"$REPO/scripts/install-deps.sh" python3 unifdef >&2
 	python3 "$REPO/scripts/kernel-integrate.py" "$REPO" "$k/src.new" >&2
 	if [ -d "$k/src" ]; then
 		(cd "$k/src.new" && find . -type f -links 1 -print0) |
@@ -189,3 +199,59 @@ doc_extras() {
 # The documents whose command blocks the tests run (doc-blocks.py), in the
 # order their blocks run: the admin guide, then the user guide.
 GUIDES=("$REPO/Documentation/admin-guide/blockdev/zbewalgo.rst" "$REPO/docs/user-guide.rst")
+
+# qemu_accel KERNEL: the accelerator the x86_64 guests run under, "kvm" or
+# "tcg" (arm64 guests: always tcg).  ZBW_ACCEL=kvm or tcg forces one;
+# otherwise, when /dev/kvm is usable, a probe boots KERNEL under -accel kvm
+# with an initramfs that only prints its start and exit markers (the
+# console's "ZBW-GUEST-EXIT: 0"), within ZBW_KVM_PROBE_SEC (25) seconds:
+# on some hosts /dev/kvm opens and SeaBIOS starts, but the kernel then
+# hangs, and TCG is the fallback.  The verdict is kept for this boot of
+# the host ($CACHE/accel/BOOT_ID), so only the first guest pays for the
+# probe.  Progress to stderr, the verdict on stdout.
+qemu_accel() {
+	local k=$1 dir verdict boot_id probe rc
+	case ${ZBW_ACCEL:-auto} in
+	kvm|tcg) echo "$ZBW_ACCEL"; return 0 ;;
+	auto) ;;
+	*) die "ZBW_ACCEL=${ZBW_ACCEL}: auto, kvm or tcg" ;;
+	esac
+	[ "$ZARCH" = x86_64 ] || { echo tcg; return 0; }
+	if [ ! -c /dev/kvm ] || [ ! -r /dev/kvm ] || [ ! -w /dev/kvm ]; then
+		echo tcg
+		return 0
+	fi
+	dir=$CACHE/accel
+	mkdir -p "$dir"
+	boot_id=$(cat /proc/sys/kernel/random/boot_id)
+	verdict=$dir/$boot_id
+	# One probe at a time; the others wait for its verdict.
+	exec 8>"$dir/lock"
+	flock 8
+	if [ ! -s "$verdict" ]; then
+		probe=$(mktemp -d)
+		echo 'echo ZBW-KVM-PROBE: init runs' >"$probe/guest.sh"
+		"$HERE/initramfs.sh" "$probe/initramfs.cpio.gz" "$probe/guest.sh" >/dev/null 2>&1 ||
+			{ rm -rf "$probe"; exec 8>&-; die "qemu_accel: initramfs.sh failed"; }
+		say "probing KVM: a boot of $k under -accel kvm, at most ${ZBW_KVM_PROBE_SEC:-25} s"
+		rc=0 t0=$(date +%s)
+		timeout -k 5 "${ZBW_KVM_PROBE_SEC:-25}" qemu-system-x86_64 -accel kvm -cpu host \
+			-m 256M -smp 2 -nographic -no-reboot -net none -kernel "$k" \
+			-initrd "$probe/initramfs.cpio.gz" -append "console=ttyS0 panic=-1" \
+			</dev/null >"$probe/console.log" 2>&1 || rc=$?
+		if tr -d '\r' <"$probe/console.log" | grep -qx 'ZBW-GUEST-EXIT: 0'; then
+			echo kvm >"$verdict.tmp"
+			say "KVM works: the probe guest ran its init in $(($(date +%s) - t0)) s"
+		else
+			echo tcg >"$verdict.tmp"
+			say "KVM probe failed (qemu status $rc$([ "$rc" != 124 ] || echo ": timed out")," \
+				"the guest's last line: '$(tr -d '\r' <"$probe/console.log" | sed 's/\x1b\[[0-9;?]*[a-zA-Z]//g; s/\x1bc//g' |
+				grep -v '^qemu-system' | grep . | tail -n 1 | cut -c1-80)'): TCG"
+			cp "$probe/console.log" "$dir/$boot_id.console.log"
+		fi
+		mv "$verdict.tmp" "$verdict"
+		rm -rf "$probe"
+	fi
+	exec 8>&-
+	cat "$verdict"
+}

@@ -20,6 +20,10 @@
 # recompression (6.12+) a deployment table follows: lz4, zstd and zbewalgo
 # alone, and lz4 or zstd with zbewalgo recompressing huge (and idle) pages
 # in a pass after the writes; ZBW_DEPLOY=0 skips it.
+# ZBW_DEMO_KERNEL: "test" (default), the debug test kernel of
+# zbewalgo-tests.sh (lockdep, kmemleak), or "run", make run's kernel
+# (common.sh's run_fragment: no debug options, the one realprog.sh boots,
+# so that make run builds one kernel for both halves).
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
@@ -43,7 +47,16 @@ progress() { say "[$1/6] $2"; }
 progress 1 "fetching linux-source-$V (cached; about 150 MB from Debian the first time)"
 "$HERE/fetch.sh" "$V"
 progress 2 "building the $V kernel with zbewalgo (cached; about 10 minutes when not)"
-OBJ=$(test_kernel "$V")
+case ${ZBW_DEMO_KERNEL:-test} in
+test)	OBJ=$(test_kernel "$V")
+	KDESC="debug test kernel (lockdep, kmemleak)" ;;
+run)	integrated "$V" || die "ZBW_DEMO_KERNEL=run: $V has no zram backends (6.12+)"
+	run_fragment >"$RUN/fragment.config"
+	BZ=$("$HERE/build.sh" "$V" "$RUN/fragment.config" "" "$REPO")
+	OBJ=${BZ%/arch/*/boot/*}
+	KDESC="make run's kernel (no debug options; realprog.sh boots it too)" ;;
+*)	die "ZBW_DEMO_KERNEL=$ZBW_DEMO_KERNEL: test or run" ;;
+esac
 multi_comp "$V" || DEPLOY=0
 
 progress 3 "generating the data sets (${ZBW_SET_KIB:-2048} KiB each) and taking test data files"
@@ -84,7 +97,8 @@ fi
 	"$data=/data"
 
 load=$(cut -d' ' -f1-3 /proc/loadavg)
-progress 5 "booting $V under qemu (TCG, 256 MiB): $(wc -l <"$data/sets.txt") sets x $(echo $ALGS | wc -w) algorithms$([ "$DEPLOY" = 0 ] || echo ", x 6 deployments"), then swap; about 10 minutes on 2 idle cores, more under load"
+ACCEL=$(qemu_accel "$OBJ/arch/x86/boot/bzImage")
+progress 5 "booting $V under qemu (${ACCEL^^}, 256 MiB): $(wc -l <"$data/sets.txt") sets x $(echo $ALGS | wc -w) algorithms$([ "$DEPLOY" = 0 ] || echo ", x 6 deployments")$([ "$SWAP" = 0 ] || echo ", then swap"); about 10 minutes on 2 idle cores, more under load"
 say "one line per set and algorithm: compression ratio, write and read time (the raw records are in $RUN/console.log)"
 { ZBW_APPEND="ZBW_FILL_MIB=$FILL ZBW_REPS=$REPS ZBW_SWAP=$SWAP ZBW_DEPLOY=$DEPLOY ZBW_ALGS=${ALGS// /,} ${ZBW_APPEND:-}" \
 	"$HERE/boot.sh" "$OBJ/arch/x86/boot/bzImage" "$RUN/initramfs.cpio.gz" \
@@ -93,19 +107,22 @@ say "one line per set and algorithm: compression ratio, write and read time (the
 
 progress 6 "results (console log: $RUN/console.log)"
 cp "$RUN/console.log" "$OUT/$V-console.log"
+swapnote=("swap: not run (ZBW_SWAP=0; make run's real programs swap instead)")
+[ "$SWAP" = 0 ] || swapnote=("swap: zbwmem fills $FILL MiB in the guest (swap on zram0, 1 GiB), every page verified;"
+	"  mm_stat once all is written (orig is what zram held then, so compare ratios).")
 host=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)
 rc=0
 ZBW_DEPLOY=$DEPLOY python3 "$HERE/demo-table.py" "$RUN/console.log" "$OUT/$V" "$V" "$ALGS" "$data/sets.txt" "$SWAP" \
-	"qemu TCG, 2 vCPUs, 256 MiB, debug test kernel (lockdep, kmemleak); host: $host," \
+	"qemu $(tr a-z A-Z <"$RUN/console.log.accel" 2>/dev/null || echo '?'), 2 vCPUs, 256 MiB, $KDESC; host: $host," \
 	"  load average $load at the boot; $(date -u +%Y-%m-%d)" \
 	"block: each set (and then all of them, one after the other) written $REPS times with O_DIRECT to" \
 	"  a fresh zram0 of its size, read back $REPS times with O_DIRECT (times: medians of the time in" \
 	"  pwrite/pread only), then read with dd after drop_caches: sha256 must match. mm_stat after the" \
 	"  last write; default levels. mem_used of a small device includes zsmalloc's partly filled" \
 	"  zspages; 'all sets, one zram' is one pool of it all." \
-	"swap: zbwmem fills $FILL MiB in the guest (swap on zram0, 1 GiB), every page verified;" \
-	"  mm_stat once all is written (orig is what zram held then, so compare ratios)." \
-	"Under TCG the CPU is emulated: times are only comparable with each other, within this run." || rc=$?
+	"${swapnote[@]}" \
+	"$([ "$(cat "$RUN/console.log.accel" 2>/dev/null)" = kvm ] && echo "Under KVM the CPU is the host's, shared with whatever else runs there." ||
+	   echo "Under TCG the CPU is emulated: times are only comparable with each other, within this run.")" || rc=$?
 if integrated "$V"; then
 	python3 "$HERE/kbench-table.py" "$RUN/console.log" "$OUT/$V" || rc=$?
 fi

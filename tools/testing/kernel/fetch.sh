@@ -1,6 +1,7 @@
 #!/bin/bash
-# fetch.sh VERSION: install the host tools, then unpack Debian's linux-source-VERSION
-# into $ZBW_CACHE/src/linux-VERSION (Debian version in linux-VERSION.version).
+# fetch.sh VERSION: install the host tools (install-deps.sh), then unpack Debian's
+# linux-source-VERSION into $ZBW_CACHE/src/linux-VERSION (Debian version in
+# linux-VERSION.version).
 # The machine's apt sources are only read; 7.2 comes from sid through a private apt
 # state under the cache dir, so /etc/apt and /var/lib/apt never see sid.
 set -euo pipefail
@@ -13,18 +14,11 @@ SRC=$CACHE/src/linux-$V
 STAMP=$SRC.version
 export DEBIAN_FRONTEND=noninteractive
 
-# Host tools. A fresh image may have no package lists: update once on failure.
-deps=(build-essential bc flex bison libelf-dev libssl-dev cpio xz-utils kmod
-      busybox-static qemu-system-x86 debian-archive-keyring ccache python3)
-missing=()
-for p in "${deps[@]}"; do
-	dpkg-query -W -f '${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || missing+=("$p")
-done
-if [ ${#missing[@]} -gt 0 ]; then
-	say "installing ${missing[*]}"
-	apt-get install -y -q --no-install-recommends "${missing[@]}" ||
-		{ apt-get update -q && apt-get install -y -q --no-install-recommends "${missing[@]}"; }
-fi
+# Host tools: the kernel build (unifdef: kernel-integrate.py), the
+# initramfs and qemu (install-deps.sh: one line, apt's output in a log).
+"$REPO/scripts/install-deps.sh" build-essential bc flex bison libelf-dev libssl-dev \
+	cpio xz-utils kmod busybox-static qemu-system-x86 debian-archive-keyring ccache \
+	python3 unifdef >&2
 
 APTO=()
 if [ "$V" = 7.2 ]; then
@@ -37,10 +31,10 @@ if [ "$V" = 7.2 ]; then
 	# sid moves daily: refresh lists older than a day.
 	if [ -z "$(find "$A/lists" -maxdepth 1 -name '*_Packages*' -mmin -1440)" ]; then
 		say "updating private sid lists in $A"
-		apt-get "${APTO[@]}" update -q >&2
+		apt-get "${APTO[@]}" update -qq >&2
 	fi
 fi
-update() { say "running apt-get update"; apt-get "${APTO[@]}" update -q >&2; }
+update() { say "running apt-get update"; apt-get "${APTO[@]}" update -qq >&2; }
 candidate() { apt-cache "${APTO[@]}" policy "$PKG" | awk '/Candidate:/ && $2 != "(none)" {print $2}'; }
 
 ver=$(candidate)
@@ -57,7 +51,7 @@ mkdir -p "$CACHE/src"
 work=$(mktemp -d "$CACHE/src/.fetch-XXXXXX")
 trap 'rm -rf "$work"' EXIT
 chown _apt "$work"   # apt downloads as user _apt
-download() { say "downloading $PKG $ver"; (cd "$work" && apt-get "${APTO[@]}" download -q "$PKG=$ver" >&2); }
+download() { say "downloading $PKG $ver"; (cd "$work" && apt-get "${APTO[@]}" download -qq "$PKG=$ver" >&2); }
 download || { update; ver=$(candidate); download; }
 
 # Stream the source tarball out of the .deb instead of writing it to disk.

@@ -13,6 +13,7 @@ OUT=${1:?usage: initramfs.sh OUT.cpio.gz GUEST_SCRIPT [EXTRA...]}
 GUEST=${2:?usage: initramfs.sh OUT.cpio.gz GUEST_SCRIPT [EXTRA...]}
 shift 2
 BB=${ZBW_BUSYBOX:-/bin/busybox}
+"$REPO/scripts/install-deps.sh" cpio gzip $([ -n "${ZBW_BUSYBOX:-}" ] || echo busybox-static) >&2
 # The guest has no libc: a dynamic busybox would not start.
 if [ ! -x "$BB" ] || readelf -l "$BB" | grep -q INTERP; then
 	die "$BB missing or dynamic: install busybox-static"

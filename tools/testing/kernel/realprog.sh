@@ -16,7 +16,8 @@
 # Knobs: ZBW_PROGS, ZBW_CONFIGS (comma-separated), ZBW_LIMIT_<PROGRAM> (MiB),
 # ZBW_RP_SCALE (program sizes, percent), ZBW_CAPTURE=0, ZBW_CAPTURE_MIB,
 # ZBW_CAPTURE_SEC, ZBW_CAPTURE_ZRAM_SIZE, ZBW_DICT_KIB, ZBW_RECOMP_SEC,
-# ZBW_ZRAM_SIZE, ZBW_MEM, ZBW_TIMEOUT (tools/testing/kernel/README.md).
+# ZBW_ZRAM_SIZE, ZBW_MEM, ZBW_TIMEOUT (tools/testing/kernel/README.md),
+# ZBW_RP_RUN (the run's directory, $ZBW_CACHE/run/realprog).
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
@@ -30,7 +31,7 @@ case ,$CONFIGS, in *+dict,*)
 esac
 [ "${ZBW_CAPTURE:-1}" = 0 ] || CONFIGS=capture${CONFIGS:+,$CONFIGS}
 CAPMIB=${ZBW_CAPTURE_MIB:-128}
-RUN=$CACHE/run/realprog
+RUN=${ZBW_RP_RUN:-$CACHE/run/realprog}
 OUT=$REPO/build/kernel-bench
 PAGES=$CACHE/swap-pages
 # The rootfs: one list for all programs, so one image serves any selection.
@@ -41,6 +42,9 @@ PACKAGES=(python3-numpy python3-scipy postgresql default-jre-headless gcc make
 declare -A LIMIT=([python-heap]=32 [numpy-solver]=56 [jvm-hashmap]=40 [gcc-build]=48
 		  [postgres-pgbench]=48)
 mkdir -p "$RUN" "$OUT" "$PAGES"
+# One run at a time in RUN (its console log, capture disk, results).
+exec 9>"$RUN.lock"
+flock -n 9 || { say "waiting for another run in $RUN"; flock 9; }
 
 say "[1/5] kernel source and host tools (fetch.sh $V)"
 "$HERE/fetch.sh" "$V"
@@ -72,7 +76,8 @@ done
 
 load0=$(cut -d' ' -f1-3 /proc/loadavg)
 nruns=$((nprogs * $(echo "$CONFIGS" | tr , '\n' | grep -c .)))
-say "[5/5] booting $V under qemu (TCG, ${ZBW_MEM:-1536M}): $nruns runs, load $load0;" \
+ACCEL=$(qemu_accel "$BZ")
+say "[5/5] booting $V under qemu (${ACCEL^^}, ${ZBW_MEM:-1536M}): $nruns runs, load $load0;" \
 	"about 40 minutes on 2 cores, more under load (console log: $RUN/console.log)"
 say "one line per run: program, configuration, orig/mem_used (zram at its fullest), wall time, host load"
 res=$RUN/results.txt
@@ -146,7 +151,7 @@ done >"$RUN/bench.txt"
 # The table on stdout and in the file, the bench tables in the file only.
 rc=0
 echo "realprog on $(date -u +%Y-%m-%d), tree $(git -C "$REPO" rev-parse --short HEAD 2>/dev/null || echo ?):" \
-	"qemu TCG, 2 vCPUs, ${ZBW_MEM:-1536M}; host load $load0 at the boot, 'load' at each run's end" >"$OUT/realprog.txt"
+	"qemu ${ACCEL^^}, 2 vCPUs, ${ZBW_MEM:-1536M}; host load $load0 at the boot, 'load' at each run's end" >"$OUT/realprog.txt"
 python3 "$HERE/realprog-table.py" "$res" "$OUT/realprog.csv" >>"$OUT/realprog.txt" || rc=$?
 cat "$OUT/realprog.txt"
 cat "$RUN/bench.txt" >>"$OUT/realprog.txt"
