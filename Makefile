@@ -374,15 +374,23 @@ check-arch:
 demo: testdata
 	tools/testing/kernel/demo.sh $(DEMO_VERSION)
 # realprog: real programs (Python, numpy/scipy, a JVM, gcc, PostgreSQL) on a
-# Debian userland under a cgroup memory limit with swap on zram, per zram
-# configuration (lz4, zstd and zbewalgo with and without a dictionary
-# trained on the program's earlier run, zbewalgo level 1, lz4 with zbewalgo
-# recompressing), and the pages they swapped as zbewalgo bench inputs
+# Debian userland under a cgroup memory limit: a capture boot logs each
+# program's whole swap stream (dm-log-writes; logs, their provenance and
+# host-trained dictionaries in $(ZBW_CACHE)/swap-logs, the pages cut from
+# them in write order in swap-pages as zbewalgo bench inputs), then a run
+# boot replays each log into zram once per configuration (lz4, lzo-rle,
+# deflate, zstd 1/3/8, zbewalgo's levels, with and without the dictionary,
+# lz4 recompressing with zstd or zbewalgo; a few twice, which must agree)
+# and runs each program live with swap on zram per configuration
 # (tools/testing/kernel/realprog.sh).  The second half of make run; not in
 # make check: too slow for CI.
-.PHONY: realprog
+# realprog-replay: the replays alone, from the cached logs (no capture, no
+# live runs).
+.PHONY: realprog realprog-replay
 realprog:
 	tools/testing/kernel/realprog.sh
+realprog-replay:
+	ZBW_CAPTURE=0 ZBW_CONFIGS= ZBW_REPLAY=$${ZBW_REPLAY:-all} tools/testing/kernel/realprog.sh
 
 # check-fresh: a fresh machine as a test.  In a minimal Debian 12 root
 # (debootstrap, cached in $ZBW_CACHE/fresh) a clean clone of HEAD runs make,

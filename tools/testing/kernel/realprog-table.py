@@ -3,8 +3,9 @@
 """realprog-table.py RESULTS CSV: the table of realprog.sh.
 
 RESULTS has one line per run, "prog=P conf=C rc=N wall=S orig=B ..." (the
-guest's ZBW-RP records with the host's load appended), and one per trained
-dictionary, "kind=dict prog=P bytes=N max=N id=ID pages=N sec=S" (ZBW-DICT).
+guest's ZBW-RP records with the host's load appended), and one per
+dictionary the host trained, "kind=dict prog=P bytes=N id=ID src=WORDS"
+(src: what it was trained on, spaces as underscores).
 Prints one table per program, a row per zram configuration, and writes
 every run to CSV (the +dict rows with their dictionary's size, id and
 training pages).  Exits 1 when a run failed.
@@ -16,10 +17,10 @@ import sys
 # The order of the rows.
 ORDER = ["lz4", "zstd", "zstd+dict", "zbewalgo", "zbewalgo-1", "zbewalgo+dict", "lz4+zbw",
          "capture"]
-NOTE = {"capture": "capture (lz4, zram read meanwhile)"}
+NOTE = {"capture": "capture (swap on dm-log-writes)"}
 FIELDS = ["prog", "conf", "rc", "limit", "wall", "orig", "compr", "mem_used", "mem_used_max",
           "huge", "same", "pswpin", "pswpout", "peak", "load", "dict_bytes", "dict_id",
-          "dict_pages"]
+          "dict_src"]
 
 
 RECOMP_SEC = os.environ.get("ZBW_RECOMP_SEC", "10")
@@ -39,7 +40,7 @@ def main():
         d = dicts.get(r["prog"])
         if r["conf"].endswith("+dict") and d:
             r.update(dict_bytes=d.get("bytes", ""), dict_id=d.get("id", ""),
-                     dict_pages=d.get("pages", ""))
+                     dict_src=d.get("src", "").replace("_", " "))
     with open(sys.argv[2], "w", newline="") as f:
         w = csv.DictWriter(f, FIELDS, extrasaction="ignore")
         w.writeheader()
@@ -68,10 +69,10 @@ def main():
                 "ok" if r["rc"] == "0" else "FAILED %s" % r["rc"]))
         d = dicts.get(p)
         if d:
-            print("  dict= (both): %s bytes, id %s, trained on the %s pages of the capture run (%s s)"
-                  % (d.get("bytes", "?"), d.get("id", "?"), d.get("pages", "?"), d.get("sec", "?")))
+            print("  dict= (both): %s bytes, id %s, trained on %s"
+                  % (d.get("bytes", "?"), d.get("id", "?"), d.get("src", "?").replace("_", " ")))
         elif any(r["conf"].endswith("+dict") for r in rows):
-            print("  dict=: no dictionary (the capture run trains it)")
+            print("  dict=: no dictionary (the host trains it after a capture)")
     print()
     print("mm_stat at the sample (1 s apart) where zram held the most; o/c = orig/compr,")
     print("o/mem = orig/mem_used_total; huge = pages stored whole; swapin/swapout = pages")
@@ -81,10 +82,9 @@ def main():
     print("%s s; +dict: algorithm_params dict=; rc=zram: zram0 refused the configuration." % RECOMP_SEC)
     if dicts:
         print("dict= (zram's algorithm_params, zstd and zbewalgo alike): the program's own")
-        print("dictionary, trained in the guest right after its capture run (an earlier run")
-        print("than the measured ones, as yesterday's swap would be) with zstd --train -B4096")
-        print("--maxdict=%s on the pages that run swapped." % (
-            "/".join(sorted({d.get("max", "?") for d in dicts.values()}))))
+        print("dictionary, trained on the host with zstd --train -B4096 on an earlier capture's")
+        print("pages (an earlier run than the measured ones, as yesterday's swap would be).")
+        print("capture: swap on a dm-log-writes target over a virtio disk, no zram (0 MiB).")
     if any(r["rc"] != "0" for r in recs):
         sys.exit(1)
 

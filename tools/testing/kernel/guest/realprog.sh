@@ -1,27 +1,47 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # shellcheck shell=dash
 # Guest of realprog.sh (busybox sh, PID 1's child): mounts the Debian rootfs
-# (/dev/vda, ext4) and runs each program of ZBW_PROGS (comma-separated) under
-# each zram configuration of ZBW_CONFIGS, in the cgroup v2 memory limit
-# ZBW_LIMIT_<PROGRAM> (MiB, from the host), with swap on a fresh zram0 per
-# run. A sampler reads mm_stat every second and the record keeps the sample
+# (/dev/vda, ext4) and, per ZBW_PHASE, captures or replays and runs.
+#
+# ZBW_PHASE=capture: each program of ZBW_PROGS (comma-separated) runs once in
+# its cgroup v2 memory limit ZBW_LIMIT_<PROGRAM> (MiB, from the host) with
+# swap on a dm-log-writes target (zbwlog create) over /dev/vdb, a plain
+# disk, logging to the program's own disk (/dev/vdc, vdd, ... in ZBW_PROGS's
+# order): every page written to swap and every discard (swapon -d: a
+# cluster of slots freed, and the whole device at swapon), in order. A
+# flush every ZBW_LOG_FLUSH_MS (100) ms makes the target log what has
+# completed (it logs writes at flushes only, keeping their data in memory
+# until then). Per program:
+#   ZBW-RP: prog=P conf=capture rc=N ... (zram fields 0: no zram here)
+#   ZBW-LOG: prog=P disk=vdX status=ENTRIES,LAST_SECTOR[,logging_disabled]
+# and once ZBW-VERSIONS: the Debian packages the programs come from.
+#
+# ZBW_PHASE=run: first the replays. ZBW_LOGDISKS=P:vdX,... names the disk
+# holding program P's log (read-only); for each configuration of
+# ZBW_REPLAY a fresh zram0 of ZBW_SWAP_SIZE (the capture's swap device)
+# gets the log written into it by zbwlog replay (writes with O_DIRECT at
+# their offsets, discards as BLKDISCARD, in log order; configurations with
+# a secondary algorithm recompress every ZBW_REPLAY_RECOMP (2048) pages
+# written); those of ZBW_REPLAY_TWICE are replayed a second time, so that
+# the host can hold the two results side by side:
+#   ZBW-REPLAY: prog=P conf=C run=N rc=N KEY=VALUE... (zbwlog's line)
+#   ZBW-CLASSES: prog=P conf=C | LINE   (zsmalloc's classes, first run)
+# Configuration names: ALG[-LEVEL][+dict] (lz4, lzo-rle, zstd-3, deflate,
+# zbewalgo-1+dict, ...: ALG without a level is the backend's default, for
+# zbewalgo the sysfs table) or PRIMARY>SECONDARY (lz4>zstd: recompression
+# with SECONDARY at priority 1). +dict loads ZBW_DICT_DIR/P.dict
+# (/extra/dicts, trained by the host) with algorithm_params dict=.
+#
+# Then the live runs: each program under each configuration of ZBW_CONFIGS,
+# with swap on a fresh zram0 per run (the names above, and lz4+zbw: lz4 with
+# zbewalgo recompressing huge and idle pages every ZBW_RECOMP_SEC seconds).
+# A sampler reads mm_stat every second and the record keeps the sample
 # where zram held the most (orig_data_size), so the ratios are taken while
 # the program's pages are out, not after it freed them. One line per run:
 #   ZBW-RP: prog=P conf=C rc=N limit=MIB wall=SECONDS orig=B compr=B mem_used=B
 #           mem_used_max=B huge=N same=N pswpin=N pswpout=N peak=B
-# The configuration "capture" (lz4, not timed for the table) also reads
-# /dev/zram0 (ZBW_CAPTURE_ZRAM_SIZE, 256M) every ZBW_CAPTURE_SEC (2) seconds
-# and writes each swapped page it has not seen in that slot before to
-# /dev/vdb (capture.py), printing
-#   ZBW-PAGES: prog=P first=PAGE count=N zero=N
-# so that the host can cut PROGRAM.bin out of the disk. From those pages
-# (yesterday's swap, as a deployment would have it) zstd --train makes the
-# program's dictionary of ZBW_DICT_KIB (32) KiB, which "zstd+dict" and
-# "zbewalgo+dict" then load with algorithm_params dict=:
-#   ZBW-DICT: prog=P bytes=N max=N id=ID pages=N sec=S
 # A configuration whose zram0 cannot be set up (e.g. its dict= refused)
-# still gets its ZBW-RP line, with rc=zram and zeros, so that the table
-# fails.
+# still gets its line, with rc=zram and zeros, so that the table fails.
 set -u
 # The rootfs's programs (merged /usr) inside the chroot, busybox's outside.
 export PATH=/bin:/extra:/sbin:/usr/bin:/usr/sbin HOME=/root LC_ALL=C.UTF-8
@@ -30,6 +50,9 @@ Z=/sys/block/zram0
 CG=/sys/fs/cgroup
 say() { echo "ZBW-RP-LOG: $*"; }
 
+# Kernel messages below warnings (zram's "detected capacity change" at
+# every reset) off the console: they land in the middle of the records.
+dmesg -n 5
 mkdir -p $R
 mount -t ext4 /dev/vda $R || { say "cannot mount /dev/vda"; exit 1; }
 for d in proc sys dev; do mount --bind /$d $R/$d; done
@@ -43,8 +66,11 @@ mount -t cgroup2 none $R/sys/fs/cgroup 2>/dev/null || true
 echo +memory >$CG/cgroup.subtree_control
 # zbewalgo's settings per device: which dictionary it loaded.
 mount -t debugfs none /sys/kernel/debug 2>/dev/null
-# Setup that is no part of any program's time: compiled once per boot.
-chroot $R /bin/sh /realprog/run.sh setup "${ZBW_PROGS:-}" || { say "setup failed"; exit 1; }
+# Setup that is no part of any program's time: compiled once per boot
+# (not for replays alone).
+if [ "${ZBW_PHASE:-run}" = capture ] || [ -n "${ZBW_CONFIGS:-}" ]; then
+	chroot $R /bin/sh /realprog/run.sh setup "${ZBW_PROGS:-}" || { say "setup failed"; exit 1; }
+fi
 
 uptime_cs() { awk '{ sub(/\./, "", $1); print $1 }' /proc/uptime; }
 vmstat_of() { awk -v k="$1" '$1 == k { print $2 }' /proc/vmstat; }
@@ -54,70 +80,89 @@ dict_id() {
 	od -An -tu4 -j4 -N4 "$1" | tr -d ' '
 }
 
-# train_dict P FIRST COUNT: P's dictionary, /tmp/dict-P, from the COUNT pages
-# its capture run wrote to /dev/vdb from page FIRST on.
-train_dict() {
-	local p=$1 t0 n
-	rm -f /tmp/dict-"$p"
-	[ "$3" -gt 0 ] || { say "$p: no captured pages to train a dictionary on"; return 1; }
-	t0=$(uptime_cs)
-	if ! dd if=/dev/vdb of=$R/tmp/train.pages bs=4096 skip="$2" count="$3" 2>/tmp/train.log ||
-		! chroot $R zstd -q -f --train -B4096 --maxdict=$((${ZBW_DICT_KIB:-32} * 1024)) \
-			/tmp/train.pages -o /tmp/train.dict >>/tmp/train.log 2>&1 ||
-		! cp $R/tmp/train.dict /tmp/dict-"$p"; then
-		sed 's/^/# /' /tmp/train.log | tail -n 5
-		say "$p: zstd --train failed"
-		rm -f /tmp/dict-"$p"
+# zram_conf C P: zram0's algorithms for configuration C of program P (the
+# names above), before disksize.
+zram_conf() {
+	local c=$1 a l='' d='' sec=''
+	[ -e $Z ] || cat /sys/class/zram-control/hot_add >/dev/null
+	case $c in
+	lz4+zbw) c='lz4>zbewalgo' ;;
+	esac
+	case $c in
+	*'>'*) sec=${c#*>} c=${c%%>*} ;;
+	esac
+	case $c in
+	*+dict) d=${ZBW_DICT_DIR:-/extra/dicts}/$2.dict c=${c%+dict}
+		[ -s "$d" ] || { say "$2: no dictionary $d (the host trains it)"; return 1; } ;;
+	esac
+	a=$c
+	case $c in
+	lzo-rle) ;;
+	*-[0-9]*) a=${c%-*} l=${c##*-} ;;
+	esac
+	echo "$a" >$Z/comp_algorithm || return 1
+	# zram reads the dictionary when the line is written, the backend takes
+	# it at disksize: a refusal fails one of them.
+	if [ -n "$l$d" ]; then
+		echo "algo=$a${l:+ level=$l}${d:+ dict=$d}" >$Z/algorithm_params || return 1
 	fi
-	rm -f $R/tmp/train.pages $R/tmp/train.dict
-	[ -s /tmp/dict-"$p" ] || return 1
-	n=$(($(uptime_cs) - t0))
-	echo "ZBW-DICT: prog=$p bytes=$(wc -c </tmp/dict-"$p") max=$((${ZBW_DICT_KIB:-32} * 1024))" \
-		"id=$(dict_id /tmp/dict-"$p") pages=$3" \
-		"sec=$((n / 100)).$(printf %02d $((n % 100)))"
+	[ -z "$sec" ] || echo "algo=$sec priority=1" >$Z/recomp_algorithm || return 1
+	echo "$d" >/tmp/zram-dict
+}
+
+# After disksize: zbewalgo's debugfs settings name the dictionary the
+# device holds.
+zram_dict_check() {
+	local d
+	d=$(cat /tmp/zram-dict)
+	case $1 in zbewalgo*+dict) ;; *) return 0 ;; esac
+	grep -qx "dict $(dict_id "$d")" /sys/kernel/debug/zbewalgo/*/settings 2>/dev/null && return 0
+	say "$2: $1: no device holds dictionary $(dict_id "$d")"
+	return 1
 }
 
 # zram0 for configuration C of program P, swap on it.
 zram_up() {
-	local d=/tmp/dict-$2
-	[ -e $Z ] || cat /sys/class/zram-control/hot_add >/dev/null
-	case $1 in
-	*+dict) [ -s "$d" ] || { say "$2: no dictionary (the capture run trains it)"; return 1; } ;;
-	esac
-	case $1 in
-	lz4|capture) echo lz4 >$Z/comp_algorithm ;;
-	zstd) echo zstd >$Z/comp_algorithm ;;
-	zbewalgo) echo zbewalgo >$Z/comp_algorithm ;;
-	zbewalgo-1) echo zbewalgo >$Z/comp_algorithm &&
-		echo 'algo=zbewalgo level=1' >$Z/algorithm_params ;;
-	lz4+zbw) echo lz4 >$Z/comp_algorithm &&
-		echo 'algo=zbewalgo priority=1' >$Z/recomp_algorithm ;;
-	# zram reads the file when the line is written, the backend takes
-	# it at disksize: a refusal fails one of them.
-	zstd+dict) echo zstd >$Z/comp_algorithm &&
-		echo "algo=zstd dict=$d" >$Z/algorithm_params ;;
-	zbewalgo+dict) echo zbewalgo >$Z/comp_algorithm &&
-		echo "algo=zbewalgo dict=$d" >$Z/algorithm_params ;;
-	*) say "unknown configuration $1"; return 1 ;;
-	esac || return 1
-	# The capture reads the whole device at every look: keep it small.
-	if [ "$1" = capture ]; then
-		echo "${ZBW_CAPTURE_ZRAM_SIZE:-256M}" >$Z/disksize || return 1
-	else
-		echo "${ZBW_ZRAM_SIZE:-1G}" >$Z/disksize || return 1
-	fi
-	# zbewalgo's debugfs settings name the dictionary the device holds.
-	if [ "$1" = zbewalgo+dict ] &&
-		! grep -qx "dict $(dict_id "$d")" /sys/kernel/debug/zbewalgo/*/settings 2>/dev/null; then
-		say "$2: zbewalgo+dict: no device holds dictionary $(dict_id "$d")"
-		return 1
-	fi
-	mkswap /dev/zram0 >/dev/null && swapon /dev/zram0
+	zram_conf "$1" "$2" &&
+		echo "${ZBW_ZRAM_SIZE:-1G}" >$Z/disksize &&
+		zram_dict_check "$1" "$2" &&
+		mkswap /dev/zram0 >/dev/null && swapon /dev/zram0
 }
 
 zram_down() {
 	swapoff /dev/zram0 2>/dev/null
 	echo 1 >$Z/reset
+}
+
+# The capture's swap: a log-writes target over /dev/vdb logging to $1
+# (/dev/vdX), both non-rotational as zram is (the swap allocator's choices
+# depend on it), swapped on with discards, and the flushing loop.
+LW=swaplog
+log_up() {
+	local dev
+	echo 0 >/sys/block/vdb/queue/rotational
+	dev=$(zbwlog create $LW /dev/vdb "$1") || return 1
+	echo "$dev" >/tmp/lw-dev
+	echo 0 >/sys/block/"${dev#/dev/}"/queue/rotational
+	mkswap "$dev" >/dev/null && zbwlog mark $LW mkswap && swapon -d "$dev" || return 1
+	rm -f /tmp/lw-stop
+	zbwlog flush "$dev" "${ZBW_LOG_FLUSH_MS:-100}" /tmp/lw-stop &
+	echo $! >/tmp/lw-flush
+}
+
+# Ends the log: swap off, the last flush, the target removed (it logs what
+# is pending and a closing mark, and updates the log's super block). Its
+# status ("ENTRIES,LAST_SECTOR[,logging_disabled]") into /tmp/lw-status.
+# Not in a subshell: it waits for the flushing loop, which holds the device.
+log_down() {
+	local dev
+	dev=$(cat /tmp/lw-dev)
+	swapoff "$dev" 2>/dev/null
+	touch /tmp/lw-stop
+	wait "$(cat /tmp/lw-flush)"
+	zbwlog mark $LW end
+	zbwlog status $LW | tr ' ' , >/tmp/lw-status
+	zbwlog remove $LW || say "zbwlog remove $LW failed"
 }
 
 # The deployment of "lz4+zbw": every ZBW_RECOMP_SEC seconds zbewalgo
@@ -144,10 +189,21 @@ sampler() {
 	done
 }
 
+# run_one P C [LOGDISK]: program P under configuration C (capture: swap on
+# the log-writes target logging to LOGDISK).
 run_one() {
-	local p=$1 c=$2 lim rc=0 t0 t1 in0 out0 spid rpid='' cpid='' s off0 off1
+	local p=$1 c=$2 disk=${3:-} lim rc=0 t0 t1 in0 out0 spid='' rpid='' s
 	eval "lim=\${ZBW_LIMIT_$(echo "$p" | tr a-z- A-Z_):-64}"
-	if ! zram_up "$c" "$p"; then
+	echo "0 0 0 0 0 0 0 0 0" >/tmp/peak
+	if [ "$c" = capture ]; then
+		if ! log_up "/dev/$disk"; then
+			say "the log-writes swap for $p failed"
+			echo "ZBW-RP: prog=$p conf=$c rc=log limit=$lim wall=0 orig=0 compr=0 mem_used=0" \
+				"mem_used_max=0 huge=0 same=0 pswpin=0 pswpout=0 peak=0"
+			zbwlog remove $LW 2>/dev/null
+			return 1
+		fi
+	elif ! zram_up "$c" "$p"; then
 		say "zram setup for $c failed"
 		echo "ZBW-RP: prog=$p conf=$c rc=zram limit=$lim wall=0 orig=0 compr=0 mem_used=0" \
 			"mem_used_max=0 huge=0 same=0 pswpin=0 pswpout=0 peak=0"
@@ -158,25 +214,15 @@ run_one() {
 	echo 3 >/proc/sys/vm/drop_caches
 	mkdir -p $CG/rp
 	echo "${lim}M" >$CG/rp/memory.max
-	sampler & spid=$!
+	[ "$c" = capture ] || { sampler & spid=$!; }
 	[ "$c" != lz4+zbw ] || { recomp_loop & rpid=$!; }
-	if [ "$c" = capture ]; then
-		off0=$(cat $R/tmp/capture.off 2>/dev/null || echo 0)
-		rm -f $R/tmp/capture.stop
-		chroot $R python3 /realprog/capture.py "$p" /tmp/capture.stop "${ZBW_CAPTURE_SEC:-2}" \
-			"${ZBW_CAPTURE_MIB:-128}" & cpid=$!
-	fi
 	in0=$(vmstat_of pswpin) out0=$(vmstat_of pswpout)
 	t0=$(uptime_cs)
 	sh -c "echo \$\$ >$CG/rp/cgroup.procs && exec chroot $R /bin/sh /realprog/run.sh $p" \
 		>/tmp/out 2>&1 || rc=$?
 	t1=$(uptime_cs)
-	kill $spid $rpid 2>/dev/null
-	wait $spid $rpid 2>/dev/null
-	if [ -n "$cpid" ]; then
-		touch $R/tmp/capture.stop
-		wait $cpid
-	fi
+	# shellcheck disable=SC2086
+	[ -z "$spid$rpid" ] || { kill $spid $rpid 2>/dev/null; wait $spid $rpid 2>/dev/null; }
 	sed 's/^/# /' /tmp/out | tail -n 5
 	# shellcheck disable=SC2046
 	set -- $(cat /tmp/peak)
@@ -188,19 +234,72 @@ run_one() {
 	for s in $(cat $CG/rp/cgroup.procs); do kill -9 "$s" 2>/dev/null; done
 	sleep 1
 	rmdir $CG/rp
-	zram_down
 	if [ "$c" = capture ]; then
-		off1=$(cat $R/tmp/capture.off 2>/dev/null || echo 0)
-		train_dict "$p" "$off0" $((off1 - off0))
+		log_down
+		echo "ZBW-LOG: prog=$p disk=$disk status=$(cat /tmp/lw-status)"
+	else
+		zram_down
 	fi
 	return 0
 }
 
-say "programs ${ZBW_PROGS:-} configurations ${ZBW_CONFIGS:-}"
-for p in $(echo "${ZBW_PROGS:-}" | tr , ' '); do
-	for c in $(echo "${ZBW_CONFIGS:-}" | tr , ' '); do
-		run_one "$p" "$c"
+# replay_one P C N DISK: P's log (on DISK) into a fresh zram0 under
+# configuration C, the Nth time.
+replay_one() {
+	local p=$1 c=$2 n=$3 r='' rc=0 out t0 t1
+	case $c in *'>'*) r="-r ${ZBW_REPLAY_RECOMP:-2048}" ;; esac
+	if ! zram_conf "$c" "$p" || ! echo "${ZBW_SWAP_SIZE:-1G}" >$Z/disksize ||
+		! zram_dict_check "$c" "$p"; then
+		echo "ZBW-REPLAY: prog=$p conf=$c run=$n rc=zram"
+		echo 1 >$Z/reset
+		return 1
+	fi
+	rm -f /tmp/classes
+	t0=$(uptime_cs)
+	# shellcheck disable=SC2086
+	out=$(zbwlog replay "/dev/$4" /dev/zram0 -s "${ZBW_REPLAY_SAMPLE:-64}" $r -c /tmp/classes -v 2>/tmp/replay.err) || rc=$?
+	t1=$(uptime_cs)
+	sed 's/^/# /' /tmp/replay.err | tail -n 5
+	echo "ZBW-REPLAY: prog=$p conf=$c run=$n rc=$rc ${out#zbwlog-replay: }" \
+		"wall=$(((t1 - t0) / 100)).$(printf %02d $(((t1 - t0) % 100)))"
+	# The classes that hold objects, spaces squeezed: the serial console is
+	# slow under TCG.
+	[ "$n" != 1 ] || [ ! -s /tmp/classes ] ||
+		awk -v h="ZBW-CLASSES: prog=$p conf=$c |" '$1 == "class" || $1 == "Total" || (NF == 18 && $14 > 0) {
+			$1 = $1; print h, $0 }' /tmp/classes
+	echo 1 >$Z/reset
+}
+
+if [ "${ZBW_PHASE:-run}" = capture ]; then
+	say "capture: programs ${ZBW_PROGS:-}"
+	# Swap-in reads one page, no readahead, as zram mostly does (a page
+	# mapped once is read past the swap cache): closer to zram's stream.
+	echo 0 >/proc/sys/vm/page-cluster
+	# shellcheck disable=SC2016
+	echo "ZBW-VERSIONS: kernel=$(uname -r) $(chroot $R dpkg-query -W -f '${Package}=${Version} ' \
+		python3 python3-numpy python3-scipy default-jre-headless openjdk-17-jre-headless \
+		postgresql-15 gcc-12 make libc6 2>/dev/null)"
+	set -- b c d e f g h i j k l m n o p q r s t u v w x y z
+	for p in $(echo "${ZBW_PROGS:-}" | tr , ' '); do
+		shift
+		run_one "$p" capture "vd$1"
 	done
-done
+else
+	say "replay: logs ${ZBW_LOGDISKS:-} configurations ${ZBW_REPLAY:-}"
+	for pd in $(echo "${ZBW_LOGDISKS:-}" | tr , ' '); do
+		for c in $(echo "${ZBW_REPLAY:-}" | tr , ' '); do
+			replay_one "${pd%%:*}" "$c" 1 "${pd#*:}"
+			case ,${ZBW_REPLAY_TWICE:-}, in
+			*,"$c",*) replay_one "${pd%%:*}" "$c" 2 "${pd#*:}" ;;
+			esac
+		done
+	done
+	say "live: programs ${ZBW_PROGS:-} configurations ${ZBW_CONFIGS:-}"
+	for p in $(echo "${ZBW_PROGS:-}" | tr , ' '); do
+		for c in $(echo "${ZBW_CONFIGS:-}" | tr , ' '); do
+			run_one "$p" "$c"
+		done
+	done
+fi
 say "done"
 echo "ZBW-RESULT: ok"

@@ -1,0 +1,196 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only
+"""realprog-replay-table.py: the tables of realprog.sh's replays.
+
+  realprog-replay-table.py RECORDS CSV [LOGDIR]
+      RECORDS has one line per replay, the guest's ZBW-REPLAY record
+      ("prog=P conf=C run=N rc=N ..." with zbwlog replay's KEY=VALUE words,
+      mm_stat lines as nine comma-joined fields) and the host's load. Prints
+      one table per program (a row per configuration, first runs), the
+      determinism check (every configuration replayed twice: the two runs'
+      mm_stat at the peak sample, after the last write and at the end, and
+      the largest orig_data_size, must be equal) and the geometric means
+      against zstd-3; writes every run to CSV. LOGDIR/PROG.prov, when there,
+      names the log under the program. Exits 1 when a replay failed, read
+      back other data than the log holds, or two runs differ.
+  realprog-replay-table.py --classes CLASSES
+      CLASSES has the lines "prog=P conf=C | LINE" of zsmalloc's debugfs
+      classes table, taken right after each replay's last write. Prints per
+      program and configuration where mem_used_total goes: the compressed
+      bytes, what rounding each object up to its size class adds, the
+      unused objects of allocated zspages, and the classes holding most.
+"""
+import csv
+import math
+import os
+import sys
+
+MM = ["orig", "compr", "mem_used", "mem_limit", "mem_used_max", "same", "compacted", "huge",
+      "huge_since"]
+MIB = 1 << 20
+
+
+def mm(s):
+    v = [int(x) for x in s.split(",")] if s else []
+    return dict(zip(MM, v + [0] * (9 - len(v))))
+
+
+def records(path):
+    recs = []
+    with open(path) as f:
+        for line in f:
+            r = dict(kv.split("=", 1) for kv in line.split() if "=" in kv)
+            if "prog" in r and "conf" in r:
+                recs.append(r)
+    return recs
+
+
+def order(conf):
+    base = conf.split(">")[0].replace("+dict", "")
+    algs = ["lz4", "lzo-rle", "deflate", "zstd", "zbewalgo"]
+    a = base.split("-")[0] if base != "lzo-rle" else base
+    lvl = base[len(a) + 1:] if base != a else ""
+    return (">" in conf, algs.index(a) if a in algs else 9, "+dict" in conf,
+            int(lvl) if lvl.isdigit() else 0, conf)
+
+
+def table(recs, logdir):
+    bad = 0
+    progs = list(dict.fromkeys(r["prog"] for r in recs))
+    first = {(r["prog"], r["conf"]): r for r in recs if r.get("run") == "1"}
+    peaks = {}
+    for p in progs:
+        print()
+        prov = os.path.join(logdir or "", p + ".prov")
+        info = {}
+        if logdir and os.path.exists(prov):
+            with open(prov) as f:
+                info = dict(line.rstrip("\n").split("=", 1) for line in f if "=" in line)
+        log = dict(kv.split("=", 1) for kv in info.get("log", "").split() if "=" in kv)
+        print("%s: the log of %s (memory.max %s): %s pages written, %s discards; captured %s" % (
+            p, p, info.get("memory.max", "?"), log.get("wpages", "?"), log.get("discards", "?"),
+            info.get("date", "?")))
+        print("  %-18s %9s %9s %9s %6s | %9s %9s %7s | %6s %7s %7s %6s %s" % (
+            "zram", "peak MiB", "orig", "compr", "o/mem", "last MiB", "compr", "huge",
+            "w us/p", "r p50", "r p99", "rounds", "rc"))
+        rows = sorted((r for r in first.values() if r["prog"] == p), key=lambda r: order(r["conf"]))
+        for r in rows:
+            if r["rc"] != "0" or "end" not in r:
+                print("  %-18s FAILED rc=%s" % (r["conf"], r["rc"]))
+                bad = 1
+                continue
+            if r.get("mismatch") not in ("0", "-"):
+                bad = 1
+            pk, last, end = mm(r["peak"]), mm(r["last"]), mm(r["end"])
+            peaks[(p, r["conf"])] = end["mem_used_max"]
+            wp = int(r.get("wpages", 0)) or 1
+            print("  %-18s %9.2f %9.2f %9.2f %6.2f | %9.2f %9.2f %7d | %6.1f %7s %7s %6s %s" % (
+                r["conf"], end["mem_used_max"] / MIB, pk["orig"] / MIB, pk["compr"] / MIB,
+                pk["orig"] / pk["mem_used"] if pk["mem_used"] else 0,
+                last["mem_used"] / MIB, last["compr"] / MIB, last["huge"],
+                float(r.get("write_us", 0)) / wp, r.get("p50_us", "-"), r.get("p99_us", "-"),
+                r.get("rounds", "0"), "ok" if r.get("mismatch") in ("0", "-") else
+                "READ-BACK DIFFERS"))
+    print()
+    print("peak MiB: mem_used_max (zram's own high-water mark of mem_used_total over the replay);")
+    print("orig, compr, o/mem: mm_stat at the sample (every 64 pages written) where mem_used_total")
+    print("was largest; last: right after the log's last write (before the frees of the")
+    print("program's exit), huge = pages stored whole then; w us/p: time in pwrite() per page")
+    print("(compression and zsmalloc, under TCG); r p50/p99: O_DIRECT reads of every page")
+    print("stored after the last write, each compared with the log's data (us, under TCG);")
+    print("rounds: recompression rounds (type=huge, type=idle, all > idle) on the log-time")
+    print("schedule.")
+
+    # Determinism: run 2 against run 1.
+    print()
+    print("determinism (two replays of one log):")
+    twice = [(r["prog"], r["conf"]) for r in recs if r.get("run") == "2"]
+    if not twice:
+        print("  no configuration was replayed twice")
+    for key in twice:
+        a = first.get(key)
+        b = next(r for r in recs if (r["prog"], r["conf"]) == key and r.get("run") == "2")
+        if not a or a["rc"] != "0" or b["rc"] != "0":
+            print("  %s %s: FAILED (a run failed)" % key)
+            bad = 1
+            continue
+        diff = [f for f in ("peak", "last", "end", "max_orig", "wpages", "discards")
+                if a.get(f) != b.get(f)]
+        if diff:
+            bad = 1
+            print("  %s %s: DIFFERENT %s" % (key[0], key[1], "; ".join(
+                "%s %s vs %s" % (f, a.get(f), b.get(f)) for f in diff)))
+        else:
+            print("  %s %s: identical (mm_stat at the peak sample, after the last write, at the"
+                  " end: %s)" % (key[0], key[1], a["end"]))
+
+    # Geometric means of peak memory against zstd-3.
+    confs = sorted({c for _, c in peaks}, key=order)
+    ref = "zstd-3"
+    if any(c == ref for _, c in peaks):
+        print()
+        print("peak mem_used against %s (geometric mean over the programs with both; < 1: less"
+              " memory):" % ref)
+        for c in confs:
+            xs = [peaks[(p, c)] / peaks[(p, ref)] for p in progs
+                  if (p, c) in peaks and (p, ref) in peaks and peaks[(p, ref)]]
+            if xs:
+                print("  %-18s %.3f  (%s)" % (c, math.exp(sum(map(math.log, xs)) / len(xs)),
+                                             " ".join("%.3f" % x for x in xs)))
+    return bad
+
+
+def classes(path):
+    tabs = {}
+    with open(path) as f:
+        for line in f:
+            head, _, rest = line.rstrip("\n").partition(" | ")
+            r = dict(kv.split("=", 1) for kv in head.split() if "=" in kv)
+            tabs.setdefault((r.get("prog"), r.get("conf")), []).append(rest)
+    prog = None
+    for (p, c), lines in tabs.items():
+        rows = []
+        for line in lines:
+            w = line.split()
+            if len(w) == 18 and w[0].isdigit():
+                rows.append(dict(cls=int(w[0]), size=int(w[1]), alloc=int(w[13]), used=int(w[14]),
+                                 pages=int(w[15]), ppz=int(w[16])))
+        if not rows:
+            continue
+        if p != prog:
+            prog = p
+            print()
+            print("%s: zsmalloc after the last write (size classes, debugfs)" % p)
+            print("  %-18s %8s %9s %9s %9s %9s  %s" % (
+                "zram", "objects", "in class", "unused", "pages MiB", "slack %",
+                "classes with most pages (size:MiB)"))
+        used = sum(r["used"] * r["size"] for r in rows)
+        unused = sum((r["alloc"] - r["used"]) * r["size"] for r in rows)
+        pages = sum(r["pages"] for r in rows) * 4096
+        top = sorted(rows, key=lambda r: -r["pages"])[:4]
+        print("  %-18s %8d %9.2f %9.2f %9.2f %9.1f  %s" % (
+            c, sum(r["used"] for r in rows), used / MIB, unused / MIB, pages / MIB,
+            100.0 * (pages - used) / pages if pages else 0,
+            " ".join("%d:%.1f" % (r["size"], r["pages"] * 4096 / MIB) for r in top if r["pages"])))
+    print()
+    print("objects: stored objects; in class: their bytes rounded up to their class's size;")
+    print("unused: allocated but free objects in the zspages; pages: zsmalloc's pages (its part")
+    print("of mem_used_total); slack: the part of pages not holding a stored object's class")
+    print("size. The compressed bytes themselves are the replay table's compr (last).")
+    return 0
+
+
+def main():
+    if sys.argv[1] == "--classes":
+        sys.exit(classes(sys.argv[2]))
+    recs = records(sys.argv[1])
+    fields = list(dict.fromkeys(k for r in recs for k in r))
+    with open(sys.argv[2], "w", newline="") as f:
+        w = csv.DictWriter(f, fields)
+        w.writeheader()
+        w.writerows(recs)
+    sys.exit(table(recs, sys.argv[3] if len(sys.argv) > 3 else None))
+
+
+if __name__ == "__main__":
+    main()
