@@ -156,6 +156,26 @@ static __always_inline unsigned int num_bin2(u64 r)
 }
 
 /*
+ * Adds the differences of orders 1 to NUM_ORDER_MAX at number @i of value
+ * @y, of @bits bits, to the histograms @h[0..], unless NULL; @prev holds
+ * the value and the differences at the number before.
+ */
+static __always_inline void num_count_diffs(u64 y, u64 *prev, unsigned int i,
+					    unsigned int bits, u16 **h)
+{
+	unsigned int j;
+	u64 d;
+
+	for (j = 0; j < NUM_ORDER_MAX; j++) {
+		d = (y - prev[j]) & num_mask(bits);
+		prev[j] = y;
+		if (i > j && h[j])
+			h[j][num_bin2(num_zigzag(d, bits))]++;
+		y = d;
+	}
+}
+
+/*
  * Adds the values of each candidate @c for the @m numbers of @w bytes at
  * @src to its histogram at NUM_PICK_Q, @h[@c], unless that is NULL; the
  * first numbers, which a candidate stores raw, are not counted.
@@ -165,8 +185,7 @@ static __always_inline void num_count(const u8 *src, unsigned int m,
 				      const struct num_scan *sc, u16 **h)
 {
 	unsigned int bits = 8 * w, fbits = bits - sc->shift, i;
-	u64 ip = 0, id = 0, id2 = 0, fp = 0, fd = 0, fd2 = 0, x, k, f;
-	u64 d1, d2, d3;
+	u64 ip[NUM_ORDER_MAX] = { 0 }, fp[NUM_ORDER_MAX] = { 0 }, x, k, f;
 	u64 ilow = sc->factor < 2 ? sc->low[NUM_UNSIGNED] : 0;
 
 	for (i = 0; i < m; i++) {
@@ -180,30 +199,8 @@ static __always_inline void num_count(const u8 *src, unsigned int m,
 						sc->low[NUM_SIGNED])]++;
 		if (h[NUM_C_FLT0])
 			h[NUM_C_FLT0][num_bin2(f - sc->low[NUM_FLOAT])]++;
-		d1 = (k - ip) & num_mask(bits);
-		d2 = (d1 - id) & num_mask(bits);
-		d3 = (d2 - id2) & num_mask(bits);
-		if (i >= 1 && h[NUM_C_INT1])
-			h[NUM_C_INT1][num_bin2(num_zigzag(d1, bits))]++;
-		if (i >= 2 && h[NUM_C_INT2])
-			h[NUM_C_INT2][num_bin2(num_zigzag(d2, bits))]++;
-		if (i >= 3 && h[NUM_C_INT3])
-			h[NUM_C_INT3][num_bin2(num_zigzag(d3, bits))]++;
-		ip = k;
-		id = d1;
-		id2 = d2;
-		d1 = (f - fp) & num_mask(fbits);
-		d2 = (d1 - fd) & num_mask(fbits);
-		d3 = (d2 - fd2) & num_mask(fbits);
-		if (i >= 1 && h[NUM_C_FLT1])
-			h[NUM_C_FLT1][num_bin2(num_zigzag(d1, fbits))]++;
-		if (i >= 2 && h[NUM_C_FLT2])
-			h[NUM_C_FLT2][num_bin2(num_zigzag(d2, fbits))]++;
-		if (i >= 3 && h[NUM_C_FLT3])
-			h[NUM_C_FLT3][num_bin2(num_zigzag(d3, fbits))]++;
-		fp = f;
-		fd = d1;
-		fd2 = d2;
+		num_count_diffs(k, ip, i, bits, &h[NUM_C_INT1]);
+		num_count_diffs(f, fp, i, fbits, &h[NUM_C_FLT1]);
 	}
 }
 
