@@ -67,7 +67,8 @@ static __always_inline u64 num_divide(u64 y, u64 g)
  * most significant one (sign, exponent, high bits), unless that byte is
  * zero or nearly so (quantized numbers): two bits or more in a number.
  */
-static bool num_big_endian(const u8 *src, unsigned int m, unsigned int w)
+static noinline_for_stack bool num_big_endian(const u8 *src, unsigned int m,
+					      unsigned int w)
 {
 	unsigned int i, first = 0, last = 0;
 
@@ -131,6 +132,14 @@ static __always_inline void num_scan(const u8 *src, unsigned int m,
 	sc->factor = dor ? g << __ffs64(dor) : 0;
 }
 
+/* num_scan() for the probe, in a frame of its own */
+static noinline_for_stack void num_scan_sample(const u8 *src, unsigned int m,
+					       unsigned int w,
+					       struct num_scan *sc)
+{
+	num_scan(src, m, w, sc);
+}
+
 /* The integer value number @x stands for: the factor taken out or as is */
 static __always_inline u64 num_int(u64 x, const struct num_scan *sc,
 				   unsigned int bits)
@@ -157,11 +166,12 @@ static __always_inline unsigned int num_bin2(u64 r)
 
 /*
  * Adds the differences of orders 1 to NUM_ORDER_MAX at number @i of value
- * @y, of @bits bits, to the histograms @h[0..], unless NULL; @prev holds
+ * @y, of @bits bits, to the histograms @h[0..]; @prev holds
  * the value and the differences at the number before.
  */
 static __always_inline void num_count_diffs(u64 y, u64 *prev, unsigned int i,
-					    unsigned int bits, u16 **h)
+					    unsigned int bits,
+					    u16 (*h)[NUM_BINS2])
 {
 	unsigned int j;
 	u64 d;
@@ -169,7 +179,7 @@ static __always_inline void num_count_diffs(u64 y, u64 *prev, unsigned int i,
 	for (j = 0; j < NUM_ORDER_MAX; j++) {
 		d = (y - prev[j]) & num_mask(bits);
 		prev[j] = y;
-		if (i > j && h[j])
+		if (i > j)
 			h[j][num_bin2(num_zigzag(d, bits))]++;
 		y = d;
 	}
@@ -177,12 +187,14 @@ static __always_inline void num_count_diffs(u64 y, u64 *prev, unsigned int i,
 
 /*
  * Adds the values of each candidate @c for the @m numbers of @w bytes at
- * @src to its histogram at NUM_PICK_Q, @h[@c], unless that is NULL; the
- * first numbers, which a candidate stores raw, are not counted.
+ * @src to its histogram at NUM_PICK_Q, @h[@c] (the signed view's only
+ * without a common factor); the first numbers, which a candidate stores
+ * raw, are not counted.
  */
-static __always_inline void num_count(const u8 *src, unsigned int m,
-				      unsigned int w,
-				      const struct num_scan *sc, u16 **h)
+static noinline_for_stack void num_count(const u8 *src, unsigned int m,
+					 unsigned int w,
+					 const struct num_scan *sc,
+					 u16 (*h)[NUM_BINS2])
 {
 	unsigned int bits = 8 * w, fbits = bits - sc->shift, i;
 	u64 ip[NUM_ORDER_MAX] = { 0 }, fp[NUM_ORDER_MAX] = { 0 }, x, k, f;
@@ -192,13 +204,11 @@ static __always_inline void num_count(const u8 *src, unsigned int m,
 		x = zbw_get_word(src, i, w);
 		k = num_int(x, sc, bits);
 		f = num_to_view(x >> sc->shift, NUM_FLOAT, fbits);
-		if (h[NUM_C_INT0])
-			h[NUM_C_INT0][num_bin2(k - ilow)]++;
-		if (h[NUM_C_SINT0])
+		h[NUM_C_INT0][num_bin2(k - ilow)]++;
+		if (sc->factor < 2)
 			h[NUM_C_SINT0][num_bin2(num_to_view(x, NUM_SIGNED, bits) -
 						sc->low[NUM_SIGNED])]++;
-		if (h[NUM_C_FLT0])
-			h[NUM_C_FLT0][num_bin2(f - sc->low[NUM_FLOAT])]++;
+		h[NUM_C_FLT0][num_bin2(f - sc->low[NUM_FLOAT])]++;
 		num_count_diffs(k, ip, i, bits, &h[NUM_C_INT1]);
 		num_count_diffs(f, fp, i, fbits, &h[NUM_C_FLT1]);
 	}
@@ -316,32 +326,29 @@ struct num_hist {
  * sample leaves them out: the page pays them once).  Returns the bits,
  * U32_MAX when none can code them, and the candidate in *@cand.
  */
-static u32 num_pick(const u8 *src, unsigned int per, unsigned int windows,
-		    unsigned int stride, unsigned int w,
-		    const struct num_scan *sc, struct num_hist *h,
-		    unsigned int *cand, bool table)
+static noinline_for_stack u32 num_pick(const u8 *src, unsigned int per,
+				       unsigned int windows,
+				       unsigned int stride, unsigned int w,
+				       const struct num_scan *sc,
+				       struct num_hist *h,
+				       unsigned int *cand, bool table)
 {
 	unsigned int nb = num_bins(w, NUM_PICK_Q), c, k, first, last, lo;
 	unsigned int nsym;
-	u16 *hp[NUM_NR_CAND];
 	u32 best = U32_MAX, cost;
 
-	for (c = 0; c < NUM_NR_CAND; c++) {
-		hp[c] = h->h2[c];
-		memset(hp[c], 0, nb * sizeof(u16));
-	}
-	if (sc->factor >= 2)
-		hp[NUM_C_SINT0] = NULL;
+	for (c = 0; c < NUM_NR_CAND; c++)
+		memset(h->h2[c], 0, nb * sizeof(u16));
 	/* windows apart: differences across their gaps mean nothing */
 	for (k = 0; k < windows; k++)
-		num_count(src + k * stride * w, per, w, sc, hp);
+		num_count(src + k * stride * w, per, w, sc, h->h2);
 	*cand = NUM_C_INT0;
 	for (c = 0; c < NUM_NR_CAND; c++) {
-		if (!hp[c])
+		if (c == NUM_C_SINT0 && sc->factor >= 2)
 			continue;
 		cost = 0;
-		if (num_used(hp[c], nb, &first, &last)) {
-			cost = num_cost(hp[c], NUM_PICK_Q, first, last,
+		if (num_used(h->h2[c], nb, &first, &last)) {
+			cost = num_cost(h->h2[c], NUM_PICK_Q, first, last,
 					NUM_PICK_Q, h->freq, &lo, &nsym);
 			if (!table && cost != U32_MAX && nsym > 1)
 				cost -= nsym * 4 * 256;
@@ -363,6 +370,10 @@ static u32 num_pick(const u8 *src, unsigned int per, unsigned int windows,
 
 /* The encoder's scratch: the code, the histograms, then the values */
 struct num_enc {
+	struct num_scan sc, sc_be;
+	struct num_view v;
+	struct zbw_bitw bw[2];
+	u32 next[NUM_CODE_BITS + 1];
 	u32 buf[3 * 256];
 	u8 len[NUM_SYMS];
 	u32 code[NUM_SYMS];
@@ -550,17 +561,17 @@ static __always_inline int num_encode(const u8 *src, unsigned int slen,
 	unsigned int first3, last3, used = 0, per, tail = slen - m * w;
 	u8 *p = dst, *end = dst + dcap;
 	struct num_enc *e = scratch;
-	u32 next[NUM_CODE_BITS + 1];
+	/* the larger state in the scratch: the frame stays small */
+	struct num_scan *sc = &e->sc, *sc_be = &e->sc_be;
+	struct zbw_bitw *bw = e->bw;
+	struct num_view *v = &e->v;
+	u32 *next = e->next;
 	unsigned int cand_be;
-	struct num_scan sc_be;
 	const u8 *num = src;
 	u32 best;
 	bool be;
-	struct num_scan sc;
-	struct zbw_bitw bw[2];
 	unsigned int alen, blen, n, ob;
 	u8 *sa;
-	struct num_view v;
 	u16 *h3;
 	int err;
 
@@ -570,28 +581,28 @@ static __always_inline int num_encode(const u8 *src, unsigned int slen,
 	e->b3 = (u16 *)(e->r + ALIGN(slen, 2));
 	sa = (u8 *)(e->b3 + m);
 	per = min_t(unsigned int, m, NUM_PICK) / NUM_WINDOWS;
-	num_scan(src, m, w, &sc);
-	best = num_pick(src, per, NUM_WINDOWS, m / NUM_WINDOWS, w, &sc, &e->h,
+	num_scan(src, m, w, sc);
+	best = num_pick(src, per, NUM_WINDOWS, m / NUM_WINDOWS, w, sc, &e->h,
 			&cand, true);
 	be = num_big_endian(src, m, w);
 	if (be) {
 		/* the values replace the numbers there as they are made */
 		zbw_num_swap(e->r, src, m, w);
-		num_scan(e->r, m, w, &sc_be);
-		be = num_pick(e->r, per, NUM_WINDOWS, m / NUM_WINDOWS, w, &sc_be,
+		num_scan(e->r, m, w, sc_be);
+		be = num_pick(e->r, per, NUM_WINDOWS, m / NUM_WINDOWS, w, sc_be,
 			      &e->h, &cand_be, true) < best;
 	}
 	if (be) {
 		num = e->r;
-		sc = sc_be;
+		*sc = *sc_be;
 		cand = cand_be;
 	} else if (best == U32_MAX) {
 		return -EINVAL;
 	}
-	num_view_of(cand, w, &sc, &v);
+	num_view_of(cand, w, sc, v);
 	h3 = e->h3;
 	memset(h3, 0, nb * sizeof(*h3));
-	num_values(num, m, w, &v, e->r, e->b3, h3);
+	num_values(num, m, w, v, e->r, e->b3, h3);
 	num_best_q(h3, nb, e->h.freq, &q);
 	if (!num_used(h3, nb, &first3, &last3)) {
 		first3 = 0;
@@ -603,7 +614,7 @@ static __always_inline int num_encode(const u8 *src, unsigned int slen,
 	for (i = 0; i < nsym; i++)
 		used += !!e->h.freq[i];
 
-	err = num_put_head(&v, slen, e->r, m, &p, end);
+	err = num_put_head(v, slen, e->r, m, &p, end);
 	if (err)
 		return err;
 	if (used <= 1)
@@ -638,7 +649,7 @@ static __always_inline int num_encode(const u8 *src, unsigned int slen,
 	/* both streams in the scratch, then their lengths are known */
 	zbw_bitw_init(&bw[0], sa, sa + dcap);
 	zbw_bitw_init(&bw[1], sa + dcap, sa + 2 * dcap);
-	err = num_put_values(e->r, e->b3, m, w, v.order, e->code3, bw);
+	err = num_put_values(e->r, e->b3, m, w, v->order, e->code3, bw);
 	if (err)
 		return err;
 	alen = bw[0].p - sa;
@@ -679,21 +690,22 @@ u32 zbw_num_estimate(const u8 *sample, unsigned int n, unsigned int windows,
 		     unsigned int w, void *scratch)
 {
 	struct num_hist *h = scratch +
-			     BUILD_BUG_ON_ZERO(sizeof(*h) + ZBW_PROBE_BYTES >
+			     BUILD_BUG_ON_ZERO(sizeof(struct num_hist) +
+					       ZBW_PROBE_BYTES +
+					       sizeof(struct num_scan) >
 					       ZBW_NUM_EST_SCRATCH);
+	/* after the histograms the sample byte-reversed, then the scan */
+	u8 *swapped = (u8 *)(h + 1);
+	struct num_scan *sc = (struct num_scan *)(swapped + ZBW_PROBE_BYTES);
 	unsigned int per = n / windows / w, cand;
-	struct num_scan sc;
 	u32 best;
 
-	num_scan(sample, n / w, w, &sc);
-	best = num_pick(sample, per, windows, per, w, &sc, h, &cand, false);
-	/* after the histograms: room for the sample byte-reversed */
+	num_scan_sample(sample, n / w, w, sc);
+	best = num_pick(sample, per, windows, per, w, sc, h, &cand, false);
 	if (num_big_endian(sample, n / w, w)) {
-		u8 *swapped = (u8 *)(h + 1);
-
 		zbw_num_swap(swapped, sample, n / w, w);
-		num_scan(swapped, n / w, w, &sc);
-		best = min(best, num_pick(swapped, per, windows, per, w, &sc, h,
+		num_scan_sample(swapped, n / w, w, sc);
+		best = min(best, num_pick(swapped, per, windows, per, w, sc, h,
 					  &cand, false));
 	}
 	return best;
