@@ -196,20 +196,34 @@ static noinline_for_stack void num_count(const u8 *src, unsigned int m,
 					 const struct num_scan *sc,
 					 u16 (*h)[NUM_BINS2])
 {
-	unsigned int bits = 8 * w, fbits = bits - sc->shift, i;
-	u64 ip[NUM_ORDER_MAX] = { 0 }, fp[NUM_ORDER_MAX] = { 0 }, x, k, f;
+	unsigned int bits = 8 * w, i;
+	u64 ip[NUM_ORDER_MAX] = { 0 }, x, k;
 	u64 ilow = sc->factor < 2 ? sc->low[NUM_UNSIGNED] : 0;
 
 	for (i = 0; i < m; i++) {
 		x = zbw_get_word(src, i, w);
 		k = num_int(x, sc, bits);
-		f = num_to_view(x >> sc->shift, NUM_FLOAT, fbits);
 		h[NUM_C_INT0][num_bin2(k - ilow)]++;
 		if (sc->factor < 2)
 			h[NUM_C_SINT0][num_bin2(num_to_view(x, NUM_SIGNED, bits) -
 						sc->low[NUM_SIGNED])]++;
-		h[NUM_C_FLT0][num_bin2(f - sc->low[NUM_FLOAT])]++;
 		num_count_diffs(k, ip, i, bits, &h[NUM_C_INT1]);
+	}
+}
+
+/* num_count() for the float view's candidates, a pass (and frame) apart */
+static noinline_for_stack void num_count_float(const u8 *src, unsigned int m,
+					       unsigned int w,
+					       const struct num_scan *sc,
+					       u16 (*h)[NUM_BINS2])
+{
+	unsigned int fbits = 8 * w - sc->shift, i;
+	u64 fp[NUM_ORDER_MAX] = { 0 }, f;
+
+	for (i = 0; i < m; i++) {
+		f = num_to_view(zbw_get_word(src, i, w) >> sc->shift,
+				NUM_FLOAT, fbits);
+		h[NUM_C_FLT0][num_bin2(f - sc->low[NUM_FLOAT])]++;
 		num_count_diffs(f, fp, i, fbits, &h[NUM_C_FLT1]);
 	}
 }
@@ -340,8 +354,10 @@ static noinline_for_stack u32 num_pick(const u8 *src, unsigned int per,
 	for (c = 0; c < NUM_NR_CAND; c++)
 		memset(h->h2[c], 0, nb * sizeof(u16));
 	/* windows apart: differences across their gaps mean nothing */
-	for (k = 0; k < windows; k++)
+	for (k = 0; k < windows; k++) {
 		num_count(src + k * stride * w, per, w, sc, h->h2);
+		num_count_float(src + k * stride * w, per, w, sc, h->h2);
+	}
 	*cand = NUM_C_INT0;
 	for (c = 0; c < NUM_NR_CAND; c++) {
 		if (c == NUM_C_SINT0 && sc->factor >= 2)
