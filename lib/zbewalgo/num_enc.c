@@ -249,9 +249,10 @@ static __always_inline unsigned int num_merge(unsigned int b, unsigned int hq,
  * counts of the bins go to @freq, the first bin to *@lo, their number to
  * *@nsym.
  */
-static u32 num_cost(const u16 *h3, unsigned int hq, unsigned int first3,
-		    unsigned int last3, unsigned int q, u32 *freq,
-		    unsigned int *lo, unsigned int *nsym)
+static __always_inline u32 num_cost(const u16 *h3, unsigned int hq,
+				    unsigned int first3, unsigned int last3,
+				    unsigned int q, u32 *freq,
+				    unsigned int *lo, unsigned int *nsym)
 {
 	unsigned int b3, b, ob, first, i;
 	u32 n = 0, c, log_n;
