@@ -134,7 +134,8 @@ static void tune_usage(FILE *f)
 "                            that needs CONFIG_ZBEWALGO_CLASSIC_STEPS (off\n"
 "                            by default; without --lean a table that names\n"
 "                            one comes with a warning)\n"
-"  -k, --max-chains K        at most K combinations (default 6, max %d)\n"
+"  -k, --max-chains K        at most K combinations (default 8, as many\n"
+"                            as the default table has; max %d)\n"
 "  -L, --max-steps N         search chains of up to N steps (default 4, max\n"
 "                            %d); the chains of the default and preset\n"
 "                            tables are always candidates\n"
@@ -1042,7 +1043,7 @@ static void free_inputs(struct sampler *sp)
 int tune_main(int argc, char **argv)
 {
 	struct tuner tt = {
-		.page = 4096, .max_table = 6, .max_steps = 4, .beam = 8,
+		.page = 4096, .max_table = 8, .max_steps = 4, .beam = 8,
 		.reps = 3, .huffman = -1, .rle = -1,
 	}, *t = &tt;
 	struct tune_args a = {
