@@ -71,11 +71,13 @@ $(BUILD)/%.o: %.c $(LIB_HDRS)
 $(BUILD)/libzbewalgo.a: $(LIB_OBJS)
 	$(AR) rcs $@ $^
 
+BENCH_OBJS	:= $(patsubst %,$(BUILD)/tools/zbewalgo/%.o,bench bench_algos)
 TUNE_OBJS	:= $(patsubst %,$(BUILD)/tools/zbewalgo/%.o,tune tune_input \
 		   tune_search tune_report train_dict)
-TOOL_OBJS	:= $(BUILD)/tools/zbewalgo/zbewalgo.o $(BUILD)/tools/zbewalgo/bench.o \
+TOOL_OBJS	:= $(BUILD)/tools/zbewalgo/zbewalgo.o $(BENCH_OBJS) \
 		   $(TUNE_OBJS) $(BUILD)/tools/zbewalgo/common.o
 $(TOOL_OBJS): tools/zbewalgo/zbewalgo_tool.h
+$(BENCH_OBJS): tools/zbewalgo/bench.h
 $(TUNE_OBJS): tools/zbewalgo/tune.h
 # bench's lzo-rle: the kernel's lib/lzo, vendored (tools/zbewalgo/lzo-rle/
 # README), built against its own stand-in headers and renamed so it does
