@@ -71,7 +71,8 @@ $(BUILD)/%.o: %.c $(LIB_HDRS)
 $(BUILD)/libzbewalgo.a: $(LIB_OBJS)
 	$(AR) rcs $@ $^
 
-BENCH_OBJS	:= $(patsubst %,$(BUILD)/tools/zbewalgo/%.o,bench bench_algos)
+BENCH_OBJS	:= $(patsubst %,$(BUILD)/tools/zbewalgo/%.o,bench bench_algos \
+		   bench_report)
 TUNE_OBJS	:= $(patsubst %,$(BUILD)/tools/zbewalgo/%.o,tune tune_input \
 		   tune_search tune_report train_dict)
 TOOL_OBJS	:= $(BUILD)/tools/zbewalgo/zbewalgo.o $(BENCH_OBJS) \
