@@ -72,7 +72,7 @@ $(BUILD)/libzbewalgo.a: $(LIB_OBJS)
 	$(AR) rcs $@ $^
 
 BENCH_OBJS	:= $(patsubst %,$(BUILD)/tools/zbewalgo/%.o,bench bench_algos \
-		   bench_report)
+		   bench_report bench_recompress)
 TUNE_OBJS	:= $(patsubst %,$(BUILD)/tools/zbewalgo/%.o,tune tune_input \
 		   tune_search tune_report train_dict)
 TOOL_OBJS	:= $(BUILD)/tools/zbewalgo/zbewalgo.o $(BENCH_OBJS) \

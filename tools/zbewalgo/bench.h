@@ -2,7 +2,8 @@
 /*
  * zbewalgo bench, shared by its parts: bench.c (pages, measuring, the
  * command line and the run), bench_algos.c (the algorithms and their
- * list) and bench_report.c (the tables, CSV and JSON).
+ * list), bench_report.c (the tables, CSV and JSON) and
+ * bench_recompress.c (the recompress view).
  */
 #ifndef ZBEWALGO_TOOL_BENCH_H
 #define ZBEWALGO_TOOL_BENCH_H
@@ -126,6 +127,11 @@ struct bench_run {
 	int ret;		/* the exit status so far */
 };
 
+/* bench.c */
+int bench_load_pages(const char *path, size_t page, bool drop,
+		     struct pageset *ps);
+const char *bench_file_name(const char *path);
+
 /* bench_algos.c */
 /* The algorithms bench knows, in table order */
 extern const struct algo bench_templates[];
@@ -146,5 +152,10 @@ void bench_table_summary(FILE *f, struct result *res, size_t nr,
 			 struct algo *algos, size_t nalgos, int lz4_idx,
 			 size_t nfiles);
 void bench_output(struct bench_args *a, struct bench_run *run);
+
+/* bench_recompress.c */
+int bench_recompress_setup(struct bench_args *a, struct bench_algos *al);
+int bench_recompress_files(const struct bench_args *a,
+			   struct bench_algos *al);
 
 #endif /* ZBEWALGO_TOOL_BENCH_H */
