@@ -113,9 +113,13 @@ $(TEST): $(BUILD)/tools/testing/zbewalgo/zbewalgo_test.o $(BUILD)/libzbewalgo.a
 	$(CC) $(LDFLAGS) -Wl,--wrap=malloc,--wrap=calloc \
 		-Wl,--wrap=ZSTD_initStaticCCtx -o $@ $^ -lzstd -lm
 
+# A file's pages, for zbewalgo_retry and zbewalgo_pagesizes
+LOAD_PAGES	:= tools/testing/zbewalgo/load_pages.c \
+		   tools/testing/zbewalgo/load_pages.h
 RETRY		:= $(BUILD)/zbewalgo_retry
-$(RETRY): tools/testing/zbewalgo/retry.c $(BUILD)/libzbewalgo.a
-	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) $(LDFLAGS) -o $@ $^ -lzstd -lm
+$(RETRY): tools/testing/zbewalgo/retry.c $(LOAD_PAGES) $(BUILD)/libzbewalgo.a
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) $(LDFLAGS) -o $@ \
+		$(filter-out %.h,$^) -lzstd -lm
 
 # zram's dict= on the data sets: zstd with a dictionary trained on half of
 # each set, and on a mix of all, next to zbewalgo (bench/dict.py).
@@ -443,8 +447,10 @@ endif
 # swap, into BENCH_OUT/anchors.{txt,csv} (bench/anchors.sh; targets.py
 # reads the csv).  ANCHORS_JOBS, ANCHORS_MAX_PAGES (0: every page).
 PAGESIZES	:= $(BUILD)/zbewalgo_pagesizes
-$(PAGESIZES): tools/testing/zbewalgo/bench/pagesizes.c $(BUILD)/libzbewalgo.a
-	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) $(LDFLAGS) -o $@ $^ -lzstd -lm
+$(PAGESIZES): tools/testing/zbewalgo/bench/pagesizes.c $(LOAD_PAGES) \
+		$(BUILD)/libzbewalgo.a
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) $(LDFLAGS) -o $@ \
+		$(filter-out %.h,$^) -lzstd -lm
 .PHONY: anchors
 anchors: $(PAGESIZES) testdata
 	@scripts/install-deps.sh python3-venv
