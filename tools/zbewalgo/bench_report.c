@@ -100,6 +100,23 @@ struct records {
 	const int *lz4_of;
 };
 
+/*
+ * The value of field @fl, as JSON and CSV both write it but for strings,
+ * which @string quotes, and numbers that are not finite, written @none.
+ */
+static void put_field(FILE *f, const struct field *fl,
+		      void (*string)(FILE *f, const char *s), const char *none)
+{
+	if (fl->kind == 0)
+		string(f, fl->s);
+	else if (fl->kind == 1)
+		tool_put_num(f, fl->v, "%.6g", none);
+	else if (fl->kind == 2)
+		fprintf(f, "%.0f", fl->v);
+	else
+		fputs(fl->v ? "true" : "false", f);
+}
+
 static void write_json(FILE *f, const void *arg)
 {
 	const struct records *rs = arg;
@@ -114,14 +131,7 @@ static void write_json(FILE *f, const void *arg)
 		fputs(i ? ",\n  {" : "\n  {", f);
 		for (k = 0; k < nf; k++) {
 			fprintf(f, "%s\"%s\": ", k ? ", " : "", fl[k].key);
-			if (fl[k].kind == 0)
-				tool_json_string(f, fl[k].s);
-			else if (fl[k].kind == 1)
-				tool_put_num(f, fl[k].v, "%.6g", "null");
-			else if (fl[k].kind == 2)
-				fprintf(f, "%.0f", fl[k].v);
-			else
-				fputs(fl[k].v ? "true" : "false", f);
+			put_field(f, &fl[k], tool_json_string, "null");
 		}
 		fputs("}", f);
 	}
@@ -142,14 +152,7 @@ static void write_csv(FILE *f, struct result *res, size_t nr,
 				fprintf(f, "%s%s", fl[k].key,
 					k + 1 < nf ? "," : "\n");
 		for (k = 0; k < nf; k++) {
-			if (fl[k].kind == 0)
-				csv_string(f, fl[k].s);
-			else if (fl[k].kind == 1)
-				tool_put_num(f, fl[k].v, "%.6g", "");
-			else if (fl[k].kind == 2)
-				fprintf(f, "%.0f", fl[k].v);
-			else
-				fputs(fl[k].v ? "true" : "false", f);
+			put_field(f, &fl[k], csv_string, "");
 			fputs(k + 1 < nf ? "," : "\n", f);
 		}
 	}
