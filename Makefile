@@ -71,11 +71,14 @@ $(BUILD)/%.o: %.c $(LIB_HDRS)
 $(BUILD)/libzbewalgo.a: $(LIB_OBJS)
 	$(AR) rcs $@ $^
 
+BENCH_OBJS	:= $(patsubst %,$(BUILD)/tools/zbewalgo/%.o,bench bench_algos \
+		   bench_report bench_recompress)
 TUNE_OBJS	:= $(patsubst %,$(BUILD)/tools/zbewalgo/%.o,tune tune_input \
 		   tune_search tune_report train_dict)
-TOOL_OBJS	:= $(BUILD)/tools/zbewalgo/zbewalgo.o $(BUILD)/tools/zbewalgo/bench.o \
+TOOL_OBJS	:= $(BUILD)/tools/zbewalgo/zbewalgo.o $(BENCH_OBJS) \
 		   $(TUNE_OBJS) $(BUILD)/tools/zbewalgo/common.o
 $(TOOL_OBJS): tools/zbewalgo/zbewalgo_tool.h
+$(BENCH_OBJS): tools/zbewalgo/bench.h
 $(TUNE_OBJS): tools/zbewalgo/tune.h
 # bench's lzo-rle: the kernel's lib/lzo, vendored (tools/zbewalgo/lzo-rle/
 # README), built against its own stand-in headers and renamed so it does
@@ -110,9 +113,13 @@ $(TEST): $(BUILD)/tools/testing/zbewalgo/zbewalgo_test.o $(BUILD)/libzbewalgo.a
 	$(CC) $(LDFLAGS) -Wl,--wrap=malloc,--wrap=calloc \
 		-Wl,--wrap=ZSTD_initStaticCCtx -o $@ $^ -lzstd -lm
 
+# A file's pages, for zbewalgo_retry and zbewalgo_pagesizes
+LOAD_PAGES	:= tools/testing/zbewalgo/load_pages.c \
+		   tools/testing/zbewalgo/load_pages.h
 RETRY		:= $(BUILD)/zbewalgo_retry
-$(RETRY): tools/testing/zbewalgo/retry.c $(BUILD)/libzbewalgo.a
-	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) $(LDFLAGS) -o $@ $^ -lzstd -lm
+$(RETRY): tools/testing/zbewalgo/retry.c $(LOAD_PAGES) $(BUILD)/libzbewalgo.a
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) $(LDFLAGS) -o $@ \
+		$(filter-out %.h,$^) -lzstd -lm
 
 # zram's dict= on the data sets: zstd with a dictionary trained on half of
 # each set, and on a mix of all, next to zbewalgo (bench/dict.py).
@@ -440,8 +447,10 @@ endif
 # swap, into BENCH_OUT/anchors.{txt,csv} (bench/anchors.sh; targets.py
 # reads the csv).  ANCHORS_JOBS, ANCHORS_MAX_PAGES (0: every page).
 PAGESIZES	:= $(BUILD)/zbewalgo_pagesizes
-$(PAGESIZES): tools/testing/zbewalgo/bench/pagesizes.c $(BUILD)/libzbewalgo.a
-	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) $(LDFLAGS) -o $@ $^ -lzstd -lm
+$(PAGESIZES): tools/testing/zbewalgo/bench/pagesizes.c $(LOAD_PAGES) \
+		$(BUILD)/libzbewalgo.a
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) $(LDFLAGS) -o $@ \
+		$(filter-out %.h,$^) -lzstd -lm
 .PHONY: anchors
 anchors: $(PAGESIZES) testdata
 	@scripts/install-deps.sh python3-venv

@@ -15,7 +15,6 @@
  * store.  Decompression is zram's read path: decompress stored results,
  * memcpy pages that were stored as they are.
  */
-#include <errno.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdint.h>
@@ -23,548 +22,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <lz4.h>
-#include <lz4hc.h>
-#include <lzo/lzo1x.h>
-#include <zlib.h>
-#define ZSTD_STATIC_LINKING_ONLY	/* CDicts with a page's parameters */
-#include <zstd.h>
-
-#include <linux/zbewalgo.h>
-#include <linux/zstd.h>	/* the shim's: zstd as the kernel calls it */
-
-#include "zbewalgo_tool.h"
-
-/* The kernel's lib/lzo, vendored in lzo-rle/ and renamed at build time. */
-int kernel_lzorle1x_1_compress(const unsigned char *src, size_t src_len,
-			       unsigned char *dst, size_t *dst_len,
-			       void *wrkmem);
-int kernel_lzo1x_decompress_safe(const unsigned char *src, size_t src_len,
-				 unsigned char *dst, size_t *dst_len);
-#define KERNEL_LZO1X_MEM_COMPRESS	(8192 * sizeof(unsigned short))
+#include "bench.h"
 
 #ifndef ZBEWALGO_BENCH_PLOT
 #define ZBEWALGO_BENCH_PLOT "tools/zbewalgo/bench-plot.py"
 #endif
 
-struct algo;
-
-/*
- * Compressors return the compressed length, or 0 when the result does not
- * fit the destination (counted as incompressible).  Decompressors return
- * the decompressed length, 0 on any error.
- */
-typedef size_t (*comp_fn)(struct algo *a, const void *src, size_t slen,
-			  void *dst, size_t cap);
-typedef size_t (*decomp_fn)(struct algo *a, const void *src, size_t slen,
-			    void *dst, size_t cap);
-
-struct algo {
-	const char *name;
-	int (*init)(struct algo *a, size_t page);
-	void (*fini)(struct algo *a);
-	comp_fn comp;
-	decomp_fn decomp;
-	int level;
-	bool raw_only;			/* memcpy: every page stored as is */
-	bool opt_in;			/* run only when -a names it */
-	bool uses_dict;			/* needs --dict; runs with it */
-	const struct zbewalgo_table *table;
-	size_t threshold;
-	long early_abort;		/* -1: the default */
-	char params[2048];		/* settings, as reported in JSON */
-	/* per-algorithm state, set up by init() for each measurement */
-	void *cstate, *dstate;
-	struct zbewalgo_dict *dict;
-	z_stream zc, zd;
-};
-
-/* ---- zbewalgo ----------------------------------------------------------- */
-
-static const void *bench_dict;
-static size_t bench_dict_len;
-
-/*
- * zbewalgo with --dict's dictionary as zram's dict= gives it: loaded once
- * for the level, shared by the compressing and the decompressing stream.
- */
-static int zbw_init_dict(struct algo *a, size_t page)
-{
-	int level = a->level > 0 ? a->level : ZBEWALGO_DEFAULT_LEVEL;
-
-	if (zbewalgo_dict_create(bench_dict, bench_dict_len, level, page,
-				 &a->dict))
-		return -1;
-	zbewalgo_ctx_set_dict(a->cstate, a->dict);
-	zbewalgo_ctx_set_dict(a->dstate, a->dict);
-	return 0;
-}
-
-static int zbw_init(struct algo *a, size_t page)
-{
-	struct zbewalgo_params p;
-
-	a->cstate = zbewalgo_ctx_create(page);
-	/* a stream of its own, as zram's per-CPU streams decompress */
-	a->dstate = zbewalgo_ctx_create(page);
-	if (!a->cstate || !a->dstate)
-		return -1;
-	zbewalgo_default_params(&p, page);
-	/* zram drops results at or above the threshold; so does zbewalgo. */
-	p.max_output_size = a->threshold;
-	if (a->early_abort >= 0)
-		p.early_abort_size = a->early_abort;
-	zbewalgo_ctx_set_params(a->cstate, &p);
-	zbewalgo_ctx_set_table(a->cstate, a->table);
-	if (a->level > 0)
-		zbewalgo_ctx_set_level(a->cstate, a->level);
-	return a->uses_dict ? zbw_init_dict(a, page) : 0;
-}
-
-static void zbw_fini(struct algo *a)
-{
-	zbewalgo_ctx_destroy(a->cstate);
-	zbewalgo_ctx_destroy(a->dstate);
-	zbewalgo_dict_destroy(a->dict);
-	a->dict = NULL;
-}
-
-static size_t zbw_comp(struct algo *a, const void *src, size_t slen,
-		       void *dst, size_t cap)
-{
-	return zbewalgo_compress(a->cstate, src, slen, dst, &cap) ? 0 : cap;
-}
-
-static size_t zbw_decomp(struct algo *a, const void *src, size_t slen,
-			 void *dst, size_t cap)
-{
-	return zbewalgo_ctx_decompress(a->dstate, src, slen, dst, &cap) ?
-	       0 : cap;
-}
-
-/* ---- lz4, lz4hc: zram's backend_lz4{,hc}.c, one state per stream ------- */
-
-static int lz4_init(struct algo *a, size_t page)
-{
-	a->cstate = malloc(LZ4_sizeofState());
-	return a->cstate ? 0 : -1;
-}
-
-static int lz4hc_init(struct algo *a, size_t page)
-{
-	a->cstate = malloc(LZ4_sizeofStateHC());
-	return a->cstate ? 0 : -1;
-}
-
-static void free_states(struct algo *a)
-{
-	free(a->cstate);
-	free(a->dstate);
-}
-
-static size_t lz4_comp(struct algo *a, const void *src, size_t slen,
-		       void *dst, size_t cap)
-{
-	return tool_lz4_compress(a->cstate, src, slen, dst, cap, a->level);
-}
-
-static size_t lz4hc_comp(struct algo *a, const void *src, size_t slen,
-			 void *dst, size_t cap)
-{
-	int n = LZ4_compress_HC_extStateHC(a->cstate, src, dst, slen, cap,
-					   a->level);
-
-	return n > 0 ? n : 0;
-}
-
-static size_t lz4_decomp(struct algo *a, const void *src, size_t slen,
-			 void *dst, size_t cap)
-{
-	return tool_lz4_decompress(src, slen, dst, cap);
-}
-
-/* ---- lzo1x-1 (liblzo2) and lzo-rle (the kernel's lib/lzo) --------------- */
-
-static int lzo1x_init(struct algo *a, size_t page)
-{
-	if (lzo_init() != LZO_E_OK)
-		return -1;
-	a->cstate = malloc(LZO1X_1_MEM_COMPRESS);
-	return a->cstate ? 0 : -1;
-}
-
-static size_t lzo_comp(struct algo *a, const void *src, size_t slen,
-		       void *dst, size_t cap)
-{
-	lzo_uint n = cap;
-
-	/* lzo1x-1 writes at most slen + slen / 16 + 67: cap is 2 pages. */
-	if (lzo1x_1_compress(src, slen, dst, &n, a->cstate) != LZO_E_OK)
-		return 0;
-	return n <= cap ? n : 0;
-}
-
-static size_t lzo_decomp(struct algo *a, const void *src, size_t slen,
-			 void *dst, size_t cap)
-{
-	lzo_uint n = cap;
-
-	if (lzo1x_decompress_safe(src, slen, dst, &n, NULL) != LZO_E_OK)
-		return 0;
-	return n;
-}
-
-static int lzorle_init(struct algo *a, size_t page)
-{
-	a->cstate = malloc(KERNEL_LZO1X_MEM_COMPRESS);
-	return a->cstate ? 0 : -1;
-}
-
-static size_t lzorle_comp(struct algo *a, const void *src, size_t slen,
-			  void *dst, size_t cap)
-{
-	size_t n = cap;
-
-	/* As zram: the unchecked compressor into a 2-page buffer. */
-	if (kernel_lzorle1x_1_compress(src, slen, dst, &n, a->cstate))
-		return 0;
-	return n <= cap ? n : 0;
-}
-
-static size_t lzorle_decomp(struct algo *a, const void *src, size_t slen,
-			    void *dst, size_t cap)
-{
-	size_t n = cap;
-
-	if (kernel_lzo1x_decompress_safe(src, slen, dst, &n))
-		return 0;
-	return n;
-}
-
-/* ---- zstd: zram's backend_zstd.c uses the level's parameters for a page */
-
-static int zstd_init(struct algo *a, size_t page)
-{
-	a->cstate = ZSTD_createCCtx();
-	a->dstate = ZSTD_createDCtx();
-	return a->cstate && a->dstate ? 0 : -1;
-}
-
-static void zstd_fini(struct algo *a)
-{
-	ZSTD_freeCCtx(a->cstate);
-	ZSTD_freeDCtx(a->dstate);
-}
-
-static size_t zstd_comp(struct algo *a, const void *src, size_t slen,
-			void *dst, size_t cap)
-{
-	return tool_zstd_compress(a->cstate, src, slen, dst, cap, a->level);
-}
-
-static size_t zstd_decomp(struct algo *a, const void *src, size_t slen,
-			  void *dst, size_t cap)
-{
-	return tool_zstd_decompress(a->dstate, src, slen, dst, cap);
-}
-
-/*
- * ---- zstd as zram calls it: backend_zstd.c takes zstd_get_params(level,
- * PAGE_SIZE) once, then zstd_compress_cctx() for every page, which resets
- * the context and sets each parameter (the shim's, as the kernel's).
- * zstd-N derives the same parameters from each page's size in
- * ZSTD_compressCCtx(): the same bytes by another path.
- */
-struct zram_zstd_state {
-	zstd_cctx *cctx;
-	zstd_parameters params;
-};
-
-static int zram_zstd_init(struct algo *a, size_t page)
-{
-	struct zram_zstd_state *z = calloc(1, sizeof(*z));
-
-	a->cstate = z;
-	a->dstate = ZSTD_createDCtx();
-	if (!z || !a->dstate)
-		return -1;
-	z->cctx = ZSTD_createCCtx();
-	z->params = zstd_get_params(a->level, page);
-	return z->cctx ? 0 : -1;
-}
-
-static void zram_zstd_fini(struct algo *a)
-{
-	struct zram_zstd_state *z = a->cstate;
-
-	if (z)
-		ZSTD_freeCCtx(z->cctx);
-	free(z);
-	ZSTD_freeDCtx(a->dstate);
-}
-
-static size_t zram_zstd_comp(struct algo *a, const void *src, size_t slen,
-			     void *dst, size_t cap)
-{
-	struct zram_zstd_state *z = a->cstate;
-	size_t n = zstd_compress_cctx(z->cctx, dst, cap, src, slen, &z->params);
-
-	return zstd_is_error(n) ? 0 : n;
-}
-
-/*
- * ---- zstd with zram's dict=: backend_zstd.c builds a CDict and a DDict
- * by reference, with the level's parameters for a page, once per device.
- * The dictionary is --dict's file; without it these are not run.
- */
-struct zstd_dict_state {
-	ZSTD_CCtx *cctx;
-	ZSTD_DCtx *dctx;
-	ZSTD_CDict *cdict;
-	ZSTD_DDict *ddict;
-};
-
-static void zstd_dict_fini(struct algo *a)
-{
-	struct zstd_dict_state *z = a->cstate;
-
-	if (!z)
-		return;
-	ZSTD_freeCCtx(z->cctx);
-	ZSTD_freeDCtx(z->dctx);
-	ZSTD_freeCDict(z->cdict);
-	ZSTD_freeDDict(z->ddict);
-	free(z);
-	a->cstate = NULL;
-}
-
-static int zstd_dict_init(struct algo *a, size_t page)
-{
-	struct zstd_dict_state *z = calloc(1, sizeof(*z));
-	ZSTD_compressionParameters cp;
-
-	a->cstate = z;
-	if (!z || !bench_dict)
-		return -1;
-	cp = ZSTD_getCParams(a->level, page, 0);
-	z->cctx = ZSTD_createCCtx();
-	z->dctx = ZSTD_createDCtx();
-	z->cdict = ZSTD_createCDict_advanced(bench_dict, bench_dict_len,
-					     ZSTD_dlm_byRef, ZSTD_dct_auto, cp,
-					     ZSTD_defaultCMem);
-	z->ddict = ZSTD_createDDict_byReference(bench_dict, bench_dict_len);
-	if (!z->cctx || !z->dctx || !z->cdict || !z->ddict) {
-		zstd_dict_fini(a);
-		return -1;
-	}
-	return 0;
-}
-
-static size_t zstd_dict_comp(struct algo *a, const void *src, size_t slen,
-			     void *dst, size_t cap)
-{
-	struct zstd_dict_state *z = a->cstate;
-	size_t n = ZSTD_compress_usingCDict(z->cctx, dst, cap, src, slen,
-					    z->cdict);
-
-	return ZSTD_isError(n) ? 0 : n;
-}
-
-static size_t zstd_dict_decomp(struct algo *a, const void *src, size_t slen,
-			       void *dst, size_t cap)
-{
-	struct zstd_dict_state *z = a->cstate;
-	size_t n = ZSTD_decompress_usingDDict(z->dctx, dst, cap, src, slen,
-					      z->ddict);
-
-	return ZSTD_isError(n) ? 0 : n;
-}
-
-/*
- * ---- deflate: crypto/deflate.c and zram's backend_deflate.c ------------
- * Raw deflate (negative windowBits) with a 2 KiB window (11 bits),
- * memLevel MAX_MEM_LEVEL (9), Z_DEFAULT_COMPRESSION (level 6); streams are
- * reset, not re-created, for each page.
- */
-#define DEFLATE_WINBITS	11
-
-static int deflate_init(struct algo *a, size_t page)
-{
-	memset(&a->zc, 0, sizeof(a->zc));
-	memset(&a->zd, 0, sizeof(a->zd));
-	if (deflateInit2(&a->zc, a->level, Z_DEFLATED, -DEFLATE_WINBITS,
-			 MAX_MEM_LEVEL, Z_DEFAULT_STRATEGY) != Z_OK)
-		return -1;
-	if (inflateInit2(&a->zd, -DEFLATE_WINBITS) != Z_OK) {
-		deflateEnd(&a->zc);
-		return -1;
-	}
-	return 0;
-}
-
-static void deflate_fini(struct algo *a)
-{
-	deflateEnd(&a->zc);
-	inflateEnd(&a->zd);
-}
-
-static size_t deflate_comp(struct algo *a, const void *src, size_t slen,
-			   void *dst, size_t cap)
-{
-	if (deflateReset(&a->zc) != Z_OK)
-		return 0;
-	a->zc.next_in = (unsigned char *)src;
-	a->zc.avail_in = slen;
-	a->zc.next_out = dst;
-	a->zc.avail_out = cap;
-	if (deflate(&a->zc, Z_FINISH) != Z_STREAM_END)
-		return 0;
-	return a->zc.total_out;
-}
-
-static size_t deflate_decomp(struct algo *a, const void *src, size_t slen,
-			     void *dst, size_t cap)
-{
-	if (inflateReset(&a->zd) != Z_OK)
-		return 0;
-	a->zd.next_in = (unsigned char *)src;
-	a->zd.avail_in = slen;
-	a->zd.next_out = dst;
-	a->zd.avail_out = cap;
-	if (inflate(&a->zd, Z_FINISH) != Z_STREAM_END)
-		return 0;
-	return a->zd.total_out;
-}
-
-/* ---- memcpy: the physical limit; every page is stored as is ------------ */
-
-static size_t copy_comp(struct algo *a, const void *src, size_t slen,
-			void *dst, size_t cap)
-{
-	memcpy(dst, src, slen);
-	return slen;
-}
-
-/* ---- the algorithm list -------------------------------------------------- */
-
-#define ZBW(n, lvl) { .name = n, .init = zbw_init, .fini = zbw_fini, \
-		      .comp = zbw_comp, .decomp = zbw_decomp, .level = lvl }
-
-#define ZSTD_DICT(n, lvl) { .name = n, .init = zstd_dict_init, \
-			    .fini = zstd_dict_fini, .comp = zstd_dict_comp, \
-			    .decomp = zstd_dict_decomp, .level = lvl, \
-			    .uses_dict = true }
-
-#define ZBW_DICT(n, lvl) { .name = n, .init = zbw_init, .fini = zbw_fini, \
-			   .comp = zbw_comp, .decomp = zbw_decomp, \
-			   .level = lvl, .uses_dict = true }
-
-/* Level -1: the -c table; 0: the default table; 1..3: presets. */
-static const struct algo algo_templates[] = {
-	ZBW("zbewalgo", 0),
-	ZBW("zbewalgo-1", 1),
-	ZBW("zbewalgo-2", 2),
-	ZBW("zbewalgo-3", 3),
-	ZBW("zbewalgo-custom", -1),
-	{ .name = "lz4", .init = lz4_init, .fini = free_states,
-	  .comp = lz4_comp, .decomp = lz4_decomp, .level = 1 },
-	{ .name = "lz4hc-9", .init = lz4hc_init, .fini = free_states,
-	  .comp = lz4hc_comp, .decomp = lz4_decomp, .level = 9 },
-	{ .name = "lzo1x-1", .init = lzo1x_init, .fini = free_states,
-	  .comp = lzo_comp, .decomp = lzo_decomp },
-	{ .name = "lzo-rle", .init = lzorle_init, .fini = free_states,
-	  .comp = lzorle_comp, .decomp = lzorle_decomp },
-	{ .name = "zstd-1", .init = zstd_init, .fini = zstd_fini,
-	  .comp = zstd_comp, .decomp = zstd_decomp, .level = 1 },
-	{ .name = "zstd-3", .init = zstd_init, .fini = zstd_fini,
-	  .comp = zstd_comp, .decomp = zstd_decomp, .level = 3 },
-	{ .name = "zram-zstd-1", .init = zram_zstd_init, .fini = zram_zstd_fini,
-	  .comp = zram_zstd_comp, .decomp = zstd_decomp, .level = 1 },
-	{ .name = "zram-zstd-3", .init = zram_zstd_init, .fini = zram_zstd_fini,
-	  .comp = zram_zstd_comp, .decomp = zstd_decomp, .level = 3 },
-	{ .name = "zstd-8", .init = zstd_init, .fini = zstd_fini,
-	  .comp = zstd_comp, .decomp = zstd_decomp, .level = 8,
-	  .opt_in = true },
-	ZSTD_DICT("zstd-1+dict", 1),
-	ZSTD_DICT("zstd-3+dict", 3),
-	ZSTD_DICT("zstd-8+dict", 8),
-	ZBW_DICT("zbewalgo+dict", 0),
-	ZBW_DICT("zbewalgo-1+dict", 1),
-	ZBW_DICT("zbewalgo-3+dict", 3),
-	{ .name = "deflate", .init = deflate_init, .fini = deflate_fini,
-	  .comp = deflate_comp, .decomp = deflate_decomp,
-	  .level = Z_DEFAULT_COMPRESSION },
-	{ .name = "memcpy", .comp = copy_comp, .raw_only = true },
-};
-#define NR_TEMPLATES (sizeof(algo_templates) / sizeof(algo_templates[0]))
-
-static const struct algo *find_template(const char *name, size_t len)
-{
-	size_t i;
-
-	for (i = 0; i < NR_TEMPLATES; i++)
-		if (strlen(algo_templates[i].name) == len &&
-		    !strncmp(algo_templates[i].name, name, len))
-			return &algo_templates[i];
-	return NULL;
-}
-
-static void describe(struct algo *a)
-{
-	const char *n = a->name;
-
-	if (a->init == zbw_init) {
-		char buf[sizeof(a->params) - 80], ea[48] = "", *p;
-
-		zbewalgo_table_format(a->table, buf, sizeof(buf));
-		for (p = buf; *p; p++)
-			if (*p == '\n')
-				*p = p[1] ? ';' : '\0';
-		if (a->early_abort >= 0)
-			snprintf(ea, sizeof(ea), "; early_abort_size %ld",
-				 a->early_abort);
-		snprintf(a->params, sizeof(a->params), "%s table: %s%s",
-			 a->level > 0 ? "preset" : a->level ? "-c" : "default",
-			 buf, ea);
-	} else if (!strcmp(n, "lz4")) {
-		snprintf(a->params, sizeof(a->params),
-			 "LZ4_compress_fast acceleration %d (liblz4 %s)",
-			 a->level, LZ4_versionString());
-	} else if (!strcmp(n, "lz4hc-9")) {
-		snprintf(a->params, sizeof(a->params),
-			 "LZ4_compress_HC level %d (liblz4 %s)", a->level,
-			 LZ4_versionString());
-	} else if (!strcmp(n, "lzo1x-1")) {
-		snprintf(a->params, sizeof(a->params),
-			 "lzo1x_1_compress (liblzo2 %s)", lzo_version_string());
-	} else if (!strcmp(n, "lzo-rle")) {
-		snprintf(a->params, sizeof(a->params),
-			 "lzorle1x_1_compress (Linux 6.12 lib/lzo)");
-	} else if (a->init == zstd_init) {
-		snprintf(a->params, sizeof(a->params),
-			 "level %d (libzstd %s)", a->level,
-			 ZSTD_versionString());
-	} else if (a->init == zram_zstd_init) {
-		snprintf(a->params, sizeof(a->params),
-			 "ZSTD_getParams(%d, page size), then per page as the kernel's zstd_compress_cctx() (libzstd %s)",
-			 a->level, ZSTD_versionString());
-	} else if (a->init == deflate_init) {
-		snprintf(a->params, sizeof(a->params),
-			 "raw deflate, windowBits -%d, memLevel %d, level %d (default 6) (zlib %s)",
-			 DEFLATE_WINBITS, MAX_MEM_LEVEL, a->level,
-			 zlibVersion());
-	} else {
-		snprintf(a->params, sizeof(a->params),
-			 "pages stored as they are");
-	}
-}
-
 /* ---- pages as zram sees them ------------------------------------------- */
-
-struct pageset {
-	unsigned char *data;		/* npages * page bytes */
-	size_t npages, same, dups;	/* kept, dropped same-filled, dups */
-};
 
 /*
  * Cuts @len bytes into pages, the last one zero-padded.  With @drop,
@@ -619,8 +83,8 @@ static int make_pages(const unsigned char *in, size_t len, size_t page,
 }
 
 /* Reads file @path ("-": stdin) into @ps as make_pages() cuts it. */
-static int load_pages(const char *path, size_t page, bool drop,
-		      struct pageset *ps)
+int bench_load_pages(const char *path, size_t page, bool drop,
+		     struct pageset *ps)
 {
 	unsigned char *data;
 	struct stat st;
@@ -648,44 +112,6 @@ static int load_pages(const char *path, size_t page, bool drop,
 
 /* ---- measuring ------------------------------------------------------------ */
 
-struct result {
-	const char *file;
-	struct algo *algo;
-	size_t pages, same, dups, page, threshold;
-	/* bytes: original, in zram, plain output, compressed part (s_c) */
-	double orig, zram, plain, comp;
-	size_t raw_pages;
-	/* median seconds: compress, decompress (all), decompress of the
-	 * compressed pages only, memcpy of the stored pages only */
-	double tc, td, tdc, tdr;
-	double eff_c, eff_d, backing;	/* the seed's effective speeds */
-	double wmibps, rmibps;		/* backing device speeds */
-	bool roundtrip_ok;
-	/* bytes in zram of each page, until compared with zstd-3's */
-	size_t *sizes;
-	/* pages over zstd-3's bytes by more than ZSTD_SLACK, or NAN */
-	double worse;
-	/* zbewalgo: chains its engine tried, summed over the pages, or NAN */
-	double tried;
-};
-
-/*
- * A page where zbewalgo keeps more than this many bytes over zstd-3 counts
- * as a regression (the evidence zram's lzo-rle was merged on).
- */
-#define ZSTD_SLACK	64
-/* Compressions per decompression of the weighted round trip (lzo-rle's) */
-#define ROUNDTRIP_COMPRESSIONS	2.25
-
-/*
- * MiB/s of pages through ROUNDTRIP_COMPRESSIONS compressions and one
- * decompression each
- */
-static double roundtrip_mibps(const struct result *x)
-{
-	return tool_mibps(x->orig, ROUNDTRIP_COMPRESSIONS * x->tc + x->td);
-}
-
 static int measure(struct algo *a, const struct pageset *ps, size_t page,
 		   int reps, struct result *res)
 {
@@ -702,7 +128,7 @@ static int measure(struct algo *a, const struct pageset *ps, size_t page,
 	res->roundtrip_ok = true;
 	res->sizes = NULL;
 	res->worse = NAN;
-	res->tried = a->init == zbw_init ? 0 : NAN;
+	res->tried = bench_is_zbewalgo(a) ? 0 : NAN;
 	if (!store || !out || !tmp || !clen || !csz || !off || !tc)
 		goto out;
 	if (a->init && a->init(a, page))
@@ -715,7 +141,7 @@ static int measure(struct algo *a, const struct pageset *ps, size_t page,
 				   a->comp(a, src, page, tmp, cap);
 
 			/* the engine's choice is the same in every rep */
-			if (!r && a->init == zbw_init)
+			if (!r && bench_is_zbewalgo(a))
 				res->tried += zbewalgo_ctx_last_result(a->cstate)->tried;
 			off[i] = pos;
 			csz[i] = c ? c : page;
@@ -824,198 +250,6 @@ static void effective_speeds(struct result *res, size_t nr, double wmibps,
 	}
 }
 
-/* ---- output ---------------------------------------------------------------- */
-
-static void csv_string(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', f);
-		fputc(*s, f);
-	}
-	fputc('"', f);
-}
-
-/* One output field: JSON key / CSV column, and its value. */
-struct field {
-	const char *key;
-	int kind;		/* 0 string, 1 number, 2 integer, 3 bool */
-	const char *s;
-	double v;
-};
-
-static size_t record_fields(const struct result *x, const struct result *lz4,
-			    struct field *f)
-{
-	size_t k = 0;
-
-#define S(n, val)	f[k++] = (struct field){ n, 0, val, 0 }
-#define N(n, val)	f[k++] = (struct field){ n, 1, NULL, val }
-#define I(n, val)	f[k++] = (struct field){ n, 2, NULL, (double)(val) }
-#define B(n, val)	f[k++] = (struct field){ n, 3, NULL, (val) }
-	S("file", x->file);
-	S("algorithm", x->algo->name);
-	I("pages", x->pages);
-	I("same_filled_dropped", x->same);
-	I("duplicates_dropped", x->dups);
-	I("page_size", x->page);
-	I("threshold", x->threshold);
-	N("ratio_zram", x->orig / x->zram);
-	N("ratio_plain", x->orig / x->plain);
-	N("incompressible_pct", 100.0 * x->raw_pages / x->pages);
-	N("compress_mibps", tool_mibps(x->orig, x->tc));
-	N("decompress_mibps", tool_mibps(x->orig, x->td));
-	N("compress_vs_lz4", lz4 ? tool_mibps(x->orig, x->tc) /
-				   tool_mibps(lz4->orig, lz4->tc) : NAN);
-	N("decompress_vs_lz4", lz4 ? tool_mibps(x->orig, x->td) /
-				     tool_mibps(lz4->orig, lz4->td) : NAN);
-	N("roundtrip_mibps", roundtrip_mibps(x));
-	N("pages_over_zstd3", x->worse);
-	N("tries_per_page", x->tried / x->pages);
-	N("eff_compress_mibps", x->eff_c);
-	N("eff_decompress_mibps", x->eff_d);
-	I("bytes", x->orig);
-	I("zram_bytes", x->zram);
-	I("plain_bytes", x->plain);
-	I("backing_bytes", x->backing);
-	N("backing_mibps", x->wmibps);
-	N("backing_read_mibps", x->rmibps);
-	N("compress_s", x->tc);
-	N("decompress_s", x->td);
-	B("roundtrip_ok", x->roundtrip_ok);
-	S("params", x->algo->params);
-#undef S
-#undef N
-#undef I
-#undef B
-	return k;
-}
-
-#define MAX_FIELDS 32
-
-/* The records of a run; with each its file's lz4 record, or -1. */
-struct records {
-	struct result *res;
-	size_t nr;
-	const int *lz4_of;
-};
-
-static void write_json(FILE *f, const void *arg)
-{
-	const struct records *rs = arg;
-	const struct result *res = rs->res;
-	struct field fl[MAX_FIELDS];
-	size_t i, k, nf;
-
-	fputs("[", f);
-	for (i = 0; i < rs->nr; i++) {
-		nf = record_fields(&res[i], rs->lz4_of[i] >= 0 ?
-				   &res[rs->lz4_of[i]] : NULL, fl);
-		fputs(i ? ",\n  {" : "\n  {", f);
-		for (k = 0; k < nf; k++) {
-			fprintf(f, "%s\"%s\": ", k ? ", " : "", fl[k].key);
-			if (fl[k].kind == 0)
-				tool_json_string(f, fl[k].s);
-			else if (fl[k].kind == 1)
-				tool_put_num(f, fl[k].v, "%.6g", "null");
-			else if (fl[k].kind == 2)
-				fprintf(f, "%.0f", fl[k].v);
-			else
-				fputs(fl[k].v ? "true" : "false", f);
-		}
-		fputs("}", f);
-	}
-	fputs("\n]\n", f);
-}
-
-static void write_csv(FILE *f, struct result *res, size_t nr,
-		      const int *lz4_of)
-{
-	struct field fl[MAX_FIELDS];
-	size_t i, k, nf;
-
-	for (i = 0; i < nr; i++) {
-		nf = record_fields(&res[i], lz4_of[i] >= 0 ? &res[lz4_of[i]] :
-				   NULL, fl);
-		if (!i)
-			for (k = 0; k < nf; k++)
-				fprintf(f, "%s%s", fl[k].key,
-					k + 1 < nf ? "," : "\n");
-		for (k = 0; k < nf; k++) {
-			if (fl[k].kind == 0)
-				csv_string(f, fl[k].s);
-			else if (fl[k].kind == 1)
-				tool_put_num(f, fl[k].v, "%.6g", "");
-			else if (fl[k].kind == 2)
-				fprintf(f, "%.0f", fl[k].v);
-			else
-				fputs(fl[k].v ? "true" : "false", f);
-			fputs(k + 1 < nf ? "," : "\n", f);
-		}
-	}
-}
-
-static void table_header(FILE *f)
-{
-	fprintf(f, "%-16s %7s %7s %7s %10s %10s %8s %6s %6s %9s %9s %s\n",
-		"algorithm", "ratio", "plain", "incomp%", "comp_MiB/s",
-		"dec_MiB/s", "rt_MiB/s", "c/lz4", "d/lz4", "eff_comp",
-		"eff_dec", "roundtrip");
-}
-
-static void table_row(FILE *f, const struct result *x,
-		      const struct result *lz4)
-{
-	double c = tool_mibps(x->orig, x->tc), d = tool_mibps(x->orig, x->td);
-
-	fprintf(f, "%-16s %7.3f %7.3f %7.1f ", x->algo->name,
-		x->orig / x->zram, x->orig / x->plain,
-		100.0 * x->raw_pages / x->pages);
-	tool_put_num(f, c, "%10.1f ", "         - ");
-	tool_put_num(f, d, "%10.1f ", "         - ");
-	tool_put_num(f, roundtrip_mibps(x), "%8.1f ", "       - ");
-	tool_put_num(f, lz4 ? c / tool_mibps(lz4->orig, lz4->tc) : NAN,
-		     "%6.2f ", "     - ");
-	tool_put_num(f, lz4 ? d / tool_mibps(lz4->orig, lz4->td) : NAN,
-		     "%6.2f ", "     - ");
-	tool_put_num(f, x->eff_c, "%9.1f ", "        - ");
-	tool_put_num(f, x->eff_d, "%9.1f ", "        - ");
-	fprintf(f, "%s\n", x->roundtrip_ok ? "ok" : "FAILED");
-}
-
-/*
- * Page by page against zstd-3, of the records @res of one file or of the
- * sums: how many pages each zbewalgo keeps in more than ZSTD_SLACK bytes
- * over zstd-3's.
- */
-static void worse_line(FILE *f, const struct result *res, size_t n)
-{
-	const char *sep = "";
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		if (isnan(res[i].worse))
-			continue;
-		if (!*sep)
-			fprintf(f, "pages zram keeps in over %d bytes more than zstd-3's:",
-				ZSTD_SLACK);
-		fprintf(f, "%s %s %.0f", sep, res[i].algo->name, res[i].worse);
-		sep = ",";
-	}
-	if (*sep)
-		fprintf(f, " (of %zu)\n", res[0].pages);
-	for (i = 0, sep = ""; i < n; i++) {
-		if (isnan(res[i].tried))
-			continue;
-		fprintf(f, "%s%s %.2f", *sep ? ", " : "chains tried per page: ",
-			res[i].algo->name, res[i].tried / res[i].pages);
-		sep = ",";
-	}
-	if (*sep)
-		fputc('\n', f);
-}
-
 /*
  * The per-page sizes of the records @fr of one file: every zbewalgo's
  * pages over zstd-3's, when zstd-3 ran; then they are freed.
@@ -1042,263 +276,6 @@ static void compare_pages(struct result *fr, size_t n)
 	}
 }
 
-/* Per algorithm over all files: sums of bytes and of times. */
-static void table_summary(FILE *f, struct result *res, size_t nr,
-			  struct algo *algos, size_t nalgos, int lz4_idx,
-			  size_t nfiles)
-{
-	struct result *sum = calloc(nalgos, sizeof(*sum));
-	size_t i, j, pages = 0;
-
-	if (!sum)
-		return;
-	for (j = 0; j < nalgos; j++) {
-		sum[j].algo = &algos[j];
-		sum[j].roundtrip_ok = true;
-	}
-	for (i = 0; i < nr; i++) {
-		struct result *s = &sum[res[i].algo - algos];
-
-		s->pages += res[i].pages;
-		s->orig += res[i].orig;
-		s->zram += res[i].zram;
-		s->plain += res[i].plain;
-		s->raw_pages += res[i].raw_pages;
-		s->tc += res[i].tc;
-		s->td += res[i].td;
-		/* effective: add up the times the figures stand for */
-		s->eff_c += res[i].orig / MIB / res[i].eff_c;
-		s->eff_d += res[i].orig / MIB / res[i].eff_d;
-		s->roundtrip_ok &= res[i].roundtrip_ok;
-		s->worse = i < nalgos ? res[i].worse : s->worse + res[i].worse;
-		s->tried = i < nalgos ? res[i].tried : s->tried + res[i].tried;
-	}
-	pages = sum[0].pages;
-	fprintf(f, "\n== all %zu files: %zu pages; sums of bytes and times ==\n",
-		nfiles, pages);
-	table_header(f);
-	for (j = 0; j < nalgos; j++) {
-		sum[j].eff_c = sum[j].orig / MIB / sum[j].eff_c;
-		sum[j].eff_d = sum[j].orig / MIB / sum[j].eff_d;
-		table_row(f, &sum[j], lz4_idx >= 0 ? &sum[lz4_idx] : NULL);
-	}
-	worse_line(f, sum, nalgos);
-	free(sum);
-}
-
-/* ---- recompress view: zbewalgo as zram's secondary algorithm ---------- */
-
-/*
- * zsmalloc's size class of an object of @len bytes: 16-byte steps (the
- * page size >> 8) from 32 bytes; classes zsmalloc merges are kept apart
- * here.  Results at or above @threshold are stored as whole pages, one
- * class above all others.
- */
-static size_t zs_class(size_t len, size_t page, size_t threshold)
-{
-	size_t delta = page >> 8;
-
-	if (!len || len >= threshold)
-		return (page - 32 + delta - 1) / delta + 1;
-	if (len < 32)
-		len = 32;
-	return (len - 32 + delta - 1) / delta;
-}
-
-/* Bytes of memory an object of @len bytes takes: its class's size. */
-static double zs_bytes(size_t len, size_t page, size_t threshold)
-{
-	size_t c = zs_class(len, page, threshold);
-
-	return c > (page - 32 + (page >> 8) - 1) / (page >> 8) ?
-	       (double)page : 32.0 + c * (page >> 8);
-}
-
-/* One file and one primary in the recompress view. */
-struct recomp_view {
-	const struct pageset *ps;
-	size_t page, threshold, rthr, cap;
-	int reps;
-	size_t *plen;		/* the primary's result, 0: stored whole */
-	size_t *try, ntry;	/* the pages tried */
-	size_t *slen;		/* a secondary's result for each page tried */
-	unsigned char *sbuf, *out;
-	double *tc, *td;	/* seconds of each repetition */
-	size_t same, huge;
-	double mem_prim, mem_try;	/* bytes: all pages, those tried */
-};
-
-/*
- * The primary's pass over the pages: what it stores, and which pages
- * zram would try to recompress.
- */
-static int recomp_primary(struct recomp_view *v, struct algo *prim)
-{
-	size_t page = v->page, i;
-
-	if (prim->init && prim->init(prim, page)) {
-		if (prim->fini)
-			prim->fini(prim);
-		return -1;
-	}
-	for (i = 0; i < v->ps->npages; i++) {
-		const unsigned char *src = v->ps->data + i * page;
-		size_t c;
-
-		/* zram keeps same-filled pages in the slot, without a compressor */
-		if (tool_same_filled(src, page)) {
-			v->same++;
-			continue;
-		}
-		c = prim->comp(prim, src, page, v->sbuf, v->cap);
-		v->plen[i] = c && c < v->threshold ? c : 0;
-		v->mem_prim += zs_bytes(v->plen[i], page, v->threshold);
-		v->huge += !v->plen[i];
-		if (!v->plen[i] || (v->rthr && v->plen[i] >= v->rthr)) {
-			v->try[v->ntry++] = i;
-			v->mem_try += zs_bytes(v->plen[i], page, v->threshold);
-		}
-	}
-	if (prim->fini)
-		prim->fini(prim);
-	return 0;
-}
-
-static void recomp_heading(FILE *f, const char *name,
-			   const struct recomp_view *v,
-			   const struct algo *prim)
-{
-	size_t n = v->ps->npages;
-
-	fprintf(f, "\n== %s: %zu pages, %zu same-filled; %s stores %zu whole (huge)",
-		name, n, v->same, prim->name, v->huge);
-	if (v->rthr)
-		fprintf(f, " and %zu more in %zu bytes or more",
-			v->ntry - v->huge, v->rthr);
-	fprintf(f, " ==\n%s: memory %.0f KiB (ratio %.3f), the pages tried %.0f KiB\n",
-		prim->name, v->mem_prim / 1024,
-		(double)n * v->page / v->mem_prim, v->mem_try / 1024);
-	fprintf(f, "%-12s %6s %6s %6s %10s %10s %9s %7s %10s %10s %s\n",
-		"secondary", "tried", "recomp", "huge", "tried_KiB",
-		"after_KiB", "file_KiB", "ratio", "comp_MiB/s", "dec_MiB/s",
-		"roundtrip");
-}
-
-/*
- * Secondary @a on the pages tried: what it recompresses into a smaller
- * size class, how fast, checked by a round trip; its row of the view.
- * Returns -1 when it cannot be set up or fails a round trip.
- */
-static int recomp_secondary(FILE *f, struct recomp_view *v, struct algo *a)
-{
-	size_t page = v->page, thr = v->threshold, cap = v->cap, k;
-	size_t nrec = 0, left = 0;
-	const unsigned char *data = v->ps->data;
-	double after = 0, rbytes = 0, t0, mem;
-	bool ok = true;
-	int r;
-
-	if (a->init && a->init(a, page))
-		return -1;
-	for (r = 0; r < v->reps; r++) {
-		t0 = tool_now();
-		for (k = 0; k < v->ntry; k++)
-			v->slen[k] = a->comp(a, data + v->try[k] * page, page,
-					     v->sbuf + k * cap, cap);
-		v->tc[r] = tool_now() - t0;
-	}
-	for (k = 0; k < v->ntry; k++) {
-		size_t p = v->plen[v->try[k]], s = v->slen[k];
-		bool rec = s && s < thr &&
-			   zs_class(s, page, thr) < zs_class(p, page, thr) &&
-			   (!v->rthr || s < v->rthr);
-
-		if (!rec) {
-			v->slen[k] = 0;
-			after += zs_bytes(p, page, thr);
-			left += !p;
-			continue;
-		}
-		nrec++;
-		rbytes += page;
-		after += zs_bytes(s, page, thr);
-	}
-	for (r = 0; r < v->reps; r++) {
-		t0 = tool_now();
-		for (k = 0; k < v->ntry; k++) {
-			if (!v->slen[k])
-				continue;
-			memset(v->out, r & 1 ? 0x00 : 0xff, page);
-			if (a->decomp(a, v->sbuf + k * cap, v->slen[k],
-				      v->out, page) != page ||
-			    memcmp(v->out, data + v->try[k] * page, page))
-				ok = false;
-		}
-		v->td[r] = tool_now() - t0;
-	}
-	if (a->fini)
-		a->fini(a);
-	mem = v->mem_prim - v->mem_try + after;
-	fprintf(f, "%-12s %6zu %6zu %6zu %10.0f %10.0f %9.0f %7.3f ",
-		a->name, v->ntry, nrec, left, v->mem_try / 1024, after / 1024,
-		mem / 1024, (double)v->ps->npages * page / mem);
-	tool_put_num(f, v->ntry ? tool_mibps((double)v->ntry * page,
-					     tool_median(v->tc, v->reps)) :
-		     NAN, "%10.1f ", "         - ");
-	tool_put_num(f, nrec ? tool_mibps(rbytes, tool_median(v->td, v->reps)) :
-		     NAN, "%10.1f ", "         - ");
-	fprintf(f, "%s\n", ok ? "ok" : "FAILED");
-	return ok ? 0 : -1;
-}
-
-/*
- * For one file and one primary: which pages zram's "recompress type=huge"
- * (or with @rthr, "type=idle threshold=RTHR" on pages all idle) would try,
- * and what each secondary makes of them.  A page counts as recompressed,
- * as in zram, when the secondary's result falls into a smaller size class
- * (and, with a threshold, below it); every other page stays as the
- * primary stored it.  Same-filled pages take no memory and are never
- * tried, as in zram.  Compression times are over the pages tried,
- * decompression times over the pages recompressed (medians of @reps).
- */
-static int recompress_view(FILE *f, const char *name, const struct pageset *ps,
-			   struct algo *prim, struct algo *sec, size_t nsec,
-			   size_t page, size_t threshold, size_t rthr,
-			   int reps)
-{
-	struct recomp_view v = {
-		.ps = ps, .page = page, .threshold = threshold, .rthr = rthr,
-		.cap = 2 * page + 64, .reps = reps,
-	};
-	size_t n = ps->npages, j;
-	int ret = -1;
-
-	v.plen = calloc(n + 1, sizeof(*v.plen));
-	v.try = calloc(n + 1, sizeof(*v.try));
-	v.slen = calloc(n + 1, sizeof(*v.slen));
-	v.sbuf = malloc(n * v.cap + 1);
-	v.out = malloc(page);
-	v.tc = calloc(2 * reps, sizeof(double));
-	if (!v.plen || !v.try || !v.slen || !v.sbuf || !v.out || !v.tc)
-		goto out;
-	v.td = v.tc + reps;
-	if (recomp_primary(&v, prim))
-		goto out;
-	recomp_heading(f, name, &v, prim);
-	for (j = 0; j < nsec; j++)
-		if (recomp_secondary(f, &v, &sec[j]))
-			goto out;
-	ret = 0;
-out:
-	free(v.tc);
-	free(v.out);
-	free(v.sbuf);
-	free(v.slen);
-	free(v.try);
-	free(v.plen);
-	return ret;
-}
-
 /* ---- command line ---------------------------------------------------------- */
 
 static void bench_usage(FILE *f)
@@ -1309,8 +286,8 @@ static void bench_usage(FILE *f)
 "usage: zbewalgo bench [options] FILE...      ('-' reads stdin)\n"
 "  -a, --algorithms LIST     comma-separated subset of:\n"
 "                           ");
-	for (i = 0; i < NR_TEMPLATES; i++)
-		fprintf(f, " %s", algo_templates[i].name);
+	for (i = 0; i < BENCH_NR_TEMPLATES; i++)
+		fprintf(f, " %s", bench_templates[i].name);
 	fprintf(f, "\n"
 "                            (default: all but zbewalgo-2 when it equals\n"
 "                            the default table, zbewalgo-custom only with -c,\n"
@@ -1353,28 +330,6 @@ enum {
 	OPT_RECOMP_THR,
 };
 
-/* Closes --csv's FILE @f, @path: 0, or -1 with why */
-static int close_out(FILE *f, const char *path)
-{
-	int bad = ferror(f);
-
-	errno = 0;
-	if (!fclose(f) && !bad)
-		return 0;
-	fprintf(stderr, "zbewalgo: %s: %s\n", path,
-		strerror(errno ? errno : EIO));
-	return -1;
-}
-
-static FILE *open_out(const char *path, FILE **mine)
-{
-	*mine = NULL;
-	if (!path)
-		return stdout;
-	*mine = tool_open(path, "w");
-	return *mine;
-}
-
 /*
  * --dict FILE: a dictionary as zram's dict= takes it (zstd --train or
  * zbewalgo train-dict), for the zstd-N+dict and zbewalgo+dict algorithms;
@@ -1393,25 +348,6 @@ static int bench_read_dict(const char *path, size_t page)
 	bench_dict_len = len;
 	return 0;
 }
-
-/* The command line. */
-struct bench_args {
-	const char *alist;		/* -a, NULL: the default set */
-	struct zbewalgo_table *table;	/* -c, owned */
-	long early_abort;		/* -e, -1: the default */
-	bool drop, verbose;
-	int reps;
-	size_t page, threshold;
-	double wmibps, rmibps;		/* the backing device */
-	bool csv;
-	const char *csv_path;		/* NULL: stdout */
-	const char *recomp;		/* --recompress's primaries, or NULL */
-	const char *dict_path;		/* --dict, or NULL */
-	size_t rthr;
-	struct tool_output o;
-	char **files;
-	size_t nfiles;
-};
 
 /*
  * The options that take a number: 0 done, -1 a bad value (reported), 1
@@ -1561,62 +497,6 @@ static int bench_parse(int argc, char **argv, struct bench_args *a)
 	return check_args(a);
 }
 
-/* The algorithms of a run, in table order, and --recompress's primaries. */
-struct bench_algos {
-	struct algo algos[NR_TEMPLATES];
-	size_t nalgos;
-	int lz4_idx;			/* lz4's index, or -1 */
-	struct algo prims[NR_TEMPLATES];
-	size_t nprims;
-};
-
-/*
- * --recompress: its checks, and its primaries in @al; the secondaries
- * are zbewalgo and presets 1 and 3 unless -a names others.
- */
-static int recompress_setup(struct bench_args *a, struct bench_algos *al)
-{
-	const char *p = a->recomp;
-
-	if (a->csv || a->o.json || a->o.plot_path) {
-		fprintf(stderr, "zbewalgo: --recompress prints a table only (no --csv, --json, --plot)\n");
-		return -1;
-	}
-	if (a->rthr >= a->threshold) {
-		fprintf(stderr, "zbewalgo: --recompress-threshold must be below the threshold (%zu)\n",
-			a->threshold);
-		return -1;
-	}
-	while (*p) {
-		size_t len = strcspn(p, ",");
-		const struct algo *t = find_template(p, len);
-		struct algo *x = &al->prims[al->nprims];
-
-		if (!t || t->raw_only) {
-			fprintf(stderr, "zbewalgo: --recompress: unknown primary '%.*s'\n",
-				(int)len, p);
-			return -1;
-		}
-		*x = *t;
-		x->threshold = a->threshold;
-		x->early_abort = -1;
-		if (t->init == zbw_init)
-			x->table = t->level > 0 ?
-				   zbewalgo_preset_table(t->level) :
-				   zbewalgo_table_default();
-		if (t->init == zbw_init && t->level < 0) {
-			fprintf(stderr, "zbewalgo: --recompress: %s cannot be a primary\n",
-				t->name);
-			return -1;
-		}
-		al->nprims++;
-		p += len + !!p[len];
-	}
-	if (!a->alist)
-		a->alist = "zbewalgo,zbewalgo-1,zbewalgo-3";
-	return 0;
-}
-
 /* Whether template @t is in this run: in -a's list, or by default. */
 static bool wanted(const struct bench_args *a, const struct algo *t)
 {
@@ -1628,9 +508,9 @@ static bool wanted(const struct bench_args *a, const struct algo *t)
 	if (!p) {
 		if (t->opt_in)
 			return false;
-		if (t->init == zbw_init && t->level == -1)
+		if (bench_is_zbewalgo(t) && t->level == -1)
 			return a->table;
-		if (t->init == zbw_init && t->level == 2)
+		if (bench_is_zbewalgo(t) && t->level == 2)
 			return memcmp(zbewalgo_preset_table(2),
 				      zbewalgo_table_default(),
 				      sizeof(struct zbewalgo_table));
@@ -1652,7 +532,7 @@ static int check_alist(const char *p)
 	while (*p) {
 		size_t len = strcspn(p, ",");
 
-		if (!find_template(p, len)) {
+		if (!bench_find_template(p, len)) {
 			fprintf(stderr, "zbewalgo: unknown algorithm '%.*s'\n",
 				(int)len, p);
 			return -1;
@@ -1667,17 +547,17 @@ static int select_algos(const struct bench_args *a, struct bench_algos *al)
 {
 	size_t i;
 
-	for (i = 0; i < NR_TEMPLATES; i++) {
-		const struct algo *t = &algo_templates[i];
+	for (i = 0; i < BENCH_NR_TEMPLATES; i++) {
+		const struct algo *t = &bench_templates[i];
 		struct algo *x = &al->algos[al->nalgos];
 
 		if (!wanted(a, t))
 			continue;
 		*x = *t;
 		x->threshold = a->threshold;
-		x->early_abort = t->init == zbw_init && t->level == -1 ?
+		x->early_abort = bench_is_zbewalgo(t) && t->level == -1 ?
 				 a->early_abort : -1;
-		if (t->init == zbw_init) {
+		if (bench_is_zbewalgo(t)) {
 			x->table = t->level > 0 ?
 				   zbewalgo_preset_table(t->level) :
 				   t->level ? a->table :
@@ -1687,7 +567,7 @@ static int select_algos(const struct bench_args *a, struct bench_algos *al)
 				return -1;
 			}
 		}
-		describe(x);
+		bench_describe(x);
 		if (!strcmp(t->name, "lz4"))
 			al->lz4_idx = al->nalgos;
 		al->nalgos++;
@@ -1702,116 +582,9 @@ static int select_algos(const struct bench_args *a, struct bench_algos *al)
 }
 
 /* Input @path's name in messages and records. */
-static const char *file_name(const char *path)
+const char *bench_file_name(const char *path)
 {
 	return strcmp(path, "-") ? path : "stdin";
-}
-
-/*
- * --recompress: the view of every file with every primary, each
- * secondary zbewalgo.  Returns the exit status.
- */
-static int recompress_files(const struct bench_args *a,
-			    struct bench_algos *al)
-{
-	size_t i, f, measured = 0;
-	int ret = 0;
-
-	for (i = 0; i < al->nalgos; i++) {
-		if (al->algos[i].init != zbw_init) {
-			fprintf(stderr, "zbewalgo: --recompress: the secondary %s is not zbewalgo\n",
-				al->algos[i].name);
-			return 2;
-		}
-	}
-	fprintf(stdout,
-		"# zbewalgo bench --recompress: %zu-byte pages, zram threshold %zu, %d reps (median), %s\n"
-		"# tried: pages zram's 'recompress type=huge'%s would try; recomp: those the secondary puts\n"
-		"#   into a smaller zsmalloc size class (16-byte classes, not merged)%s; huge: tried pages\n"
-		"#   left whole; *_KiB: memory as zsmalloc size classes; file_KiB, ratio: the whole file\n"
-		"#   with the primary and the recompression; comp: over the pages tried, dec: recompressed\n",
-		a->page, a->threshold, a->reps,
-		a->drop ? "same-filled and duplicate pages dropped" :
-			  "all pages",
-		a->rthr ? " (and 'type=idle threshold=N' on idle pages)" : "",
-		a->rthr ? " and below N" : "");
-	for (f = 0; f < a->nfiles; f++) {
-		const char *name = file_name(a->files[f]);
-		struct pageset ps;
-
-		if (load_pages(a->files[f], a->page, a->drop, &ps)) {
-			ret = 1;
-			continue;
-		}
-		if (!ps.npages)
-			fprintf(stderr, "zbewalgo: %s: no pages to measure (%zu same-filled, %zu duplicates dropped)\n",
-				name, ps.same, ps.dups);
-		else
-			measured++;
-		for (i = 0; i < al->nprims && ps.npages; i++) {
-			if (recompress_view(stdout, name, &ps, &al->prims[i],
-					    al->algos, al->nalgos, a->page,
-					    a->threshold, a->rthr, a->reps)) {
-				fprintf(stderr, "zbewalgo: %s: %s: recompress view failed (set-up or ROUND TRIP)\n",
-					name, al->prims[i].name);
-				ret = 1;
-			}
-		}
-		free(ps.data);
-	}
-	if (!measured) {
-		fprintf(stderr, "zbewalgo: bench: nothing measured\n");
-		ret = 1;
-	}
-	if (tool_flush_stdout())
-		ret = 1;
-	return ret;
-}
-
-/* A run over the files: the records so far and where the tables go. */
-struct bench_run {
-	struct result *res;
-	int *lz4_of;		/* each record's file's lz4 record, or -1 */
-	size_t nres, nfiles;	/* records, files measured */
-	FILE *table_out;	/* NULL: no tables */
-	int ret;		/* the exit status so far */
-};
-
-static void table_intro(FILE *f, const struct bench_args *a)
-{
-	fprintf(f,
-		"# zbewalgo bench: %zu-byte pages, zram threshold %zu, %d reps (median), %s\n"
-		"# ratio: zram's rule (results >= threshold count as a page), plain: sizes as produced\n"
-		"# c/lz4, d/lz4: speed relative to lz4 in this run; eff_*: the seed's effective speed (its ⊙ columns)\n"
-		"#   with a backing device of %.2f MiB/s write, %.2f MiB/s read, mem_limit fitting the best ratio\n"
-		"# zbewalgo memory: %zu bytes per context (stream), all allocated when it is created\n",
-		a->page, a->threshold, a->reps,
-		a->drop ? "same-filled and duplicate pages dropped" :
-			  "all pages", a->wmibps, a->rmibps,
-		zbewalgo_ctx_size(a->page));
-}
-
-/* The table of the results @fr of file @name. */
-static void file_table(FILE *f, const struct bench_args *a,
-		       const struct bench_algos *al, const char *name,
-		       const struct pageset *ps, const struct result *fr)
-{
-	size_t i;
-
-	fprintf(f, "\n== %s: %zu pages", name, ps->npages);
-	if (a->drop)
-		fprintf(f, " (dropped: %zu same-filled, %zu duplicate)",
-			ps->same, ps->dups);
-	fprintf(f, " ==\n");
-	table_header(f);
-	for (i = 0; i < al->nalgos; i++)
-		table_row(f, &fr[i],
-			  al->lz4_idx >= 0 ? &fr[al->lz4_idx] : NULL);
-	worse_line(f, fr, al->nalgos);
-	if (f == stdout)
-		tool_flush_stdout();	/* says why, once, when it fails */
-	else
-		fflush(f);
 }
 
 /*
@@ -1862,11 +635,11 @@ static int measure_algos(const struct bench_args *a, struct bench_algos *al,
 static int bench_file(const struct bench_args *a, struct bench_algos *al,
 		      struct bench_run *run, const char *path)
 {
-	const char *name = file_name(path);
+	const char *name = bench_file_name(path);
 	struct result *fr = &run->res[run->nres];
 	struct pageset ps;
 
-	if (load_pages(path, a->page, a->drop, &ps)) {
+	if (bench_load_pages(path, a->page, a->drop, &ps)) {
 		run->ret = 1;
 		return 0;
 	}
@@ -1886,36 +659,10 @@ static int bench_file(const struct bench_args *a, struct bench_algos *al,
 	free(ps.data);
 	effective_speeds(fr, al->nalgos, a->wmibps, a->rmibps);
 	if (run->table_out)
-		file_table(run->table_out, a, al, name, &ps, fr);
+		bench_file_table(run->table_out, a, al, name, &ps, fr);
 	run->nres += al->nalgos;
 	run->nfiles++;
 	return 0;
-}
-
-/* The records as CSV and JSON, and their plot. */
-static void bench_output(struct bench_args *a, struct bench_run *run)
-{
-	struct records rs = { run->res, run->nres, run->lz4_of };
-	FILE *fout, *mine;
-
-	if (a->csv) {
-		if (!(fout = open_out(a->csv_path, &mine))) {
-			run->ret = 1;
-		} else {
-			write_csv(fout, run->res, run->nres, run->lz4_of);
-			if (mine && close_out(mine, a->csv_path))
-				run->ret = 1;
-		}
-	}
-	if (a->o.plot_path && !run->nres) {
-		fprintf(stderr, "zbewalgo: --plot: nothing measured\n");
-		a->o.plot_path = NULL;
-		run->ret = 1;
-	}
-	if (tool_write_json(&a->o, write_json, &rs))
-		run->ret = 1;
-	if (tool_flush_stdout())
-		run->ret = 1;
 }
 
 /*
@@ -1936,7 +683,7 @@ static int bench_files(struct bench_args *a, struct bench_algos *al)
 		goto out;
 	}
 	if (run.table_out)
-		table_intro(run.table_out, a);
+		bench_table_intro(run.table_out, a);
 	for (f = 0; f < a->nfiles; f++) {
 		if (bench_file(a, al, &run, a->files[f])) {
 			run.ret = 1;
@@ -1948,8 +695,9 @@ static int bench_files(struct bench_args *a, struct bench_algos *al)
 		run.ret = 1;
 	}
 	if (run.table_out && run.nfiles > 1)
-		table_summary(run.table_out, run.res, run.nres, al->algos,
-			      al->nalgos, al->lz4_idx, run.nfiles);
+		bench_table_summary(run.table_out, run.res, run.nres,
+				    al->algos, al->nalgos, al->lz4_idx,
+				    run.nfiles);
 	bench_output(a, &run);
 out:
 	free(run.lz4_of);
@@ -1980,10 +728,11 @@ int bench_main(int argc, char **argv)
 		goto out;
 	}
 	ret = 2;	/* for settings that do not fit together */
-	if ((a.recomp && recompress_setup(&a, &al)) || select_algos(&a, &al))
+	if ((a.recomp && bench_recompress_setup(&a, &al)) ||
+	    select_algos(&a, &al))
 		goto out;
 	if (a.recomp)
-		ret = recompress_files(&a, &al);
+		ret = bench_recompress_files(&a, &al);
 	else
 		ret = bench_files(&a, &al);
 out:

@@ -22,6 +22,8 @@
 #include <string.h>
 #include <linux/zbewalgo.h>
 
+#include "load_pages.h"
+
 #define PAGE	4096
 #define CAP	ZBEWALGO_STORED_SIZE(PAGE)
 
@@ -64,28 +66,6 @@ static void print(const char *name, const struct tally *t)
 	       t->same, t->other, t->table, t->longer, t->worst);
 }
 
-static unsigned char *load(const char *path, size_t *pages)
-{
-	FILE *f = fopen(path, "rb");
-	unsigned char *buf = NULL;
-	size_t n = 0, got;
-
-	if (!f) {
-		perror(path);
-		exit(2);
-	}
-	do {
-		buf = realloc(buf, (n + 1) * PAGE);
-		if (!buf)
-			exit(2);
-		got = fread(buf + n * PAGE, 1, PAGE, f);
-		n += got == PAGE;
-	} while (got == PAGE);
-	fclose(f);
-	*pages = n;
-	return buf;
-}
-
 int main(int argc, char **argv)
 {
 	struct zbewalgo_ctx *a = zbewalgo_ctx_create(PAGE);
@@ -117,7 +97,7 @@ int main(int argc, char **argv)
 		unsigned char *data;
 		size_t n, p;
 
-		data = load(argv[i], &n);
+		data = load_pages(argv[i], PAGE, false, &n);
 		first = malloc((n + 1) * sizeof(*first));
 		if (!first)
 			return 2;

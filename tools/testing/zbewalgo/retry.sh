@@ -29,7 +29,7 @@ if [ -n "$base" ]; then
 	src=$("$here/base-tree.sh" "$rev" build/libzbewalgo.a)
 	${CC:-cc} -O2 -I"$src/include" -I"$src/tools/zbewalgo/shim" \
 		-o "$src/build/zbewalgo_retry" "$here/retry.c" \
-		"$src/build/libzbewalgo.a" -lzstd -lm
+		"$here/load_pages.c" "$src/build/libzbewalgo.a" -lzstd -lm
 	files=("$@")
 	for level in 1 2 3; do
 		echo "== commit $rev, level $level"

@@ -12,7 +12,7 @@
 # usage: instructions.sh [-c TABLE] TOOL PAGES ALG[,ALG...] FILE...
 #
 # Prints, per file and algorithm: zram's ratio, and the instructions of
-# compression and decompression per page (bench.c's ALG_comp and
+# compression and decompression per page (bench_algos.c's ALG_comp and
 # ALG_decomp with all they call, one page at a time, one repetition).
 # -c TABLE goes to zbewalgo bench for zbewalgo-custom.  Needs valgrind
 # (Debian: apt-get install valgrind).
@@ -35,11 +35,11 @@ for f in "$@"; do
 		ratio=$("$tool" bench -r 1 -a "$a" "${opts[@]}" "$tmp/in" | awk -v a="$a" '$1 == a { print $2; exit }')
 		valgrind --tool=callgrind --callgrind-out-file="$tmp/cg" \
 			"$tool" bench -r 1 -a "$a" "${opts[@]}" "$tmp/in" >/dev/null 2>&1
-		# the inclusive counts of bench.c's X_comp and X_decomp
+		# the inclusive counts of bench_algos.c's X_comp and X_decomp
 		callgrind_annotate --inclusive=yes "$tmp/cg" |
 			awk -v f="${f##*/}" -v a="$a" -v r="$ratio" -v n="$n" '
-				/bench\.c:[a-z0-9]+_comp \[/ { gsub(",", "", $1); c += $1 }
-				/bench\.c:[a-z0-9]+_decomp \[/ { gsub(",", "", $1); d += $1 }
+				/bench_algos\.c:[a-z0-9]+_comp \[/ { gsub(",", "", $1); c += $1 }
+				/bench_algos\.c:[a-z0-9]+_decomp \[/ { gsub(",", "", $1); d += $1 }
 				END { printf "%-24s %-16s %7s %12.0f %12.0f\n", f, a, r, c / n, d / n }'
 	done
 done

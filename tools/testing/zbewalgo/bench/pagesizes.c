@@ -32,6 +32,8 @@
 #include <linux/zbewalgo.h>
 #include <linux/zstd.h>	/* the shim's: zstd as the kernel calls it */
 
+#include "../load_pages.h"
+
 #define PAGE	4096
 #define CAP	(2 * PAGE + 64)
 
@@ -56,30 +58,6 @@ static uint64_t page_hash(const unsigned char *p)
 	return h;
 }
 
-static unsigned char *load(const char *path, size_t *pages)
-{
-	FILE *f = fopen(path, "rb");
-	unsigned char *buf = NULL;
-	size_t n = 0, got;
-
-	if (!f) {
-		perror(path);
-		exit(2);
-	}
-	do {
-		buf = realloc(buf, (n + 1) * PAGE);
-		if (!buf)
-			exit(2);
-		got = fread(buf + n * PAGE, 1, PAGE, f);
-		if (got)
-			memset(buf + n * PAGE + got, 0, PAGE - got);
-		n += got > 0;
-	} while (got == PAGE);
-	fclose(f);
-	*pages = n;
-	return buf;
-}
-
 struct coders {
 	struct zbewalgo_ctx *zc, *zd;
 	ZSTD_CCtx *cctx;
@@ -92,7 +70,7 @@ static bool one_file(struct coders *c, const char *path)
 {
 	static unsigned char out[CAP], back[PAGE];
 	size_t n, i, k, slots = 1, *slot;
-	unsigned char *data = load(path, &n);
+	unsigned char *data = load_pages(path, PAGE, true, &n);
 	bool ok = true;
 
 	while (slots < 2 * n)
