@@ -506,6 +506,10 @@ void bench_describe(struct algo *a)
 			 "raw deflate, windowBits -%d, memLevel %d, level %d (default 6) (zlib %s)",
 			 DEFLATE_WINBITS, MAX_MEM_LEVEL, a->level,
 			 zlibVersion());
+	} else if (a->init == zstd_dict_init) {
+		snprintf(a->params, sizeof(a->params),
+			 "level %d with --dict's dictionary, ZSTD_getCParams(%d, page size) (libzstd %s)",
+			 a->level, a->level, ZSTD_versionString());
 	} else {
 		snprintf(a->params, sizeof(a->params),
 			 "pages stored as they are");
