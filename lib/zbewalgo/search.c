@@ -3,8 +3,9 @@
  * What the combination engine's search decides (engine.c): a page's
  * sample and the random-page test, the probe that ranks a table's chains
  * for the page, and the search over the table itself: which chain comes
- * next, which result is kept and when the search stops.  The tuner
- * (tools/zbewalgo/tune_search.c) runs the same search on measured sizes.
+ * next, which result is kept and when the search stops.  The decisions
+ * are apart from the engine so that a caller with sizes it measured
+ * before (a table tuner in user space) takes the same ones.
  *
  * Every decision depends on the page, the table and the thresholds only,
  * never on pages compressed before: a caller that compresses a page twice
@@ -500,7 +501,8 @@ void zbw_probe_rank(struct zbw_probe *p)
  * The first chain in table order whose estimate is below @easy will most
  * likely end the search at once: zbw_probe() estimates no chain after it
  * but gives them its estimate, which comes first in ties.  This does the
- * same to estimates made in full (the tuner's).
+ * same to estimates made for every chain, so that a caller that made
+ * them ranks the chains as zbw_probe() does.
  */
 void zbw_probe_cut(struct zbw_probe *p, u32 easy)
 {

@@ -2,8 +2,8 @@
 /*
  * The combination engine's search (search.c): the page's sample, the
  * probe that ranks a table's chains for it, and the decisions of one
- * page's search, which the engine and the tuner (tools/zbewalgo) both
- * drive.
+ * page's search, which the engine drives and a table tuner in user space
+ * can drive too.
  */
 #ifndef __ZBEWALGO_SEARCH_H
 #define __ZBEWALGO_SEARCH_H
@@ -159,10 +159,10 @@ void zbw_probe(const u8 *src, unsigned int slen,
  * @best_comb: table index of the chain of @best, -1 while none
  * @best_steps: steps of that chain that gave @best
  *
- * The engine and the tuner (tools/zbewalgo/tune_search.c) drive one
- * search each through these calls: the engine with the sizes the steps
- * write, the tuner with sizes it measured before.  Nothing in it outlives
- * the page.
+ * The engine drives one search per page through these calls, with the
+ * sizes the steps write; a table tuner in user space drives the same
+ * calls with sizes it measured before, and so decides as the engine
+ * would.  Nothing in it outlives the page.
  */
 struct zbw_search {
 	const struct zbw_probe *probe;

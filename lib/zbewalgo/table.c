@@ -33,17 +33,17 @@ enum {
 };
 
 /*
- * The default table, chosen by measurement (method in
- * tools/testing/zbewalgo/bench/README.md): zstd alone for text, code and
- * process memory; zstd on byte planes for arrays of numbers, of 4- or
- * 8-byte words, or of the differences of 8- or 2-byte words (sparse
- * matrices, pointer arrays, 16-bit images, and numbers that repeat); the
- * number coders for arrays of 4-, 8- and 2-byte numbers whose values vary
- * smoothly or within a range (float fields, solver state, samples).  Each
- * chain costs about one zstd run or less, and about one chain is tried
- * per page.  zstd comes first: where the probe's estimates cannot tell
- * the chains apart (pages of mostly zeros) the first chain is tried, and
- * on those pages of process memory zstd alone writes the least.
+ * The default table, chosen by measuring chains on pages of each kind
+ * it names: zstd alone for text, code and process memory; zstd on byte
+ * planes for arrays of numbers, of 4- or 8-byte words, or of the
+ * differences of 8- or 2-byte words (sparse matrices, pointer arrays,
+ * 16-bit images, and numbers that repeat); the number coders for arrays
+ * of 4-, 8- and 2-byte numbers whose values vary smoothly or within a
+ * range (float fields, solver state, samples).  Each chain costs about
+ * one zstd run or less, and about one chain is tried per page.  zstd
+ * comes first: where the probe's estimates cannot tell the chains apart
+ * (pages of mostly zeros) the first chain is tried, and on those pages of
+ * process memory zstd alone writes the least.
  */
 static const struct zbewalgo_table zbewalgo_default = {
 	.nr = 8,
@@ -277,7 +277,7 @@ EXPORT_SYMBOL_GPL(zbewalgo_table_steps);
 /*
  * The most work of one run of each step on a page, in sixteenths of
  * zstd's slowest page at level 3 with zram's parameters, measured on pages
- * built to be slow, as the first step and after others (make worst).
+ * built to be slow, as the first step and after others.
  * The BWT's sorters take about 21 times zstd's time on pages that repeat
  * with a period of a few hundred bytes; the byte-plane and word steps
  * take a fifth of it or less.
