@@ -583,6 +583,49 @@ static void zbw_stats_count(struct zbewalgo_stats_set *set,
 	put_cpu_ptr(st);
 }
 
+/* One counter of @st, whole even while its CPU adds to it (32-bit) */
+static u64 zbw_stat_read(const struct zbewalgo_stats *st,
+			 const u64_stats_t *counter)
+{
+	unsigned int start;
+	u64 val;
+
+	do {
+		start = u64_stats_fetch_begin(&st->syncp);
+		val = u64_stats_read(counter);
+	} while (u64_stats_fetch_retry(&st->syncp, start));
+	return val;
+}
+
+/**
+ * zbewalgo_stats_sum() - sum the per-CPU counters of a configuration
+ * @cfg: the configuration, referenced by the caller
+ * @sum: the sums; wins beyond the entries of its table in use
+ *	(zbewalgo_config_table()) are 0
+ *
+ * Each counter is read whole, on 32-bit kernels too; pages compressed
+ * meanwhile may count in some sums and not yet in others.
+ */
+void zbewalgo_stats_sum(const struct zbewalgo_config *cfg,
+			struct zbewalgo_stats_sum *sum)
+{
+	unsigned int i, nr = zbewalgo_config_table(cfg)->nr;
+	int cpu;
+
+	memset(sum, 0, sizeof(*sum));
+	for_each_possible_cpu(cpu) {
+		const struct zbewalgo_stats *st = per_cpu_ptr(cfg->stats->cpu,
+							      cpu);
+
+		sum->pages += zbw_stat_read(st, &st->pages);
+		sum->tried += zbw_stat_read(st, &st->tried);
+		sum->stored += zbw_stat_read(st, &st->stored);
+		for (i = 0; i < nr; i++)
+			sum->wins[i] += zbw_stat_read(st, &st->wins[i]);
+	}
+}
+EXPORT_SYMBOL_IF_KUNIT(zbewalgo_stats_sum);
+
 /**
  * zbewalgo_stream_compress() - compress a page with the shared settings
  * @s: the stream; not used concurrently
