@@ -3,7 +3,7 @@
  * zbewalgo run-time tuning: /sys/kernel/zbewalgo/, documented in
  * Documentation/ABI/testing/sysfs-kernel-zbewalgo.
  *
- * Every write builds a new configuration and publishes it (see stream.c);
+ * Every write builds a new configuration and publishes it (see config.c);
  * a write that does not parse returns -EINVAL and changes nothing.  The
  * statistics stay until the table changes.
  */
