@@ -2,8 +2,8 @@
 /*
  * zbewalgo shared configuration: what sysfs changes and streams use.
  * Kernel only; not part of the algorithm core.  The configuration's
- * lifetime and statistics are config.c's, the streams stream.c's, and
- * its files sysfs.c's and debugfs.c's.
+ * lifetime and statistics are config.c's, the streams stream.c's, its
+ * files sysfs.c's and debugfs.c's, and module.c sets them up.
  */
 #ifndef __ZBEWALGO_STREAM_H
 #define __ZBEWALGO_STREAM_H
