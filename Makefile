@@ -42,7 +42,7 @@ include lib/zbewalgo/Makefile
 LIB_SRCS	:= $(addprefix lib/zbewalgo/,$(patsubst %.o,%.c,$(if $(filter 1,$(ZBW_LEAN)), \
 		   $(filter-out $(ZBEWALGO_CLASSIC),$(ZBEWALGO_CORE)),$(ZBEWALGO_CORE))))
 LIB_HDRS	:= include/linux/zbewalgo.h $(wildcard lib/zbewalgo/*.h) \
-		   $(wildcard tools/zbewalgo/shim/linux/*.h)
+		   $(wildcard tools/zbewalgo/shim/*/*.h)
 LIB_OBJS	:= $(patsubst %.c,$(BUILD)/%.o,$(LIB_SRCS))
 
 TOOL		:= $(BUILD)/zbewalgo

@@ -80,8 +80,9 @@ static int zbewalgo_sdecompress(struct crypto_scomp *tfm, const u8 *src,
 #ifndef ZBEWALGO_SCOMP_STREAMS
 /*
  * scomp contexts: allocated per tfm up to 6.14, per CPU stream from 6.15
- * on.  Kbuild defines ZBEWALGO_SCOMP_STREAMS when the kernel has streams;
- * the upstream patch keeps that path only (scripts/kernel-integrate.py).
+ * on.  The build defines ZBEWALGO_SCOMP_STREAMS when the kernel's scomp
+ * has streams (struct crypto_acomp_streams); a tree that has them needs
+ * no other path.
  */
 static void *zbewalgo_alloc_ctx(struct crypto_scomp *tfm)
 {

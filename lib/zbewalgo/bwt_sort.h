@@ -80,7 +80,7 @@ struct bwt_qs {
 /*
  * Everything of the encoder but its few scalars lives here, not on the
  * stack: the sort states, the quicksort's range stack and insertion keys
- * (kernel stacks are small; see tools/testing/kernel/stack.sh).
+ * (kernel stacks are small, and zram and zswap compress deep in reclaim).
  */
 struct bwt_scratch {
 	u16 start[256];		/* first row of each byte's bucket */

@@ -7,6 +7,7 @@
  * whatever a corrupted page holds.
  */
 
+#include <kunit/visibility.h>
 #include <linux/export.h>
 
 #include "engine.h"
@@ -45,7 +46,7 @@ size_t zbewalgo_decompress_scratch_size(size_t max_len)
 	}
 	return size + zbw_align8(state);
 }
-EXPORT_SYMBOL_GPL(zbewalgo_decompress_scratch_size);
+EXPORT_SYMBOL_IF_KUNIT(zbewalgo_decompress_scratch_size);
 
 /*
  * Without a context: what @step (id @id) decodes a page of @orig bytes
@@ -196,7 +197,7 @@ int zbewalgo_decompress(const void *src, size_t slen, void *dst,
 {
 	return zbw_decompress(src, slen, dst, dlen, scratch, NULL);
 }
-EXPORT_SYMBOL_GPL(zbewalgo_decompress);
+EXPORT_SYMBOL_IF_KUNIT(zbewalgo_decompress);
 
 /**
  * zbewalgo_ctx_decompress() - decompress one page with a context's scratch
@@ -227,4 +228,4 @@ int zbewalgo_ctx_decompress(struct zbewalgo_ctx *ctx, const void *src,
 		*dlen = cap;
 	return ret;
 }
-EXPORT_SYMBOL_GPL(zbewalgo_ctx_decompress);
+EXPORT_SYMBOL_IF_KUNIT(zbewalgo_ctx_decompress);

@@ -6,6 +6,7 @@
  * Documentation/staging/zbewalgo.rst.  decompress.c reads it back.
  */
 
+#include <kunit/visibility.h>
 #include <linux/export.h>
 #include <linux/module.h>
 #include <linux/slab.h>
@@ -166,7 +167,7 @@ size_t zbewalgo_ctx_size(size_t max_len)
 {
 	return zbewalgo_ctx_size_for(max_len, NULL, 0, true);
 }
-EXPORT_SYMBOL_GPL(zbewalgo_ctx_size);
+EXPORT_SYMBOL_IF_KUNIT(zbewalgo_ctx_size);
 
 /**
  * zbw_ctx_new() - zbewalgo_ctx_create_for(), saying why it failed
@@ -263,7 +264,7 @@ struct zbewalgo_ctx *zbewalgo_ctx_create_for(size_t max_len,
 
 	return zbw_ctx_new(max_len, table, level, dict, &ctx) ? NULL : ctx;
 }
-EXPORT_SYMBOL_GPL(zbewalgo_ctx_create_for);
+EXPORT_SYMBOL_IF_KUNIT(zbewalgo_ctx_create_for);
 
 /**
  * zbewalgo_ctx_create() - allocate a compression context
@@ -278,7 +279,7 @@ struct zbewalgo_ctx *zbewalgo_ctx_create(size_t max_len)
 {
 	return zbewalgo_ctx_create_for(max_len, NULL, 0, true);
 }
-EXPORT_SYMBOL_GPL(zbewalgo_ctx_create);
+EXPORT_SYMBOL_IF_KUNIT(zbewalgo_ctx_create);
 
 /**
  * zbewalgo_ctx_destroy() - free a context
@@ -288,7 +289,7 @@ void zbewalgo_ctx_destroy(struct zbewalgo_ctx *ctx)
 {
 	kvfree(ctx);
 }
-EXPORT_SYMBOL_GPL(zbewalgo_ctx_destroy);
+EXPORT_SYMBOL_IF_KUNIT(zbewalgo_ctx_destroy);
 
 /**
  * zbewalgo_ctx_set_table() - choose the combinations a context tries
@@ -304,7 +305,7 @@ void zbewalgo_ctx_set_table(struct zbewalgo_ctx *ctx,
 {
 	ctx->table = table;
 }
-EXPORT_SYMBOL_GPL(zbewalgo_ctx_set_table);
+EXPORT_SYMBOL_IF_KUNIT(zbewalgo_ctx_set_table);
 
 /**
  * zbewalgo_ctx_set_params() - set the search thresholds of a context
@@ -316,7 +317,7 @@ void zbewalgo_ctx_set_params(struct zbewalgo_ctx *ctx,
 {
 	ctx->params = *params;
 }
-EXPORT_SYMBOL_GPL(zbewalgo_ctx_set_params);
+EXPORT_SYMBOL_IF_KUNIT(zbewalgo_ctx_set_params);
 
 /**
  * zbewalgo_ctx_set_level() - set how hard a context's steps work
@@ -350,7 +351,7 @@ int zbewalgo_ctx_set_level(struct zbewalgo_ctx *ctx, int level)
 	}
 	return 0;
 }
-EXPORT_SYMBOL_GPL(zbewalgo_ctx_set_level);
+EXPORT_SYMBOL_IF_KUNIT(zbewalgo_ctx_set_level);
 
 /**
  * zbewalgo_ctx_set_dict() - compress and decompress with a zstd dictionary
@@ -376,7 +377,7 @@ int zbewalgo_ctx_set_dict(struct zbewalgo_ctx *ctx,
 		return 0;
 	return zbw_zstd_set_dict(ctx->state[ZBEWALGO_STEP_ZSTD], dict);
 }
-EXPORT_SYMBOL_GPL(zbewalgo_ctx_set_dict);
+EXPORT_SYMBOL_IF_KUNIT(zbewalgo_ctx_set_dict);
 
 /**
  * zbewalgo_ctx_last_result() - what the last zbewalgo_compress() did
@@ -389,7 +390,7 @@ zbewalgo_ctx_last_result(const struct zbewalgo_ctx *ctx)
 {
 	return &ctx->result;
 }
-EXPORT_SYMBOL_GPL(zbewalgo_ctx_last_result);
+EXPORT_SYMBOL_IF_KUNIT(zbewalgo_ctx_last_result);
 
 static int zbw_write_stored(const u8 *src, size_t slen, u8 *dst, size_t *dlen)
 {
@@ -541,7 +542,7 @@ finish:
 	*dlen = s.best;
 	return 0;
 }
-EXPORT_SYMBOL_GPL(zbewalgo_compress);
+EXPORT_SYMBOL_IF_KUNIT(zbewalgo_compress);
 
 MODULE_LICENSE("GPL");
 MODULE_DESCRIPTION("zbewalgo page compression library");

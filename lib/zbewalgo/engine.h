@@ -59,7 +59,7 @@ struct zbewalgo_ctx {
  * Scratch layout: stage A, stage B, step scratch (all decoding needs), for
  * the steps of the mask @mask.  Inline, as the static it was in one file:
  * out of line, the decoder's frame holds the sizes it passes by address,
- * and its deepest chain grows past make check-stack's bound on arm64.
+ * and its deepest call chain on arm64 needs more than 1 KiB of stack.
  */
 static inline size_t zbw_scratch_layout(size_t max_len, u64 mask,
 					size_t *stage, size_t *steps)

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The num2, num4 and num8 steps: what their decoder (num.c, with the
- * format) and their encoder (num_enc.c, with the probe's estimate) share.
+ * format) and their encoder (num_pick.c, with the probe's estimate, and
+ * num_enc.c) share.
  */
 #ifndef __ZBEWALGO_NUM_H
 #define __ZBEWALGO_NUM_H

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * The combination engine's search (search.c): the page's sample, the
- * probe that ranks a table's chains for it, and the decisions of one
- * page's search, which the engine and the tuner (tools/zbewalgo) both
- * drive.
+ * The combination engine's search: the page's sample and the decisions
+ * of one page's search (search.c), and the probe that ranks a table's
+ * chains for the page (probe.c).  The engine drives them, and a table
+ * tuner in user space can drive them too.
  */
 #ifndef __ZBEWALGO_SEARCH_H
 #define __ZBEWALGO_SEARCH_H
@@ -23,6 +23,12 @@ static inline u32 zbw_log2_q8(u32 x)
 	u32 m = e >= 5 ? x >> (e - 5) : x << (5 - e);
 
 	return e * 256 + frac[m - 32];
+}
+
+/* A hash of @word into @bits bits, for the sample's and the probe's tables */
+static inline u32 zbw_check_hash(u32 word, unsigned int bits)
+{
+	return (word * 2654435761u) >> (32 - bits);
 }
 
 /*
@@ -159,10 +165,10 @@ void zbw_probe(const u8 *src, unsigned int slen,
  * @best_comb: table index of the chain of @best, -1 while none
  * @best_steps: steps of that chain that gave @best
  *
- * The engine and the tuner (tools/zbewalgo/tune_search.c) drive one
- * search each through these calls: the engine with the sizes the steps
- * write, the tuner with sizes it measured before.  Nothing in it outlives
- * the page.
+ * The engine drives one search per page through these calls, with the
+ * sizes the steps write; a table tuner in user space drives the same
+ * calls with sizes it measured before, and so decides as the engine
+ * would.  Nothing in it outlives the page.
  */
 struct zbw_search {
 	const struct zbw_probe *probe;

@@ -4,6 +4,7 @@
  * the names used in combination tables to the step implementations.
  */
 
+#include <kunit/visibility.h>
 #include <linux/export.h>
 #include <linux/slab.h>
 
@@ -146,7 +147,7 @@ int zbewalgo_step_id(const char *name, size_t len)
 	}
 	return -EINVAL;
 }
-EXPORT_SYMBOL_GPL(zbewalgo_step_id);
+EXPORT_SYMBOL_IF_KUNIT(zbewalgo_step_id);
 
 /**
  * zbewalgo_step_name() - name of a step
@@ -158,4 +159,4 @@ const char *zbewalgo_step_name(unsigned int id)
 {
 	return id < ZBEWALGO_NR_STEP_IDS ? zbewalgo_steps[id].name : NULL;
 }
-EXPORT_SYMBOL_GPL(zbewalgo_step_name);
+EXPORT_SYMBOL_IF_KUNIT(zbewalgo_step_name);

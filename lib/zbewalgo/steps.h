@@ -2,10 +2,10 @@
 /*
  * The list of zbewalgo steps, the one place a step is named.  Everything
  * that enumerates steps is made from it: the ids and the declarations
- * (zbewalgo_internal.h), the registry (steps.c), the table aliases
- * (table.c), the fuzz harnesses (fuzz/Makefile) and, through the
- * registry, the fuzz dictionary's ids and names; make docs checks the
- * format document's step table against it.
+ * (zbewalgo_internal.h), the registry (steps.c) and the table aliases
+ * (table.c); tools and tests outside the kernel read it too.  The step
+ * table of Documentation/staging/zbewalgo.rst lists the same ids: they
+ * are part of the page format.
  *
  * It has no include guard: define ZBW_STEP(NAME, name, id, set), include
  * this file, undefine ZBW_STEP.  One line per step, in id order from 1

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * zbewalgo shared configuration: what sysfs changes and streams use.
- * Kernel only; not part of the algorithm core.
+ * Kernel only; not part of the algorithm core.  The configuration's
+ * lifetime and statistics are config.c's, the streams stream.c's, its
+ * files sysfs.c's and debugfs.c's, and module.c sets them up.
  */
 #ifndef __ZBEWALGO_STREAM_H
 #define __ZBEWALGO_STREAM_H
@@ -10,6 +12,8 @@
 #include <linux/rcupdate.h>
 #include <linux/u64_stats_sync.h>
 #include <linux/zbewalgo.h>
+
+#include "zbewalgo_internal.h"
 
 /**
  * struct zbewalgo_stats - per-CPU counters of one table
@@ -91,6 +95,29 @@ struct zbewalgo_config {
 	struct dentry *debugfs;
 };
 
+/* The published configuration: NULL until zbewalgo_init() succeeded */
+extern struct zbewalgo_config __rcu *zbw_config;
+/*
+ * zbewalgo_default_params() for PAGE_SIZE, worked out once: the first
+ * configuration starts from it, and zbewalgo_stream_compress_default()
+ * compares with it on every page that did not fit.
+ */
+extern struct zbewalgo_params zbw_defaults;
+
+/* Whether @a and @b hold the same combinations in the same order */
+static inline bool zbw_table_same(const struct zbewalgo_table *a,
+				  const struct zbewalgo_table *b)
+{
+	unsigned int i;
+
+	if (a->nr != b->nr)
+		return false;
+	for (i = 0; i < a->nr; i++)
+		if (!zbw_comb_equal(&a->comb[i], &b->comb[i]))
+			return false;
+	return true;
+}
+
 int zbewalgo_config_update(int (*edit)(struct zbewalgo_config *cfg,
 				       const void *arg),
 			   const void *arg);
@@ -98,20 +125,22 @@ int zbewalgo_config_update(int (*edit)(struct zbewalgo_config *cfg,
 int zbewalgo_check_params(const struct zbewalgo_params *params);
 int zbewalgo_table_error(int ret);
 
-int zbewalgo_sysfs_init(void);
-void zbewalgo_sysfs_exit(void);
-void zbewalgo_debugfs_init(void);
-void zbewalgo_debugfs_exit(void);
 void zbewalgo_stats_sum(const struct zbewalgo_config *cfg,
 			struct zbewalgo_stats_sum *sum);
 const struct zbewalgo_table *
 zbewalgo_config_table(const struct zbewalgo_config *cfg);
 
-#if IS_ENABLED(CONFIG_KUNIT)
 int zbewalgo_core_init(struct zbewalgo_config __rcu **slot,
 		       int (*setup)(void));
 void zbewalgo_core_exit(struct zbewalgo_config __rcu **slot);
+#if IS_ENABLED(CONFIG_KUNIT)
 int zbewalgo_nr_configs(void);
 #endif
+
+/* Set up after the first configuration, taken down before the last */
+int zbewalgo_sysfs_init(void);
+void zbewalgo_sysfs_exit(void);
+void zbewalgo_debugfs_init(void);
+void zbewalgo_debugfs_exit(void);
 
 #endif /* __ZBEWALGO_STREAM_H */

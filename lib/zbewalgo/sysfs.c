@@ -3,15 +3,13 @@
  * zbewalgo run-time tuning: /sys/kernel/zbewalgo/, documented in
  * Documentation/ABI/testing/sysfs-kernel-zbewalgo.
  *
- * Every write builds a new configuration and publishes it (see stream.c);
+ * Every write builds a new configuration and publishes it (see config.c);
  * a write that does not parse returns -EINVAL and changes nothing.  The
  * statistics stay until the table changes.
  */
 
-#include <kunit/visibility.h>
 #include <linux/kobject.h>
 #include <linux/kstrtox.h>
-#include <linux/percpu.h>
 #include <linux/slab.h>
 #include <linux/sysfs.h>
 
@@ -102,49 +100,6 @@ static struct zbw_param_attr max_output_size_attr = {
 	.attr = __ATTR(max_output_size, 0644, zbw_param_show, zbw_param_store),
 	.offset = offsetof(struct zbewalgo_params, max_output_size),
 };
-
-/* One counter of @st, whole even while its CPU adds to it (32-bit) */
-static u64 zbw_stat_read(const struct zbewalgo_stats *st,
-			 const u64_stats_t *counter)
-{
-	unsigned int start;
-	u64 val;
-
-	do {
-		start = u64_stats_fetch_begin(&st->syncp);
-		val = u64_stats_read(counter);
-	} while (u64_stats_fetch_retry(&st->syncp, start));
-	return val;
-}
-
-/**
- * zbewalgo_stats_sum() - sum the per-CPU counters of a configuration
- * @cfg: the configuration, referenced by the caller
- * @sum: the sums; wins beyond the entries of its table in use
- *	(zbewalgo_config_table()) are 0
- *
- * Each counter is read whole, on 32-bit kernels too; pages compressed
- * meanwhile may count in some sums and not yet in others.
- */
-void zbewalgo_stats_sum(const struct zbewalgo_config *cfg,
-			struct zbewalgo_stats_sum *sum)
-{
-	unsigned int i, nr = zbewalgo_config_table(cfg)->nr;
-	int cpu;
-
-	memset(sum, 0, sizeof(*sum));
-	for_each_possible_cpu(cpu) {
-		const struct zbewalgo_stats *st = per_cpu_ptr(cfg->stats->cpu,
-							      cpu);
-
-		sum->pages += zbw_stat_read(st, &st->pages);
-		sum->tried += zbw_stat_read(st, &st->tried);
-		sum->stored += zbw_stat_read(st, &st->stored);
-		for (i = 0; i < nr; i++)
-			sum->wins[i] += zbw_stat_read(st, &st->wins[i]);
-	}
-}
-EXPORT_SYMBOL_IF_KUNIT(zbewalgo_stats_sum);
 
 static ssize_t zbw_stats_show(char *buf, bool wins)
 {

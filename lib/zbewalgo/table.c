@@ -10,6 +10,7 @@
  * table untouched.
  */
 
+#include <kunit/visibility.h>
 #include <linux/export.h>
 #include <linux/slab.h>
 
@@ -33,17 +34,17 @@ enum {
 };
 
 /*
- * The default table, chosen by measurement (method in
- * tools/testing/zbewalgo/bench/README.md): zstd alone for text, code and
- * process memory; zstd on byte planes for arrays of numbers, of 4- or
- * 8-byte words, or of the differences of 8- or 2-byte words (sparse
- * matrices, pointer arrays, 16-bit images, and numbers that repeat); the
- * number coders for arrays of 4-, 8- and 2-byte numbers whose values vary
- * smoothly or within a range (float fields, solver state, samples).  Each
- * chain costs about one zstd run or less, and about one chain is tried
- * per page.  zstd comes first: where the probe's estimates cannot tell
- * the chains apart (pages of mostly zeros) the first chain is tried, and
- * on those pages of process memory zstd alone writes the least.
+ * The default table, chosen by measuring chains on pages of each kind
+ * it names: zstd alone for text, code and process memory; zstd on byte
+ * planes for arrays of numbers, of 4- or 8-byte words, or of the
+ * differences of 8- or 2-byte words (sparse matrices, pointer arrays,
+ * 16-bit images, and numbers that repeat); the number coders for arrays
+ * of 4-, 8- and 2-byte numbers whose values vary smoothly or within a
+ * range (float fields, solver state, samples).  Each chain costs about
+ * one zstd run or less, and about one chain is tried per page.  zstd
+ * comes first: where the probe's estimates cannot tell the chains apart
+ * (pages of mostly zeros) the first chain is tried, and on those pages of
+ * process memory zstd alone writes the least.
  */
 static const struct zbewalgo_table zbewalgo_default = {
 	.nr = 8,
@@ -152,7 +153,7 @@ void zbewalgo_table_reset(struct zbewalgo_table *table)
 {
 	*table = zbewalgo_default;
 }
-EXPORT_SYMBOL_GPL(zbewalgo_table_reset);
+EXPORT_SYMBOL_IF_KUNIT(zbewalgo_table_reset);
 
 static bool zbw_is_sep(char c)
 {
@@ -272,12 +273,12 @@ unsigned int zbewalgo_table_steps(const struct zbewalgo_table *table)
 		n += table->comb[i].nr_steps;
 	return n;
 }
-EXPORT_SYMBOL_GPL(zbewalgo_table_steps);
+EXPORT_SYMBOL_IF_KUNIT(zbewalgo_table_steps);
 
 /*
  * The most work of one run of each step on a page, in sixteenths of
  * zstd's slowest page at level 3 with zram's parameters, measured on pages
- * built to be slow, as the first step and after others (make worst).
+ * built to be slow, as the first step and after others.
  * The BWT's sorters take about 21 times zstd's time on pages that repeat
  * with a period of a few hundred bytes; the byte-plane and word steps
  * take a fifth of it or less.
@@ -326,7 +327,7 @@ unsigned int zbewalgo_table_cost(const struct zbewalgo_table *table)
 			cost += zbw_step_cost[table->comb[i].ids[k]];
 	return cost;
 }
-EXPORT_SYMBOL_GPL(zbewalgo_table_cost);
+EXPORT_SYMBOL_IF_KUNIT(zbewalgo_table_cost);
 
 /*
  * The table functions build the result in @tmp and copy it over @table only
@@ -370,7 +371,7 @@ int zbewalgo_table_parse(struct zbewalgo_table *table, const char *text)
 	kvfree(tmp);
 	return ret == -EEXIST ? -EINVAL : ret;
 }
-EXPORT_SYMBOL_GPL(zbewalgo_table_parse);
+EXPORT_SYMBOL_IF_KUNIT(zbewalgo_table_parse);
 
 /**
  * zbewalgo_table_add() - append combinations to a table
@@ -395,7 +396,7 @@ int zbewalgo_table_add(struct zbewalgo_table *table, const char *text)
 	kvfree(tmp);
 	return ret;
 }
-EXPORT_SYMBOL_GPL(zbewalgo_table_add);
+EXPORT_SYMBOL_IF_KUNIT(zbewalgo_table_add);
 
 /**
  * zbewalgo_table_remove() - remove combinations from a table
@@ -421,7 +422,6 @@ int zbewalgo_table_remove(struct zbewalgo_table *table, const char *text)
 	kvfree(tmp);
 	return ret;
 }
-EXPORT_SYMBOL_GPL(zbewalgo_table_remove);
 
 /* Matches @word followed by a separator or the end; returns the rest. */
 static const char *zbw_skip_word(const char *s, const char *word)
@@ -468,7 +468,7 @@ int zbewalgo_table_command(struct zbewalgo_table *table, const char *cmd)
 		return zbewalgo_table_remove(table, arg);
 	return -EINVAL;
 }
-EXPORT_SYMBOL_GPL(zbewalgo_table_command);
+EXPORT_SYMBOL_IF_KUNIT(zbewalgo_table_command);
 
 /* Appends @s to @buf like strlcat, but always counts the full length. */
 static size_t zbw_cat(char *buf, size_t size, size_t pos, const char *s)
@@ -509,7 +509,6 @@ int zbewalgo_combination_format(const struct zbewalgo_combination *comb,
 	}
 	return pos;
 }
-EXPORT_SYMBOL_GPL(zbewalgo_combination_format);
 
 /* Only whole lines go into @buf; the length counts all of them. */
 static int zbw_table_format(const struct zbewalgo_table *table,
@@ -556,7 +555,7 @@ int zbewalgo_table_format(const struct zbewalgo_table *table, char *buf,
 {
 	return zbw_table_format(table, NULL, buf, size);
 }
-EXPORT_SYMBOL_GPL(zbewalgo_table_format);
+EXPORT_SYMBOL_IF_KUNIT(zbewalgo_table_format);
 
 /**
  * zbewalgo_table_format_counts() - a table with a count before each line
@@ -574,4 +573,4 @@ int zbewalgo_table_format_counts(const struct zbewalgo_table *table,
 {
 	return zbw_table_format(table, counts, buf, size);
 }
-EXPORT_SYMBOL_GPL(zbewalgo_table_format_counts);
+EXPORT_SYMBOL_IF_KUNIT(zbewalgo_table_format_counts);

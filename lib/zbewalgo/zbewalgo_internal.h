@@ -90,7 +90,7 @@ struct zbw_room {
  *	level.  NULL when the step has one way to encode.
  * @layout: @encode again, for the steps that only lay the bytes out
  *	anew (delta, bitshuffle, sieve) at about a copy's cost and need no
- *	scratch: the probe (search.c) runs them on its sample, with NULL
+ *	scratch: the probe (probe.c) runs them on its sample, with NULL
  *	scratch.  NULL for the others.
  *
  * Both directions get a scratch area of at least @scratch_size bytes,

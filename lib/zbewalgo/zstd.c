@@ -31,6 +31,7 @@
  * before dictionaries reject frames that name one.
  */
 
+#include <kunit/visibility.h>
 #include <linux/export.h>
 #include <linux/overflow.h>
 #include <linux/slab.h>
@@ -360,7 +361,7 @@ int zbewalgo_dict_create(const void *data, size_t len, int level,
 	*dictp = dict;
 	return 0;
 }
-EXPORT_SYMBOL_GPL(zbewalgo_dict_create);
+EXPORT_SYMBOL_IF_KUNIT(zbewalgo_dict_create);
 
 /**
  * zbewalgo_dict_destroy() - free a dictionary
@@ -373,7 +374,7 @@ void zbewalgo_dict_destroy(struct zbewalgo_dict *dict)
 	zbw_zstd_dict_unload(dict);
 	kvfree(dict);
 }
-EXPORT_SYMBOL_GPL(zbewalgo_dict_destroy);
+EXPORT_SYMBOL_IF_KUNIT(zbewalgo_dict_destroy);
 
 /**
  * zbewalgo_dict_id() - the id a dictionary's pages carry
@@ -385,7 +386,7 @@ u32 zbewalgo_dict_id(const struct zbewalgo_dict *dict)
 {
 	return dict->id;
 }
-EXPORT_SYMBOL_GPL(zbewalgo_dict_id);
+EXPORT_SYMBOL_IF_KUNIT(zbewalgo_dict_id);
 
 /* zbewalgo_ctx_set_dict() for the zstd step's state */
 int zbw_zstd_set_dict(void *state, const struct zbewalgo_dict *dict)

@@ -218,7 +218,8 @@ def code_files(repo):
     """The files of CODE that decide what the user-space build does: the
     core of lib/zbewalgo (ZBEWALGO_CORE of its Makefile, as make reads it,
     and the Makefile), its headers and include/linux/zbewalgo.h; not the
-    kernel-only files (stream.c, sysfs.c) or the tests."""
+    kernel-only files (ZBEWALGO_KERNEL: stream.c, sysfs.c, ...) or the
+    tests."""
     lib = CODE[0]
     files = [f for f in CODE[1:] if os.path.isfile(os.path.join(repo, f))]
     mk = os.path.join(lib, 'Makefile')

@@ -1,0 +1,198 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * What the two halves of the num steps' encoder share: the measurement
+ * of the candidates (num_pick.c, which the probe's estimate runs too) and
+ * the writer of the page (num_enc.c).  The scan and the cost of a
+ * histogram are inline: the writer runs them on the whole page, with the
+ * word size known.
+ */
+#ifndef __ZBEWALGO_NUM_ENC_H
+#define __ZBEWALGO_NUM_ENC_H
+
+#include <linux/math64.h>
+
+#include "num.h"
+#include "search.h"
+
+/*
+ * The candidates the encoder measures: the integer values (the page's
+ * common factor taken out when it has one) at each order, the signed
+ * view at order 0 (where it differs), the float view at each order.
+ */
+enum {
+	NUM_C_INT0, NUM_C_SINT0, NUM_C_INT1, NUM_C_INT2, NUM_C_INT3,
+	NUM_C_FLT0, NUM_C_FLT1, NUM_C_FLT2, NUM_C_FLT3,
+	NUM_NR_CAND,
+};
+
+/*
+ * Greatest common divisor of @a and @b, both nonzero (the kernel's gcd()
+ * is of unsigned long): Euclid's, whose first step brings a large @b
+ * down to below a small @a at once.
+ */
+static inline u64 num_gcd(u64 a, u64 b)
+{
+	u64 r;
+
+	while (b) {
+		div64_u64_rem(a, b, &r);
+		a = b;
+		b = r;
+	}
+	return a;
+}
+
+/* @y / @g, @g >= 2: a shift for powers of 2, the common case */
+static __always_inline u64 num_divide(u64 y, u64 g)
+{
+	return g & (g - 1) ? div64_u64(y, g) : y >> __ffs64(g);
+}
+
+/**
+ * struct num_scan - what a pass over a page tells of its numbers
+ * @low: smallest value of each view at order 0 (the float view shifted)
+ * @factor: common factor of the signed view's values counted from its
+ *	smallest, 0 or 1 for none
+ * @shift: low bits all numbers have zero, up to the float mantissa's
+ */
+struct num_scan {
+	u64 low[3];
+	u64 factor;
+	unsigned int shift;
+};
+
+static __always_inline void num_scan(const u8 *src, unsigned int m,
+				     unsigned int w, struct num_scan *sc)
+{
+	unsigned int bits = 8 * w, i;
+	u64 lu = ~0ULL, ls = ~0ULL, lf = ~0ULL, or = 0, dor = 0, xf = 0, g = 0;
+	u64 x, y, s0 = num_to_view(zbw_get_word(src, 0, w), NUM_SIGNED, bits);
+
+	for (i = 0; i < m; i++) {
+		x = zbw_get_word(src, i, w);
+		or |= x;
+		lu = min(lu, x);
+		y = num_to_view(x, NUM_SIGNED, bits);
+		ls = min(ls, y);
+		/*
+		 * The factor divides every difference of two values, so
+		 * those from the first: its power of 2 from their low bits,
+		 * the rest from their odd parts, where most pages show
+		 * within a few numbers that there is none.
+		 */
+		y = y >= s0 ? y - s0 : s0 - y;
+		dor |= y;
+		if (y && g != 1)
+			g = g ? num_gcd(g, y >> __ffs64(y)) : y >> __ffs64(y);
+		y = num_to_view(x, NUM_FLOAT, bits);
+		if (y < lf) {
+			lf = y;
+			xf = x;
+		}
+	}
+	sc->shift = or ? min_t(unsigned int, __ffs64(or), num_mantissa[w]) :
+		    num_mantissa[w];
+	/* dropping low zero bits keeps the order: the same number is least */
+	sc->low[NUM_FLOAT] = num_to_view(xf >> sc->shift, NUM_FLOAT,
+					 bits - sc->shift);
+	sc->low[NUM_UNSIGNED] = lu;
+	sc->low[NUM_SIGNED] = ls;
+	sc->factor = dor ? g << __ffs64(dor) : 0;
+}
+
+/* Bins at @q of values of @w bytes */
+static __always_inline unsigned int num_bins(unsigned int w, unsigned int q)
+{
+	return (8 * w - q + 1) << q;
+}
+
+/* The bin at @q of the values of bin @b at @hq >= @q, and their offset bits */
+static __always_inline unsigned int num_merge(unsigned int b, unsigned int hq,
+					      unsigned int q,
+					      unsigned int *obits)
+{
+	unsigned int e;
+
+	if (b < (1u << hq))
+		return num_bin(b, q, obits);
+	e = (b >> hq) - 1 + hq;
+	*obits = e - q;
+	return (e - q + 1) << q | (b & ((1u << hq) - 1)) >> (hq - q);
+}
+
+/*
+ * Estimated bits (in 1/256 bits) of the values of histogram @h3 (at
+ * @hq) at @q <= @hq, whose bins are all within @first3..@last3: their entropy, offsets and
+ * code lengths; U32_MAX when the bins span more than NUM_SYMS.  The
+ * counts of the bins go to @freq, the first bin to *@lo, their number to
+ * *@nsym.
+ */
+static __always_inline u32 num_cost(const u16 *h3, unsigned int hq,
+				    unsigned int first3, unsigned int last3,
+				    unsigned int q, u32 *freq,
+				    unsigned int *lo, unsigned int *nsym)
+{
+	unsigned int b3, b, ob, first, i;
+	u32 n = 0, c, log_n;
+	u64 bits = 0;
+
+	first = num_merge(first3, hq, q, &ob);
+	*lo = first;
+	*nsym = num_merge(last3, hq, q, &ob) - first + 1;
+	if (*nsym > NUM_SYMS)
+		return U32_MAX;
+	memset(freq, 0, *nsym * sizeof(*freq));
+	for (b3 = first3; b3 <= last3; b3++) {
+		c = h3[b3];
+		b = num_merge(b3, hq, q, &ob);
+		freq[b - first] += c;
+		bits += (u64)c * ob * 256;
+		n += c;
+	}
+	/* one bin: no codes; else a prefix code spends a bit or more */
+	if (!n || *nsym == 1)
+		return min_t(u64, bits, U32_MAX - 1);
+	log_n = zbw_log2_q8(n);
+	for (i = 0; i < *nsym; i++) {
+		c = freq[i];
+		if (c)
+			bits += (u64)c * max_t(u32, log_n - zbw_log2_q8(c), 256);
+	}
+	return min_t(u64, bits + *nsym * 4 * 256, U32_MAX - 1);
+}
+
+/* The used bins of @h3 (@nb of them): false when there is none */
+static inline bool num_used(const u16 *h3, unsigned int nb,
+			    unsigned int *first3, unsigned int *last3)
+{
+	unsigned int b;
+
+	for (b = 0; b < nb && !h3[b]; b++)
+		;
+	if (b == nb)
+		return false;
+	*first3 = b;
+	for (b = nb - 1; !h3[b]; b--)
+		;
+	*last3 = b;
+	return true;
+}
+
+/* The candidates' histograms at NUM_PICK_Q, in the probe's room too */
+struct num_hist {
+	u32 freq[NUM_SYMS];
+	u16 h2[NUM_NR_CAND][NUM_BINS2];
+};
+
+/* Numbers of a page the encoder picks its candidate on, in NUM_WINDOWS */
+#define NUM_PICK	128
+#define NUM_WINDOWS	4
+
+bool zbw_num_big_endian(const u8 *src, unsigned int m, unsigned int w);
+u32 zbw_num_pick(const u8 *src, unsigned int per, unsigned int windows,
+		 unsigned int stride, unsigned int w, const struct num_scan *sc,
+		 struct num_hist *h, unsigned int *cand, bool table);
+void zbw_num_view_of(unsigned int cand, unsigned int w,
+		     const struct num_scan *sc, struct num_view *v);
+
+#endif /* __ZBEWALGO_NUM_ENC_H */

@@ -1,0 +1,368 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The probe of the combination engine's search (search.h): what each
+ * chain of a table is expected to make of a page, from a sample of it,
+ * and the order the search tries the chains in.
+ *
+ * Like the search's other decisions it depends on the page, the table
+ * and the thresholds only, never on pages compressed before.
+ */
+
+#include "search.h"
+
+/*
+ * The cost of a repeated byte to the coders after the layout, in 1/256
+ * bytes: a match of zstd or lz covers a repeat for about a tenth of a
+ * byte per byte.
+ */
+#define ZBW_PROBE_MATCH_Q8	26
+
+/* Whether the probe runs step @id on its sample: a layout step */
+static bool zbw_probe_layout(unsigned int id)
+{
+	const struct zbewalgo_step *step = zbewalgo_step_get(id);
+
+	return step && step->layout;
+}
+
+/* Leading steps of @comb the probe applies */
+static unsigned int zbw_probe_steps(const struct zbewalgo_combination *comb)
+{
+	unsigned int k = 0;
+
+	while (k < comb->nr_steps && k < ZBW_PROBE_STEPS &&
+	       zbw_probe_layout(comb->ids[k]))
+		k++;
+	return k;
+}
+
+/*
+ * zbw_log2_q8(i) for the counts a byte value mostly has in the probe's
+ * sample, and 0 for i = 0, whose term is 0 anyway.
+ */
+static const u16 zbw_log2_q8_small[64] = {
+	0, 0, 256, 406, 512, 594, 662, 719, 768, 812, 850, 886, 918, 947, 975,
+	1000, 1024, 1046, 1068, 1087, 1106, 1124, 1142, 1158, 1174, 1189,
+	1203, 1217, 1231, 1244, 1256, 1268, 1280, 1291, 1302, 1313, 1324,
+	1334, 1343, 1353, 1362, 1372, 1380, 1389, 1398, 1406, 1414, 1422,
+	1430, 1437, 1445, 1452, 1459, 1466, 1473, 1480, 1487, 1493, 1500,
+	1506, 1512, 1518, 1524, 1530,
+};
+
+/*
+ * Bits of entropy of the @n bytes of @b, in 1/256 bits: the sum of
+ * count * log2(n / count) over their byte values.
+ */
+static u32 zbw_probe_bits(const u8 *b, unsigned int n, u16 *count)
+{
+	u32 bits = 0, log_n = zbw_log2_q8(n), c;
+	unsigned int i;
+
+	memset(count, 0, 256 * sizeof(*count));
+	for (i = 0; i < n; i++)
+		count[b[i]]++;
+	/*
+	 * No test for empty counts, which no CPU predicts: a table look-up
+	 * for all small ones, the computed log2 for the rare large ones.
+	 */
+	for (i = 0; i < 256; i++) {
+		c = count[i];
+		bits += c * (log_n - (c < ARRAY_SIZE(zbw_log2_q8_small) ?
+				      zbw_log2_q8_small[c] : zbw_log2_q8(c)));
+	}
+	return bits;
+}
+
+/*
+ * Positions of @b (@n bytes) whose 4 bytes were seen at an earlier
+ * position: what a match covers.  Every other position is looked at, which
+ * halves the cost and finds runs and the repeats of words all the same;
+ * only text loses the repeats at odd distances.  Each hash slot keeps the
+ * last word that fell there; a collision only loses a match, and a slot's
+ * initial word (all ones) is rare enough not to count.
+ */
+static u32 zbw_probe_matches(const u8 *b, unsigned int n, u32 *slot)
+{
+	u32 matched = 0;
+	unsigned int i;
+
+	memset(slot, 0xff, sizeof(*slot) << ZBW_PROBE_HASH_BITS);
+	for (i = 0; i + 4 <= n; i += 2) {
+		/* little-endian: collisions, so the result, as on any CPU */
+		u32 w = get_unaligned_le32(b + i);
+		u32 *p = &slot[zbw_check_hash(w, ZBW_PROBE_HASH_BITS)];
+
+		matched += *p == w;
+		*p = w;
+	}
+	return 2 * matched;
+}
+
+/*
+ * The word size (2, 4 or 8) whose byte lanes the sample repeats, 0 for
+ * none: arrays of numbers change their high bytes slowly and their low
+ * ones fast, alike in every word.  The changes of each byte lane (offset
+ * modulo 8) from one 8-byte word to the next, summed, repeat with the
+ * period of the word size; those of text and code look alike in every
+ * lane.  Only the num step of that size is estimated.
+ */
+static unsigned int zbw_probe_width(const u8 *b)
+{
+	u32 d[8] = { 0 }, total = 0, err;
+	unsigned int i, p;
+
+	for (i = 8; i < ZBW_PROBE_BYTES; i++)
+		if (i % ZBW_PROBE_WINDOW >= 8)
+			d[i & 7] += abs(b[i] - b[i - 8]);
+	for (i = 0; i < 8; i++)
+		total += d[i];
+	for (p = 1; p < 8; p *= 2) {
+		for (err = 0, i = p; i < 8; i++)
+			err += abs((s32)d[i] - (s32)d[i % p]);
+		if (8 * err < total)
+			return p == 1 ? 0 : p;
+	}
+	return 8;
+}
+
+/**
+ * zbw_probe_sample() - take the probe's sample of a page
+ * @src: the page, at least ZBW_CHECK_MIN bytes
+ * @slen: its length
+ * @scratch: at least ZBW_PROBE_SCRATCH bytes, 8-byte aligned
+ */
+void zbw_probe_sample(const u8 *src, unsigned int slen, void *scratch)
+{
+	unsigned int i, step = slen / ZBW_PROBE_WINDOWS & ~7u;
+	u8 *sample = scratch;
+	u16 *count = (u16 *)(sample + 3 * ZBW_PROBE_STAGE) +
+		     (2u << ZBW_PROBE_HASH_BITS);
+
+	for (i = 0; i < ZBW_PROBE_WINDOWS; i++)
+		memcpy(sample + i * ZBW_PROBE_WINDOW, src + i * step,
+		       ZBW_PROBE_WINDOW);
+	/* kept after the counts for every chain whose layout permutes it */
+	*(u32 *)(count + 256) = zbw_probe_bits(sample, ZBW_PROBE_BYTES, count);
+	*((u32 *)(count + 256) + 1) = zbw_probe_width(sample);
+}
+
+/**
+ * zbw_probe_same_layout() - whether two chains look alike to the probe
+ * @a: a chain
+ * @b: another
+ *
+ * Return: true when the probe applies the same steps of both.
+ */
+bool zbw_probe_same_layout(const struct zbewalgo_combination *a,
+			   const struct zbewalgo_combination *b)
+{
+	unsigned int k = zbw_probe_steps(a);
+
+	/* a num step's estimate is its own */
+	if (zbw_num_width(a->ids[0]) || zbw_num_width(b->ids[0]))
+		return a->ids[0] == b->ids[0];
+	return zbw_probe_steps(b) == k && !memcmp(a->ids, b->ids, k);
+}
+
+/*
+ * Estimated cost of the @n bytes of @b to the coders, in 1/256 bytes:
+ * the bytes a match covers cost ZBW_PROBE_MATCH_Q8 each, the others their
+ * share of the entropy, @bits for all @n.
+ */
+static u32 zbw_probe_cost(const u8 *b, unsigned int n, u32 bits, u32 *slot)
+{
+	u32 matched;
+
+	if (n < 4)
+		return n * 256;
+	matched = zbw_probe_matches(b, n, slot);
+	return (u64)(n - matched) * bits / (8 * n) +
+	       matched * ZBW_PROBE_MATCH_Q8;
+}
+
+/* Whether step @id only moves bytes: the entropy of its output is kept */
+static bool zbw_probe_permutes(unsigned int id)
+{
+	return id == ZBEWALGO_STEP_BITSHUFFLE2 ||
+	       id == ZBEWALGO_STEP_BITSHUFFLE4 ||
+	       id == ZBEWALGO_STEP_BITSHUFFLE8;
+}
+
+/* Bytes of a num step's header and code lengths the sample leaves out */
+#define ZBW_NUM_HEAD		16
+
+/**
+ * zbw_probe_estimate() - what a chain is expected to make of a page
+ * @comb: the chain
+ * @slen: the page's length
+ * @scratch: as given to zbw_probe_sample() for the page
+ *
+ * Return: the estimated compressed size of the page, in bytes.
+ */
+u32 zbw_probe_estimate(const struct zbewalgo_combination *comb,
+		       unsigned int slen, void *scratch)
+{
+	u8 *buf[2] = { (u8 *)scratch + ZBW_PROBE_STAGE,
+		       (u8 *)scratch + 2 * ZBW_PROBE_STAGE };
+	u32 *slot = (u32 *)((u8 *)scratch + 3 * ZBW_PROBE_STAGE);
+	u16 *count = (u16 *)(slot + (1u << ZBW_PROBE_HASH_BITS));
+	unsigned int j, k = zbw_probe_steps(comb);
+	const u8 *in = scratch;
+	int n = ZBW_PROBE_BYTES;
+	/* the sample's, until a step changes the bytes */
+	u32 bits = *(u32 *)(count + 256), est;
+	unsigned int w = zbw_num_width(comb->ids[0]);
+
+	if (w) {
+		if (w != *((u32 *)(count + 256) + 1))
+			return slen;
+		bits = zbw_num_estimate(in, n, ZBW_PROBE_WINDOWS, w,
+					(u8 *)scratch + ZBW_PROBE_NUM_ROOM);
+		if (bits == U32_MAX)
+			return slen;
+		/*
+		 * The model is the coder's own and comes within a tenth of
+		 * what it writes.  The other chains' estimates run about a
+		 * fifth low on pages that compress less than 4:1 and high,
+		 * up to twice, on those that compress more (they count a
+		 * repeat at a tenth of a byte, where a long match costs
+		 * less): scaled alike, the two kinds rank fairly.
+		 */
+		est = ZBW_NUM_HEAD + DIV_ROUND_UP((u64)bits * slen,
+						  8 * 256 * ZBW_PROBE_BYTES);
+		return est >= slen / 4 ? est * 13 / 16 : est * 3 / 2;
+	}
+	for (j = 0; j < k; j++) {
+		n = zbewalgo_step_get(comb->ids[j])->layout(in, n, buf[j & 1],
+							    ZBW_PROBE_STAGE,
+							    NULL);
+		if (n < 0)
+			return slen;
+		in = buf[j & 1];
+		if (!zbw_probe_permutes(comb->ids[j]))
+			bits = U32_MAX;
+	}
+	if (bits == U32_MAX)
+		bits = zbw_probe_bits(in, n, count);
+	return DIV_ROUND_UP((u64)zbw_probe_cost(in, n, bits, slot) * slen,
+			    256 * ZBW_PROBE_BYTES);
+}
+
+/**
+ * zbw_probe_plain_chain() - whether a chain has no layout steps
+ * @comb: the chain
+ *
+ * Return: true when the probe applies none of its steps to its sample.
+ */
+bool zbw_probe_plain_chain(const struct zbewalgo_combination *comb)
+{
+	return !zbw_probe_steps(comb) && !zbw_num_width(comb->ids[0]);
+}
+
+/**
+ * zbw_probe_plain_estimate() - a chain's estimate for a plain page
+ * @comb: the chain
+ * @slen: the page's length
+ *
+ * A page zbw_sample_plain() calls plain is not sampled: the chains without
+ * layout steps come first, in table order, and those with layout steps
+ * after them, expected to do nothing.
+ *
+ * Return: 1 for a chain without layout steps, else @slen.
+ */
+u32 zbw_probe_plain_estimate(const struct zbewalgo_combination *comb,
+			     unsigned int slen)
+{
+	return zbw_probe_plain_chain(comb) ? 1 : slen;
+}
+
+/**
+ * zbw_probe_rank() - order the chains by their estimates
+ * @p: @p->nr and @p->est set; @p->order filled in, smallest estimate
+ *	first, ties in table order
+ */
+void zbw_probe_rank(struct zbw_probe *p)
+{
+	unsigned int i, j;
+
+	for (i = 0; i < p->nr; i++) {
+		for (j = i; j > 0 && p->est[p->order[j - 1]] > p->est[i]; j--)
+			p->order[j] = p->order[j - 1];
+		p->order[j] = i;
+	}
+}
+
+/**
+ * zbw_probe_cut() - give the chains after an easy one its estimate
+ * @p: the estimates of every chain, by table index
+ * @easy: struct zbewalgo_params.early_abort_size
+ *
+ * The first chain in table order whose estimate is below @easy will most
+ * likely end the search at once: zbw_probe() estimates no chain after it
+ * but gives them its estimate, which comes first in ties.  This does the
+ * same to estimates made for every chain, so that a caller that made
+ * them ranks the chains as zbw_probe() does.
+ */
+void zbw_probe_cut(struct zbw_probe *p, u32 easy)
+{
+	unsigned int i, cut = p->nr;
+
+	for (i = 0; i < p->nr; i++) {
+		if (cut < p->nr)
+			p->est[i] = p->est[cut];
+		else if (p->est[i] < easy)
+			cut = i;
+	}
+}
+
+/**
+ * zbw_probe() - estimate what each chain of a table makes of a page
+ * @src: the page
+ * @slen: its length
+ * @table: the chains
+ * @easy: struct zbewalgo_params.early_abort_size (zbw_probe_cut())
+ * @plain: the page looks like a stream of bytes (zbw_sample_plain())
+ * @scratch: at least ZBW_PROBE_SCRATCH bytes, 8-byte aligned
+ * @p: the estimates and the order to try the chains in, filled in
+ *
+ * Pages shorter than ZBW_CHECK_MIN are not probed: their estimates are 0
+ * and the order is the table's.  Nor are plain pages when the table has a
+ * chain without layout steps (zbw_probe_plain_estimate()).
+ */
+void zbw_probe(const u8 *src, unsigned int slen,
+	       const struct zbewalgo_table *table, u32 easy, bool plain,
+	       void *scratch, struct zbw_probe *p)
+{
+	bool probe = slen >= ZBW_CHECK_MIN && table->nr > 1;
+	unsigned int i, j, cut = ZBW_PROBE_MAX;
+
+	p->nr = min_t(unsigned int, table->nr, ZBW_PROBE_MAX);
+	for (i = 0; plain && i < p->nr; i++)
+		if (zbw_probe_plain_chain(&table->comb[i]))
+			break;
+	plain = plain && probe && i < p->nr;
+	if (probe && !plain)
+		zbw_probe_sample(src, slen, scratch);
+	for (i = 0; i < p->nr; i++) {
+		const struct zbewalgo_combination *c = &table->comb[i];
+
+		/* a chain with the layout of an earlier one: the same */
+		for (j = 0; j < i; j++)
+			if (zbw_probe_same_layout(&table->comb[j], c))
+				break;
+		p->layout[i] = j;
+		if (!probe) {
+			p->est[i] = 0;
+		} else if (plain) {
+			p->est[i] = zbw_probe_plain_estimate(c, slen);
+		} else if (cut < i) {
+			p->est[i] = p->est[cut];
+		} else {
+			p->est[i] = j < i ? p->est[j] :
+				    zbw_probe_estimate(c, slen, scratch);
+			if (p->est[i] < easy)
+				cut = i;
+		}
+	}
+	zbw_probe_rank(p);
+}
