@@ -137,7 +137,11 @@ $(WORST): tools/testing/zbewalgo/worst.c $(BUILD)/libzbewalgo.a
 
 .PHONY: worst
 worst: $(WORST)
-	$(WORST) | tee $(BENCH_RESULTS)/worst.txt
+	{ echo "# tree:      $$(python3 $(RENDER) tree-id $(BENCH_RESULTS))"; \
+	  echo "# code:      $$(python3 $(RENDER) code-id)"; \
+	  $(WORST); } >$(BUILD)/worst.txt
+	mv $(BUILD)/worst.txt $(BENCH_RESULTS)/worst.txt
+	cat $(BENCH_RESULTS)/worst.txt
 
 # Test data: real files (documentation, man pages, ELF executables and
 # libraries, C and C++ source, float grids and signals) from Debian

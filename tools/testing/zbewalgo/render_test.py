@@ -206,13 +206,20 @@ class Drift(Scratch):
         with open(letter) as f:
             text = f.read()
         self.assertNotRegex(text, r'@[A-Z_]+@')
+        flat = ' '.join(text.split())
         rows = render.campaigns(self.dir)
         tot = render.fuzz_totals(rows)
         self.assertIn('%.1f CPU-hours' % (
-            sum(t['cpu_s'] for t in tot.values()) / 3600.0), text)
+            sum(t['cpu_s'] for t in tot.values()) / 3600.0), flat)
+        # One summary row per results file with zstd-3 and zbewalgo.
         for run_ in render.bench_runs(self.dir):
-            self.assertIn('%s.csv, all %d inputs' % (
-                run_.name, len(run_.inputs)), text)
+            if {'zstd-3', 'zbewalgo'} <= set(run_.algs):
+                z = run_.total('zstd-3')
+                self.assertRegex(text, r'(?m)^  %s +%d +%d +%.3f ' % (
+                    re.escape(run_.name), len(run_.inputs), z['pages'],
+                    z['ratio']))
+        # The letter fits a page: its text, not the diffstat git adds.
+        self.assertLessEqual(text.count('\n'), 80)
         # Stale results stop it without the override.
         r = run([sys.executable, COVER, self.dir, letter, 'src'])
         self.assertEqual(r.returncode, 1)
