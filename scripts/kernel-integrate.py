@@ -390,6 +390,10 @@ ZBW_PARAMS_PARSE = '''		if (!strcmp(param, "zbewalgo.table")) {
 			continue;
 		}
 
+		/* A misspelt key of zbewalgo's must not pass unnoticed */
+		if (str_has_prefix(param, "zbewalgo."))
+			return -EINVAL;
+
 '''
 
 
