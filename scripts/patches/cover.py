@@ -9,7 +9,8 @@ placeholders take figures from machine-readable records only, read
 through tools/testing/zbewalgo/bench/render.py (the module that also
 renders them into the docs): the user-space benchmark
 (bench/results/*.csv, machine.txt), the in-kernel benchmark
-(kernel-7.2.txt), make worst (worst.txt) and the fuzzing record
+(kernel-7.2.txt), the equal-work replay of real programs' swap
+(realprog-replay.txt), make worst (worst.txt) and the fuzzing record
 (fuzz/campaigns.csv).  A missing results file, or one measured on other
 lib/zbewalgo code than HEAD's, stops it, the latter unless
 ZBW_ALLOW_STALE=1.
@@ -37,33 +38,6 @@ def machine(note):
     keys = ('cpu', 'tree', 'load')
     return '; '.join('%s %s' % (k, note[k][0]) for k in keys if k in note)
 
-
-
-def over(run, inp, alg, ref, key):
-    return float(run.rec[(inp, alg)][key]) / float(run.rec[(inp, ref)][key])
-
-
-def realswap(runs):
-    """Per program: zstd-3's and zbewalgo's ratio, the speeds over zstd-3's."""
-    run = next((r for r in runs if r.name == 'realswap'), None)
-    if not run or 'zstd-3' not in run.algs or 'zbewalgo' not in run.algs:
-        sys.exit('cover.py: no realswap.csv with zstd-3 and zbewalgo; run '
-                 'make realprog and make bench')
-    rows = []
-    for i in run.inputs:
-        rows.append([run.label[i].replace('.bin', ''),
-                     run.rec[(i, 'zstd-3')]['pages'],
-                     '%.3f' % run.ratio(i, 'zstd-3'),
-                     '%.3f' % run.ratio(i, 'zbewalgo'),
-                     '%+.1f%%' % (100 * (run.ratio(i, 'zbewalgo') /
-                                         run.ratio(i, 'zstd-3') - 1)),
-                     '%.2f' % over(run, i, 'zbewalgo', 'zstd-3',
-                                   'compress_mibps'),
-                     '%.2f' % over(run, i, 'zbewalgo', 'zstd-3',
-                                   'decompress_mibps')])
-    return indent(render.text_table(
-        ['program', 'pages', 'zstd-3', 'zbewalgo', 'gain', 'comp',
-         'dec'], rows))
 
 
 def summary(runs):
@@ -110,6 +84,26 @@ def kernel(repo):
     return indent(render.text_table([''] + cols, rows))
 
 
+def replay(repo):
+    """realprog-replay.txt's summary: peak mem_used over zstd-3's."""
+    lines = results_lines(repo, 'realprog-replay.txt', ('',))
+    # the programs by their first word: python-heap, numpy-solver, ...
+    progs = [l.split(':')[0].split('-')[0] for l in lines
+             if re.match(r'[\w-]+: the log of ', l)]
+    start = next((i for i, l in enumerate(lines)
+                  if l.startswith('peak mem_used against zstd-3')), None)
+    if start is None or not progs:
+        sys.exit('cover.py: realprog-replay.txt has no summary; run make '
+                 'realprog-replay')
+    rows = []
+    for l in lines[start + 1:]:
+        m = re.match(r'  (\S+) +([0-9.]+) +\(([0-9. ]+)\)$', l)
+        if not m:
+            break
+        rows.append([m.group(1)] + m.group(3).split() + [m.group(2)])
+    return indent(render.text_table(['zram'] + progs + ['geomean'], rows))
+
+
 def worst(repo):
     return indent('\n'.join(results_lines(
         repo, 'worst.txt', ('# zstd-3', 'table', 'level', '# slowest'))))
@@ -137,6 +131,10 @@ def check_fresh(repo):
               for v, _, note in render.kernel_runs(repo)]
     notes.append(('bench/results/worst.txt', render.read_note(
         os.path.join(repo, render.RESULTS, 'worst.txt'))))
+    head = results_lines(repo, 'realprog-replay.txt', ('realprog on',))
+    m = re.search(r', tree (\S+):', head[0]) if head else None
+    notes.append(('bench/results/realprog-replay.txt',
+                  {'tree': [m.group(1) if m else '']}))
     for name, note in notes:
         why = render.stale(repo, note.get('tree', [''])[0],
                            note.get('code', [None])[0])
@@ -160,7 +158,7 @@ def main():
     check_fresh(repo)
     blurb = open(os.path.join(here, 'cover.txt')).read().rstrip()
     values = {
-        'REALSWAP': realswap(runs),
+        'REPLAY': replay(repo),
         'SUMMARY': summary(runs),
         'KERNEL': kernel(repo),
         'WORST': worst(repo),
