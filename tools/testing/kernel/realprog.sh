@@ -42,7 +42,7 @@ CONFIGS=${ZBW_CONFIGS-lz4,zstd,zstd+dict,zbewalgo,zbewalgo-1,zbewalgo+dict,lz4+z
 # The replay's configurations (guest/realprog.sh names them): "all", the
 # issue's list, is the default after a capture; with ZBW_CAPTURE=0 (make
 # run) there are none unless asked for (make realprog-replay: all).
-ALL=lz4,lzo-rle,deflate,zstd-1,zstd-3,zstd-8,lz4+dict,zstd-1+dict,zstd-3+dict,zstd-8+dict,zbewalgo,zbewalgo-1,zbewalgo-2,zbewalgo-3,zbewalgo+dict,zbewalgo-1+dict,zbewalgo-2+dict,zbewalgo-3+dict,lz4>zstd,lz4>zbewalgo
+ALL='lz4,lzo-rle,deflate,zstd-1,zstd-3,zstd-8,lz4+dict,zstd-1+dict,zstd-3+dict,zstd-8+dict,zbewalgo,zbewalgo-1,zbewalgo-2,zbewalgo-3,zbewalgo+dict,zbewalgo-1+dict,zbewalgo-2+dict,zbewalgo-3+dict,lz4>zstd,lz4>zbewalgo'
 if [ "${ZBW_CAPTURE:-1}" = 0 ]; then REPLAY=${ZBW_REPLAY-}; else REPLAY=${ZBW_REPLAY-all}; fi
 [ "$REPLAY" != all ] || REPLAY=$ALL
 TWICE=${ZBW_REPLAY_TWICE-lz4,zstd-3,zbewalgo,lz4>zbewalgo}
