@@ -467,12 +467,9 @@ void bench_describe(struct algo *a)
 	const char *n = a->name;
 
 	if (a->init == zbw_init) {
-		char buf[sizeof(a->params) - 80], ea[48] = "", *p;
+		char buf[sizeof(a->params) - 80], ea[48] = "";
 
-		zbewalgo_table_format(a->table, buf, sizeof(buf));
-		for (p = buf; *p; p++)
-			if (*p == '\n')
-				*p = p[1] ? ';' : '\0';
+		tool_table_line(a->table, ';', buf, sizeof(buf));
 		if (a->early_abort >= 0)
 			snprintf(ea, sizeof(ea), "; early_abort_size %ld",
 				 a->early_abort);

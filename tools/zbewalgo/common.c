@@ -58,6 +58,18 @@ int tool_parse_num(const char *s, double lo, double hi, double *v)
 	return 0;
 }
 
+/* @tab's text on one line: its combinations separated by @sep */
+void tool_table_line(const struct zbewalgo_table *tab, char sep, char *buf,
+		     size_t size)
+{
+	char *p;
+
+	zbewalgo_table_format(tab, buf, size);
+	for (p = buf; *p; p++)
+		if (*p == '\n')
+			*p = p[1] ? sep : '\0';
+}
+
 uint64_t tool_page_hash(const unsigned char *p, size_t n)
 {
 	uint64_t h = 0xcbf29ce484222325ull;	/* FNV-1a */

@@ -204,18 +204,6 @@ static double ratio(const struct meas *m)
 	return m->zram ? m->orig / m->zram : NAN;
 }
 
-/* The table as one line, combinations separated by spaces. */
-static void table_line(const struct zbewalgo_table *tab, char *buf,
-		       size_t size)
-{
-	char *p;
-
-	zbewalgo_table_format(tab, buf, size);
-	for (p = buf; *p; p++)
-		if (*p == '\n')
-			*p = p[1] ? ' ' : '\0';
-}
-
 /*
  * The per-device lines that apply a table or a level, as they are pasted:
  * zram's algorithm_params by hand, util-linux 2.41's zramctl and
@@ -229,18 +217,6 @@ struct apply_lines {
 	char sysfs[32768 + 256], zramctl[32768 + 256], generator[32768 + 256];
 };
 
-/* @tab's combinations separated by ';' */
-static void table_word(const struct zbewalgo_table *tab, char *buf,
-		       size_t size)
-{
-	char *p;
-
-	zbewalgo_table_format(tab, buf, size);
-	for (p = buf; *p; p++)
-		if (*p == '\n')
-			*p = p[1] ? ';' : '\0';
-}
-
 /*
  * The lines for @e's table and thresholds, or for preset @level alone
  * (its table with the default thresholds, as the report compared it).
@@ -253,7 +229,7 @@ static void apply_lines(const struct entry *e, int level,
 	int k;
 
 	if (!level)
-		table_word(e->table, tab, sizeof(tab));
+		tool_table_line(e->table, ';', tab, sizeof(tab));
 	for (k = 0; k < 2; k++) {
 		char sep = k ? ',' : ' ';
 
@@ -345,7 +321,7 @@ static void write_commands(FILE *f, const struct report *rp, bool json)
 	static char line[32768], cmd[3][32768 + 64];
 	int i;
 
-	table_line(e->table, line, sizeof(line));
+	tool_table_line(e->table, ' ', line, sizeof(line));
 	snprintf(cmd[0], sizeof(cmd[0]),
 		 "echo 'set %s' > /sys/kernel/zbewalgo/combinations", line);
 	snprintf(cmd[1], sizeof(cmd[1]),
@@ -416,7 +392,7 @@ static void json_entry(FILE *f, const struct tuner *t, const struct entry *e,
 	tool_json_string(f, e->name);
 	fputs(", ", f);
 	if (e->kind == K_ZBW) {
-		table_line(e->table, line, sizeof(line));
+		tool_table_line(e->table, ' ', line, sizeof(line));
 		fputs("\"table\": ", f);
 		tool_json_string(f, line);
 		fprintf(f, ", \"chains\": %u, \"early_abort_size\": %u, \"max_output_size\": %u, ",
@@ -493,7 +469,7 @@ static void json_tables(FILE *f, const struct tuner *t,
 		struct zbewalgo_table tab;
 
 		tune_table_of(t, &t->hist[i], &tab);
-		table_line(&tab, line, sizeof(line));
+		tool_table_line(&tab, ' ', line, sizeof(line));
 		fputs(i ? ",\n    {" : "\n    {", f);
 		fputs("\"table\": ", f);
 		tool_json_string(f, line);
@@ -543,7 +519,7 @@ static void json_recommendation(FILE *f, const struct report *rp)
 	char line[32768];
 	int k, n;
 
-	table_line(rec->table, line, sizeof(line));
+	tool_table_line(rec->table, ' ', line, sizeof(line));
 	fputs("  \"recommendation\": {\"table\": ", f);
 	tool_json_string(f, line);
 	fprintf(f, ", \"early_abort_size\": %u, \"max_output_size\": %u, ",
@@ -797,7 +773,7 @@ static void text_apply(FILE *f, const struct tuner *t,
 		apply_lines(rec, rp->preset_match, &l);
 		text_lines(f, &l);
 	}
-	table_line(rec->table, line, sizeof(line));
+	tool_table_line(rec->table, ' ', line, sizeof(line));
 	fprintf(f, "Check it on the whole input: zbewalgo bench -c '%s'", line);
 	if (rec->params.early_abort_size != t->page / 8)
 		fprintf(f, " -e %u", rec->params.early_abort_size);
@@ -882,7 +858,7 @@ static void text_dict(FILE *f, const struct tuner *t,
 		fputs("  not worth it here.\n", f);
 		goto out;
 	}
-	table_word(rec->table, line, sizeof(line));
+	tool_table_line(rec->table, ';', line, sizeof(line));
 	fprintf(f, "  worth it.  Train one on the whole input and give it to the device\n"
 		"  (after comp_algorithm, before disksize):\n"
 		"  zbewalgo train-dict -o /etc/zram-dict INPUT...\n"

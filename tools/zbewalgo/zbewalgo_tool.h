@@ -59,6 +59,9 @@ double tool_median(double *v, int n);
 int tool_parse_num(const char *s, double lo, double hi, double *v);
 uint64_t tool_page_hash(const unsigned char *p, size_t n);
 bool tool_same_filled(const unsigned char *p, size_t page);
+struct zbewalgo_table;
+void tool_table_line(const struct zbewalgo_table *tab, char sep, char *buf,
+		     size_t size);
 size_t tool_lz4_compress(void *state, const void *src, size_t slen,
 			 void *dst, size_t cap, int accel);
 size_t tool_lz4_decompress(const void *src, size_t slen, void *dst,
