@@ -10,14 +10,15 @@ size, then zstd_compress_cctx() per page), file by file, and summarised
 as a geometric mean over the files (and a minimum, with the file that
 gives it):
 
-  zbewalgo (default level) against zram-zstd-3:
-    ratio >= 1.35 on the sets (sets.csv), >= 1.04 on the test data (any
-    other file), and >= 1.00 on every file;
-    compression and decompression speed >= 1.00, and >= 0.80 on every
-    file; decompression over the files where zstd compresses at least
-    half the pages (the others are stored, and copied, by both).
+  zbewalgo (default level) against zram-zstd-3 (issue 44):
+    ratio >= 1.45 on the sets (sets.csv), >= 1.05 on the test data (any
+    other file), and >= 0.999 on every file;
+    compression speed >= 0.60 on the sets, >= 0.80 on the test data;
+    decompression >= 1.00, and >= 0.80 on every file, over the files
+    where zstd compresses at least half the pages (the others are
+    stored, and copied, by both).
   zbewalgo-1 against zram-zstd-1:
-    ratio >= 1.00, compression speed >= 1.30, decompression >= 1.00.
+    ratio >= 1.00, compression and decompression speed >= 1.00.
   zbewalgo-3 against zram-zstd-3:
     ratio >= 1.40 on the sets.
 
@@ -38,9 +39,12 @@ import math
 import subprocess
 import sys
 
-# Default level's ratio geometric mean, by the CSV file's name
-RATIO_GEO = {'sets.csv': 1.35}
-RATIO_GEO_TEST_DATA = 1.04
+# Default level's geometric means, by the CSV file's name (the sets; any
+# other file is test data)
+RATIO_GEO = {'sets.csv': 1.45}
+RATIO_GEO_TEST_DATA = 1.05
+COMPRESS_GEO = {'sets.csv': 0.60}
+COMPRESS_GEO_TEST_DATA = 0.80
 
 
 def targets(path):
@@ -48,11 +52,12 @@ def targets(path):
     name = path.rsplit('/', 1)[-1]
     out = [
         ('zbewalgo', 'zram-zstd-3',
-         (('ratio', RATIO_GEO.get(name, RATIO_GEO_TEST_DATA), 1.00),
-          ('compression', 1.00, 0.80),
+         (('ratio', RATIO_GEO.get(name, RATIO_GEO_TEST_DATA), 0.999),
+          ('compression', COMPRESS_GEO.get(name, COMPRESS_GEO_TEST_DATA),
+           None),
           ('decompression', 1.00, 0.80))),
         ('zbewalgo-1', 'zram-zstd-1', (('ratio', 1.00, None),
-                                       ('compression', 1.30, None),
+                                       ('compression', 1.00, None),
                                        ('decompression', 1.00, None))),
     ]
     if name in RATIO_GEO:
@@ -109,11 +114,11 @@ def report(path):
             low = min(vals, key=vals.get)
             ok = geo >= want_geo and (want_min is None or
                                       vals[low] >= want_min)
-            print('%-12s %-11s %-14s %7.3f %6.2f %7.3f %6s %-22s %s' % (
+            print('%-12s %-11s %-14s %7.3f %6.2f %7.4f %6s %-22s %s' % (
                 alg, ref, what + ('*' if what == 'decompression' and
                                   alg == 'zbewalgo' else ''),
                 geo, want_geo, vals[low],
-                '%.2f' % want_min if want_min is not None else '-',
+                '%.3f' % want_min if want_min is not None else '-',
                 low[:22], 'PASS' if ok else 'FAIL'))
     print('# * over the %d files where zram-zstd-3 compresses at least half '
           'the pages' % len(figures(by_file, 'zbewalgo', 'zram-zstd-3',
