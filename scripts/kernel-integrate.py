@@ -397,6 +397,24 @@ ZBW_PARAMS_PARSE = '''		if (!strcmp(param, "zbewalgo.table")) {
 '''
 
 
+ZRAM_QUOTE_FN = '''/* Whether @s leaves a double quote open (next_arg() takes that) */
+static bool zram_quote_open(const char *s)
+{
+	bool open = false;
+
+	for (; *s; s++)
+		if (*s == '"')
+			open = !open;
+	return open;
+}
+
+'''
+ZRAM_QUOTE_CHECK = '''\tif (zram_quote_open(buf))
+\t\treturn -EINVAL;
+
+'''
+
+
 def zram_keys(tree):
     """zram parses the zbewalgo.* keys of algorithm_params."""
     h, drv = 'drivers/block/zram/zcomp.h', 'drivers/block/zram/zram_drv.c'
@@ -455,6 +473,16 @@ def zram_keys(tree):
         tree.write(drv, text)
     tree.insert(drv, '\t\tif (!strcmp(param, "dict")) {', ZBW_PARAMS_PARSE,
                 after=False)
+    # next_arg() takes the text after an unterminated quote as the value:
+    # zbewalgo.table="delta4-zstd would pass for delta4-zstd.
+    tree.insert(drv, 'static ssize_t algorithm_params_store(struct device *dev,',
+                ZRAM_QUOTE_FN, after=False)
+    text = tree.read(drv)
+    if 'zram_quote_open(buf)' not in text:
+        i = text.index('static ssize_t algorithm_params_store(')
+        j = text.index('\targs = skip_spaces(buf);\n', i)
+        text = text[:j] + ZRAM_QUOTE_CHECK + text[j:]
+        tree.write(drv, text)
 
 
 # zram-busy: 6.12's algorithm_params_store() changes a device's parameters

@@ -343,7 +343,7 @@ check_zram_devices() {
 	for w in zbewalgo.table=nosuchstep 'zbewalgo.table="rle rle"' zbewalgo.max_output_size=-5 \
 		'zbewalgo.early_abort_size=4000 zbewalgo.max_output_size=3000' \
 		zbewalgo.max_output_size=70000 zbewalgo.early_abort_size=abc \
-		zbewalgo.frobnicate=1 zbewalgo.Table=zstd \
+		zbewalgo.frobnicate=1 zbewalgo.Table=zstd 'zbewalgo.table="delta4-zstd' \
 		dict=$DICT_DIR/random.dict dict=$DICT_DIR/raw.dict; do
 		n=$(cat /sys/class/zram-control/hot_add)
 		echo zbewalgo >/sys/block/zram$n/comp_algorithm
