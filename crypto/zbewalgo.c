@@ -28,12 +28,9 @@ static void zbewalgo_free_stream(void *ctx)
 }
 
 /*
- * The sysfs table and thresholds choose how a page is compressed, never
- * whether a page the defaults compress fits: one that does not fit under
- * them is tried with the defaults before -ENOSPC.  So the self-tests'
- * vectors compress whatever sysfs holds when the module loads (testmgr
- * would leave the algorithm untested, and zswap could not select it), and
- * a table that misses zswap's pages does not make zswap keep them whole.
+ * A page that does not fit in *dlen under the sysfs settings gets -ENOSPC,
+ * which zswap takes as "keep the page as it is": compressed with bottom
+ * halves off, it is not searched a second time.
  */
 static int zbewalgo_comp(void *ctx, const u8 *src, unsigned int slen,
 			 u8 *dst, unsigned int *dlen)
@@ -41,11 +38,6 @@ static int zbewalgo_comp(void *ctx, const u8 *src, unsigned int slen,
 	size_t len = *dlen;
 	int ret = zbewalgo_stream_compress(ctx, src, slen, dst, &len);
 
-	if (ret == -ENOSPC) {
-		len = *dlen;
-		ret = zbewalgo_stream_compress_default(ctx, src, slen, dst,
-						       &len);
-	}
 	if (!ret)
 		*dlen = len;
 	return ret;
@@ -202,9 +194,10 @@ static int __init zbewalgo_mod_init(void)
 {
 	int ret;
 
-	/* Built in, a failed library init does not stop this one. */
-	if (!zbewalgo_ready())
-		return -ENODEV;
+	/*
+	 * Built in, after the library's init (postcore_initcall); had that
+	 * failed, every stream would, and so would the self-tests.
+	 */
 #ifdef CRYPTO_ALG_TYPE_COMPRESS
 	ret = crypto_register_alg(&zbewalgo_alg);
 	if (ret)

@@ -209,16 +209,14 @@ const char *zbewalgo_step_name(unsigned int id);
 struct zbewalgo_stream;
 struct zbewalgo_config;
 
-bool zbewalgo_ready(void);
-
 struct zbewalgo_config *zbewalgo_config_get(void);
-struct zbewalgo_config *zbewalgo_config_create(const char *table,
+struct zbewalgo_config *zbewalgo_config_create(int level, const char *table,
 					       int early_abort_size,
 					       int max_output_size);
 int zbewalgo_config_set_dict(struct zbewalgo_config *cfg, const void *data,
-			     size_t len, int level);
+			     size_t len);
 void zbewalgo_config_put(struct zbewalgo_config *cfg);
-void zbewalgo_debugfs_add(struct zbewalgo_config *cfg, int level);
+void zbewalgo_debugfs_add(struct zbewalgo_config *cfg);
 void zbewalgo_debugfs_remove(struct zbewalgo_config *cfg);
 
 struct zbewalgo_stream *zbewalgo_stream_create(size_t page_len, int level,
@@ -229,9 +227,6 @@ struct zbewalgo_stream *zbewalgo_stream_create_device(size_t page_len,
 void zbewalgo_stream_destroy(struct zbewalgo_stream *s);
 int zbewalgo_stream_compress(struct zbewalgo_stream *s, const void *src,
 			     size_t slen, void *dst, size_t *dlen);
-int zbewalgo_stream_compress_default(struct zbewalgo_stream *s,
-				     const void *src, size_t slen, void *dst,
-				     size_t *dlen);
 int zbewalgo_stream_decompress(struct zbewalgo_stream *s, const void *src,
 			       size_t slen, void *dst, size_t *dlen);
 

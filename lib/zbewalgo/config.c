@@ -28,8 +28,8 @@ struct zbewalgo_config __rcu *zbw_config;
 static DEFINE_MUTEX(zbw_config_lock);
 /* Configurations allocated and not yet freed, RCU callbacks included. */
 static atomic_t zbw_nr_configs = ATOMIC_INIT(0);
-/* See stream.h */
-struct zbewalgo_params zbw_defaults;
+/* zbewalgo_default_params() for PAGE_SIZE: the first configuration's */
+static struct zbewalgo_params zbw_defaults;
 
 static void zbw_stats_release(struct kref *ref)
 {
@@ -166,20 +166,6 @@ struct zbewalgo_config *zbewalgo_config_get(void)
 EXPORT_SYMBOL_GPL(zbewalgo_config_get);
 
 /**
- * zbewalgo_ready() - whether the library initialised
- *
- * Built in, the library's init may fail (out of memory, sysfs) while its
- * users still initialise; they must not register then.
- *
- * Return: true when streams can be created.
- */
-bool zbewalgo_ready(void)
-{
-	return rcu_access_pointer(zbw_config);
-}
-EXPORT_SYMBOL_GPL(zbewalgo_ready);
-
-/**
  * zbewalgo_check_params() - whether thresholds make sense together
  * @params: the thresholds
  *
@@ -216,6 +202,8 @@ int zbewalgo_table_error(int ret)
 
 /**
  * zbewalgo_config_create() - settings of a device's own
+ * @level: the level of its streams (a preset, zbewalgo_preset_table()),
+ *	0 for none
  * @table: combinations in text form, as for zbewalgo_table_parse() (for
  *	example "delta4-zstd bitshuffle4-zstd"), or NULL for the shared
  *	table
@@ -232,16 +220,19 @@ int zbewalgo_table_error(int ret)
  *
  * Context: may sleep.
  * Return: the configuration, to be released with zbewalgo_config_put(),
- * or an ERR_PTR(): -EINVAL for a table that does not parse or thresholds
- * that sysfs would refuse, -ENOMEM, -ENODEV when zbewalgo_init() failed.
+ * or an ERR_PTR(): -EINVAL for a level that is no preset's, a table that
+ * does not parse or thresholds that sysfs would refuse, -ENOMEM, -ENODEV
+ * when zbewalgo_init() failed.
  */
-struct zbewalgo_config *zbewalgo_config_create(const char *table,
+struct zbewalgo_config *zbewalgo_config_create(int level, const char *table,
 					       int early_abort_size,
 					       int max_output_size)
 {
 	struct zbewalgo_config *old, *cfg;
 	int ret;
 
+	if (level && !zbewalgo_preset_table(level))
+		return ERR_PTR(-EINVAL);
 	mutex_lock(&zbw_config_lock);
 	old = rcu_dereference_protected(zbw_config,
 					lockdep_is_held(&zbw_config_lock));
@@ -250,6 +241,7 @@ struct zbewalgo_config *zbewalgo_config_create(const char *table,
 	if (!cfg)
 		return ERR_PTR(old ? -ENOMEM : -ENODEV);
 	cfg->device = true;
+	cfg->level = level;
 	if (!table && early_abort_size < 0 && max_output_size < 0) {
 		cfg->shared = cfg->stats;
 		kref_get(&cfg->shared->ref);
@@ -280,7 +272,6 @@ EXPORT_SYMBOL_GPL(zbewalgo_config_create);
  * @cfg: from zbewalgo_config_create(), before any stream has it
  * @data: the dictionary in zstd's format (zram's dict=); copied
  * @len: its length
- * @level: the level of the device's streams, 0 for the default
  *
  * Streams of @cfg then compress with the dictionary where it makes a page
  * smaller, and decompress the pages that need it; see
@@ -291,14 +282,15 @@ EXPORT_SYMBOL_GPL(zbewalgo_config_create);
  * that is not a zstd dictionary, -ENOMEM, -EOPNOTSUPP.
  */
 int zbewalgo_config_set_dict(struct zbewalgo_config *cfg, const void *data,
-			     size_t len, int level)
+			     size_t len)
 {
 	struct zbewalgo_dict *dict;
 	int ret;
 
 	if (cfg->dict)
 		return -EBUSY;
-	ret = zbewalgo_dict_create(data, len, level ?: ZBEWALGO_DEFAULT_LEVEL,
+	ret = zbewalgo_dict_create(data, len,
+				   cfg->level ?: ZBEWALGO_DEFAULT_LEVEL,
 				   PAGE_SIZE, &dict);
 	if (ret)
 		return ret;
@@ -311,7 +303,7 @@ EXPORT_SYMBOL_GPL(zbewalgo_config_set_dict);
 
 /*
  * The table a configuration's streams compress with: a device's level's
- * preset (zbewalgo_debugfs_add()) unless it has a table of its own.
+ * preset unless it has a table of its own.
  */
 const struct zbewalgo_table *
 zbewalgo_config_table(const struct zbewalgo_config *cfg)

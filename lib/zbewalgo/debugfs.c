@@ -83,7 +83,6 @@ DEFINE_SHOW_ATTRIBUTE(zbw_dbg_settings);
  * zbewalgo_debugfs_add() - show a device's settings and statistics
  * @cfg: the device's configuration, from zbewalgo_config_create(), with
  *	its dictionary if it has one; kept until zbewalgo_debugfs_remove()
- * @level: the level of its streams, 0 for none
  *
  * Creates /sys/kernel/debug/zbewalgo/N/ with "stats" and "wins" (as in
  * /sys/kernel/zbewalgo, for the device's pages only) and "settings".
@@ -91,11 +90,10 @@ DEFINE_SHOW_ATTRIBUTE(zbw_dbg_settings);
  *
  * Context: may sleep.
  */
-void zbewalgo_debugfs_add(struct zbewalgo_config *cfg, int level)
+void zbewalgo_debugfs_add(struct zbewalgo_config *cfg)
 {
 	char name[16];
 
-	cfg->level = level;
 	if (IS_ERR_OR_NULL(zbw_debugfs_root))
 		return;
 	snprintf(name, sizeof(name), "%d",

@@ -251,46 +251,6 @@ int zbewalgo_stream_compress(struct zbewalgo_stream *s, const void *src,
 EXPORT_SYMBOL_GPL(zbewalgo_stream_compress);
 
 /**
- * zbewalgo_stream_compress_default() - compress a page with the defaults
- * @s: the stream; not used concurrently
- * @src: input
- * @slen: input length
- * @dst: output buffer
- * @dlen: in: capacity of @dst; out: compressed length
- *
- * For a page that did not fit in *@dlen bytes under the stream's settings
- * (zbewalgo_stream_compress() said -ENOSPC): the same with the default
- * table and thresholds, so that a page the defaults compress is not lost
- * to a table or thresholds written to sysfs.  The crypto API's users
- * need that: testmgr checks that its vectors compress whatever sysfs
- * holds when the module loads, and zswap keeps a page it cannot compress
- * whole.  Not counted in the statistics (the first try was); the stream
- * keeps its own settings for the next page.
- *
- * Return: 0, -E2BIG or -ENOSPC as zbewalgo_compress(); -ENOSPC at once
- * for a stream with a preset level or with the default settings, where
- * the first try was this one.
- */
-int zbewalgo_stream_compress_default(struct zbewalgo_stream *s,
-				     const void *src, size_t slen, void *dst,
-				     size_t *dlen)
-{
-	const struct zbewalgo_table *table = zbewalgo_table_default();
-	int ret;
-
-	if (s->preset || (zbw_table_same(&s->config->table, table) &&
-			  !memcmp(&s->config->params, &zbw_defaults,
-				  sizeof(zbw_defaults))))
-		return -ENOSPC;
-	zbewalgo_ctx_set_params(s->ctx, &zbw_defaults);
-	zbewalgo_ctx_set_table(s->ctx, table);
-	ret = zbewalgo_compress(s->ctx, src, slen, dst, dlen);
-	zbw_stream_apply(s);
-	return ret;
-}
-EXPORT_SYMBOL_GPL(zbewalgo_stream_compress_default);
-
-/**
  * zbewalgo_stream_decompress() - decompress a page using a stream's scratch
  * @s: the stream; not used concurrently
  * @src: compressed data

@@ -78,7 +78,7 @@ struct zbewalgo_stats_set {
  *	every page of its streams, those of a preset level too
  * @shared: the shared statistics, which a device that sets nothing counts
  *	in too (as sysfs shows them), or NULL; holds a reference
- * @level: a device's level as zbewalgo_debugfs_add() was told, 0 for none
+ * @level: a device's level (zbewalgo_config_create()), 0 for none
  * @debugfs: a device's directory in debugfs, or NULL
  */
 struct zbewalgo_config {
@@ -97,12 +97,6 @@ struct zbewalgo_config {
 
 /* The published configuration: NULL until zbewalgo_init() succeeded */
 extern struct zbewalgo_config __rcu *zbw_config;
-/*
- * zbewalgo_default_params() for PAGE_SIZE, worked out once: the first
- * configuration starts from it, and zbewalgo_stream_compress_default()
- * compares with it on every page that did not fit.
- */
-extern struct zbewalgo_params zbw_defaults;
 
 /* Whether @a and @b hold the same combinations in the same order */
 static inline bool zbw_table_same(const struct zbewalgo_table *a,

@@ -58,13 +58,13 @@ static int zbewalgo_zram_setup_params(struct zcomp_params *params)
 	if (zbewalgo_zram_size(zp->early_abort_size, &early) ||
 	    zbewalgo_zram_size(zp->max_output_size, &max))
 		return -EINVAL;
-	cfg = zbewalgo_config_create(zp->table, early, max);
+	cfg = zbewalgo_config_create(params->level, zp->table, early, max);
 	if (IS_ERR(cfg))
 		return PTR_ERR(cfg);
 	if (params->dict_sz) {
 		/* One copy of the dictionary for all of the device's streams */
 		ret = zbewalgo_config_set_dict(cfg, params->dict,
-					       params->dict_sz, params->level);
+					       params->dict_sz);
 		if (ret == -EINVAL)
 			pr_err("zbewalgo: dict= is not a zstd dictionary with an id (zstd --train)\n");
 		if (ret) {
@@ -72,7 +72,7 @@ static int zbewalgo_zram_setup_params(struct zcomp_params *params)
 			return ret;
 		}
 	}
-	zbewalgo_debugfs_add(cfg, params->level);
+	zbewalgo_debugfs_add(cfg);
 	params->drv_data = cfg;
 	return 0;
 }

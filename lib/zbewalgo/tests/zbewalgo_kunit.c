@@ -629,7 +629,7 @@ static void zbewalgo_test_failed_init(struct kunit *test)
 	struct zbewalgo_config __rcu *slot = NULL;
 	int base = zbewalgo_nr_configs();
 
-	KUNIT_EXPECT_TRUE(test, zbewalgo_ready());
+	KUNIT_EXPECT_NOT_NULL(test, rcu_access_pointer(zbw_config));
 	KUNIT_EXPECT_EQ(test, zbewalgo_core_init(&slot, zbw_setup_fails),
 			-EEXIST);
 	KUNIT_EXPECT_NULL(test, rcu_access_pointer(slot));
@@ -809,16 +809,23 @@ static void zbewalgo_test_device_config(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, a);
 	KUNIT_ASSERT_NOT_NULL(test, b);
 	for (i = 0; i < ARRAY_SIZE(bad); i++) {
-		cfg = zbewalgo_config_create(bad[i].table, bad[i].early,
+		cfg = zbewalgo_config_create(0, bad[i].table, bad[i].early,
 					     bad[i].max);
 		KUNIT_EXPECT_EQ_MSG(test, PTR_ERR_OR_ZERO(cfg), -EINVAL,
 				    "case %u", i);
 		if (!IS_ERR(cfg))
 			zbewalgo_config_put(cfg);
 	}
+	/* only a preset's level */
+	KUNIT_EXPECT_EQ(test, PTR_ERR(zbewalgo_config_create(-1, NULL, -1, -1)),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test,
+			PTR_ERR(zbewalgo_config_create(ZBEWALGO_MAX_LEVEL + 1,
+						       NULL, -1, -1)),
+			-EINVAL);
 
 	/* Thresholds alone: the shared table, the sizes given. */
-	cfg = zbewalgo_config_create(NULL, 100, 2000);
+	cfg = zbewalgo_config_create(0, NULL, 100, 2000);
 	KUNIT_ASSERT_FALSE(test, IS_ERR(cfg));
 	KUNIT_EXPECT_FALSE(test, cfg->own_table);
 	KUNIT_EXPECT_EQ(test, cfg->params.early_abort_size, 100);
@@ -829,7 +836,7 @@ static void zbewalgo_test_device_config(struct kunit *test)
 	zbewalgo_config_put(cfg);
 
 	/* A table of its own at level 1: that table, zstd at level 1. */
-	cfg = zbewalgo_config_create("delta4-zstd delta8-zstd", -1, -1);
+	cfg = zbewalgo_config_create(0, "delta4-zstd delta8-zstd", -1, -1);
 	KUNIT_ASSERT_FALSE(test, IS_ERR(cfg));
 	KUNIT_EXPECT_EQ(test, cfg->table.nr, 2U);
 	KUNIT_EXPECT_EQ(test, cfg->params.max_output_size,
@@ -927,24 +934,26 @@ static void zbewalgo_test_dict(struct kunit *test)
 	KUNIT_EXPECT_LE(test, x.with_bytes, x.without_bytes);
 
 	/* A device's configuration: its streams compress as x.dict does. */
-	cfg = zbewalgo_config_create(NULL, -1, -1);
+	cfg = zbewalgo_config_create(0, NULL, -1, -1);
 	KUNIT_ASSERT_FALSE(test, IS_ERR(cfg));
 	bad[4] ^= 0x5a;
 	bad[0] ^= 1;
-	KUNIT_EXPECT_EQ(test, zbewalgo_config_set_dict(cfg, bad, sizeof(zbw_test_dict),
-						       0), -EINVAL);
+	KUNIT_EXPECT_EQ(test, zbewalgo_config_set_dict(cfg, bad,
+						       sizeof(zbw_test_dict)),
+			-EINVAL);
 	bad[0] ^= 1;
 	memset(bad + 4, 0, 4);
-	KUNIT_EXPECT_EQ(test, zbewalgo_config_set_dict(cfg, bad, sizeof(zbw_test_dict),
-						       0), -EINVAL);
-	KUNIT_EXPECT_EQ(test, zbewalgo_config_set_dict(cfg, zbw_test_dict, 40, 0),
+	KUNIT_EXPECT_EQ(test, zbewalgo_config_set_dict(cfg, bad,
+						       sizeof(zbw_test_dict)),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, zbewalgo_config_set_dict(cfg, zbw_test_dict, 40),
 			-EINVAL);
 	KUNIT_ASSERT_EQ(test, zbewalgo_config_set_dict(cfg, zbw_test_dict,
-						       sizeof(zbw_test_dict),
-						       0), 0);
+						       sizeof(zbw_test_dict)),
+			0);
 	KUNIT_EXPECT_EQ(test, zbewalgo_config_set_dict(cfg, zbw_test_dict,
-						       sizeof(zbw_test_dict),
-						       0), -EBUSY);
+						       sizeof(zbw_test_dict)),
+			-EBUSY);
 	dev = zbewalgo_stream_create(PAGE_LEN, 0, cfg);
 	KUNIT_ASSERT_FALSE(test, IS_ERR(dev));
 	zbewalgo_ctx_set_table(x.dict, &cfg->table);
@@ -987,7 +996,7 @@ static void zbewalgo_test_device_stream(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, a);
 	KUNIT_ASSERT_NOT_NULL(test, b);
 	KUNIT_ASSERT_NOT_NULL(test, other);
-	cfg = zbewalgo_config_create("zstd", -1, -1);
+	cfg = zbewalgo_config_create(0, "zstd", -1, -1);
 	KUNIT_ASSERT_FALSE(test, IS_ERR(cfg));
 	dev = zbewalgo_stream_create_device(PAGE_LEN, 0, cfg);
 	any = zbewalgo_stream_create(PAGE_LEN, 0, cfg);
@@ -1198,9 +1207,9 @@ static void zbewalgo_test_device_stats(struct kunit *test)
 	before = zbw_sum(test, shared)->pages;
 	/* nothing set; a level only; a table of its own */
 	for (k = 0; k < 3; k++) {
-		cfg[k] = zbewalgo_config_create(tables[k], -1, -1);
+		cfg[k] = zbewalgo_config_create(levels[k], tables[k], -1, -1);
 		KUNIT_ASSERT_FALSE(test, IS_ERR(cfg[k]));
-		zbewalgo_debugfs_add(cfg[k], levels[k]);
+		zbewalgo_debugfs_add(cfg[k]);
 		s[k] = zbewalgo_stream_create_device(PAGE_LEN, levels[k],
 						     cfg[k]);
 		KUNIT_ASSERT_FALSE(test, IS_ERR(s[k]));
@@ -1225,66 +1234,6 @@ static void zbewalgo_test_device_stats(struct kunit *test)
 		zbewalgo_config_put(cfg[k]);
 	}
 	zbewalgo_config_put(shared);
-}
-
-static int zbw_edit_store_all(struct zbewalgo_config *cfg, const void *arg)
-{
-	cfg->params.early_abort_size = 0;
-	cfg->params.max_output_size = 64;
-	return zbewalgo_table_parse(&cfg->table, "delta4");
-}
-
-/*
- * What the crypto glue does with a page that does not fit in the room it
- * has under the sysfs settings (a table of delta4 alone, thresholds that
- * store everything above 64 bytes): it compresses the page again with the
- * defaults, which fit it; the stream keeps the sysfs settings for the
- * next page.  Under the defaults that second try is refused at once, and
- * a random page does not fit either way.
- */
-static void zbewalgo_test_compress_default(struct kunit *test)
-{
-	struct zbw_fixture *f = test->priv;
-	struct zbewalgo_config *old = zbewalgo_config_get();
-	struct zbewalgo_stream *s = zbewalgo_stream_create(PAGE_LEN, 0, NULL);
-	u8 *dst = kunit_kmalloc(test, PAGE_LEN, GFP_KERNEL);
-	u8 *out = kunit_kmalloc(test, PAGE_LEN, GFP_KERNEL);
-	const u8 *text = f->page[ZBW_TEXT];
-	size_t len = PAGE_LEN, n = PAGE_LEN;
-
-	KUNIT_ASSERT_NOT_NULL(test, old);
-	KUNIT_ASSERT_FALSE(test, IS_ERR(s));
-	KUNIT_ASSERT_NOT_NULL(test, dst);
-	KUNIT_ASSERT_NOT_NULL(test, out);
-	KUNIT_EXPECT_EQ(test, zbewalgo_stream_compress_default(s, text,
-							       PAGE_LEN, dst,
-							       &len), -ENOSPC);
-	KUNIT_ASSERT_EQ(test, zbewalgo_config_update(zbw_edit_store_all, NULL),
-			0);
-	len = PAGE_LEN;
-	KUNIT_EXPECT_EQ(test, zbewalgo_stream_compress(s, text, PAGE_LEN, dst,
-						       &len), -ENOSPC);
-	len = PAGE_LEN;
-	KUNIT_ASSERT_EQ(test, zbewalgo_stream_compress_default(s, text,
-							       PAGE_LEN, dst,
-							       &len), 0);
-	KUNIT_EXPECT_LT(test, len, 512);
-	KUNIT_ASSERT_EQ(test, zbewalgo_stream_decompress(s, dst, len, out, &n),
-			0);
-	KUNIT_EXPECT_EQ(test, n, PAGE_LEN);
-	KUNIT_EXPECT_MEMEQ(test, out, text, PAGE_LEN);
-	len = PAGE_LEN;
-	KUNIT_EXPECT_EQ_MSG(test, zbewalgo_stream_compress(s, text, PAGE_LEN,
-							   dst, &len), -ENOSPC,
-			    "the stream kept the defaults");
-	len = PAGE_LEN;
-	KUNIT_EXPECT_EQ(test, zbewalgo_stream_compress_default(s,
-							       f->page[ZBW_RANDOM],
-							       PAGE_LEN, dst,
-							       &len), -ENOSPC);
-	KUNIT_EXPECT_EQ(test, zbewalgo_config_update(zbw_edit_copy, old), 0);
-	zbewalgo_stream_destroy(s);
-	zbewalgo_config_put(old);
 }
 
 static struct kunit_case zbewalgo_test_cases[] = {
@@ -1313,7 +1262,6 @@ static struct kunit_case zbewalgo_test_cases[] = {
 	KUNIT_CASE(zbewalgo_test_stats_kept),
 	KUNIT_CASE(zbewalgo_test_stats_sums),
 	KUNIT_CASE(zbewalgo_test_device_stats),
-	KUNIT_CASE(zbewalgo_test_compress_default),
 	{}
 };
 
