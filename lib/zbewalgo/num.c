@@ -225,7 +225,7 @@ static __always_inline void num_undo_view(u8 *dst, unsigned int m,
 	}
 }
 
-static noinline_for_stack void num_undo(u8 *dst, unsigned int m,
+static __always_inline void num_undo(u8 *dst, unsigned int m,
 					unsigned int w,
 					const struct num_view *v)
 {
