@@ -16,7 +16,10 @@
 #include <linux/zbewalgo.h>
 #include <crypto/internal/scompress.h>
 
-/* zswap compresses a page once: its streams follow sysfs page by page. */
+/*
+ * zswap compresses a page once: its streams follow the shared settings
+ * page by page (which sysfs changes with CONFIG_ZBEWALGO_TUNING).
+ */
 static void *zbewalgo_alloc_stream(void)
 {
 	return zbewalgo_stream_create(PAGE_SIZE, 0, NULL);
@@ -28,7 +31,7 @@ static void zbewalgo_free_stream(void *ctx)
 }
 
 /*
- * A page that does not fit in *dlen under the sysfs settings gets -ENOSPC,
+ * A page that does not fit in *dlen under the shared settings gets -ENOSPC,
  * which zswap takes as "keep the page as it is": compressed with bottom
  * halves off, it is not searched a second time.
  */

@@ -13,11 +13,13 @@ most once, so running it twice changes nothing.  The booted-kernel tests
 and the patch series both use it, so they cannot drift apart.
 
 The edits come in stages, one per patch of the upstream series: lib (the
-core, its header and KUnit tests, without the classic steps), crypto
-(scomp glue, testmgr vectors), zram (backend, and zram's parser for its
-zbewalgo.* keys), classic (the 2018 design's steps behind
-CONFIG_ZBEWALGO_CLASSIC_STEPS: lib leaves out their files, the option and
-the code under it, which classic adds) and docs.  Two
+core, its header and KUnit tests, without the tuning plane and the
+classic steps), crypto (scomp glue, testmgr vectors), zram (the backend:
+level= and dict=), tuning (/sys/kernel/zbewalgo and zram's parser for
+the zbewalgo.* keys behind CONFIG_ZBEWALGO_TUNING), classic (the 2018
+design's steps behind CONFIG_ZBEWALGO_CLASSIC_STEPS) and docs; lib and
+zram leave out the optional parts' files, options and the code under
+them, which their stages add.  Two
 more stages are no part of the series, as 7.2 needs neither: zram-retry,
 on trees whose zram still compresses a page again after its sleeping
 allocation (6.12), makes zram allocate again when the second result's
@@ -246,45 +248,84 @@ def classic_files(repo):
     return sorted(files)
 
 
-def lib_makefile(text):
-    """lib/zbewalgo/Makefile without the classic steps: without the block
-    that lists them and the line that builds them."""
-    blocks = [b for b in text.split('\n\n') if 'ZBEWALGO_CLASSIC :=' not in b]
+TUNING = 'CONFIG_ZBEWALGO_TUNING'
+
+
+def tuning_files(repo):
+    """The files of the run-time tuning plane: lib/zbewalgo/Makefile's
+    ZBEWALGO_TUNING."""
+    with open(os.path.join(repo, 'lib/zbewalgo/Makefile')) as f:
+        m = re.search(r'^ZBEWALGO_TUNING := (.*)$', f.read(), re.M)
+    return sorted(o[:-2] + '.c' for o in m.group(1).split())
+
+
+def lib_makefile(text, classic):
+    """lib/zbewalgo/Makefile without the tuning plane and, unless
+    classic, without the classic steps: without the blocks and lines that
+    list and build them."""
+    drop = ['ZBEWALGO_TUNING :='] + ([] if classic else ['ZBEWALGO_CLASSIC :='])
+    blocks = [b for b in text.split('\n\n') if not any(d in b for d in drop)]
     text = '\n'.join(l for l in '\n\n'.join(blocks).split('\n')
-                     if CLASSIC not in l)
-    text = text.replace('$(filter-out $(ZBEWALGO_CLASSIC),$(ZBEWALGO_CORE)) \\\n\t\t ',
-                        '$(ZBEWALGO_CORE) ')
-    if 'CLASSIC' in text:
-        sys.exit('lib/zbewalgo/Makefile: classic steps left in the lib stage')
+                     if TUNING not in l and (classic or CLASSIC not in l)
+                     and 'tuning plane' not in l)
+    text = text.replace(' $(ZBEWALGO_TUNING), \\', ', \\')
+    if not classic:
+        text = text.replace('$(filter-out $(ZBEWALGO_CLASSIC),$(ZBEWALGO_CORE)) \\\n\t\t ',
+                            '$(ZBEWALGO_CORE) ')
+    if 'TUNING' in text or (not classic and 'CLASSIC' in text):
+        sys.exit('lib/zbewalgo/Makefile: an option left in the lib stage')
     return text
+
+
+def copy_lib(repo, tree, classic, tuning):
+    """lib/zbewalgo and its tests as far as the series has come: the
+    classic steps and the tuning plane each with its option, or neither
+    (their files, Kconfig entries, Makefile lines and the code under
+    them left out)."""
+    skip = set(tuning_files(repo)) if not tuning else set()
+    if not classic:
+        skip |= set(classic_files(repo))
+    defines = {}
+    if not classic:
+        defines[CLASSIC] = False
+    if not tuning:
+        defines[TUNING] = False
+    for sub in ('lib/zbewalgo', 'lib/zbewalgo/tests'):
+        for name in sorted(os.listdir(os.path.join(repo, sub))):
+            rel = sub + '/' + name
+            if name in skip and sub == 'lib/zbewalgo':
+                continue
+            if name.endswith(('.c', '.h')):
+                copy(repo, tree, rel, defines)
+            elif name == 'Makefile' and sub == 'lib/zbewalgo':
+                with open(os.path.join(repo, rel)) as f:
+                    text = f.read()
+                tree.write(rel, text if tuning else
+                           lib_makefile(text, classic))
+            elif name == 'Kconfig':
+                with open(os.path.join(repo, rel)) as f:
+                    text = f.read()
+                entries = kconfig_entries(repo, rel)
+                for sym, on in (('ZBEWALGO_CLASSIC_STEPS', classic),
+                                ('ZBEWALGO_TUNING', tuning)):
+                    if sym not in entries or entries[sym] not in text:
+                        sys.exit('%s: no %s entry' % (rel, sym))
+                    if not on:
+                        text = text.replace(entries[sym], '')
+                tree.write(rel, text)
+            elif name == '.kunitconfig':
+                with open(os.path.join(repo, rel)) as f:
+                    tree.write(rel, ''.join(
+                        l for l in f if (classic or CLASSIC not in l) and
+                        (tuning or TUNING not in l)))
+            elif name == 'Makefile':
+                copy(repo, tree, rel)
 
 
 def stage_lib(repo, tree, up):
     """The core, include/linux/zbewalgo.h and the KUnit tests, without the
-    classic steps (stage_classic)."""
-    classic = classic_files(repo)
-    for sub in ('lib/zbewalgo', 'lib/zbewalgo/tests'):
-        for name in sorted(os.listdir(os.path.join(repo, sub))):
-            rel = sub + '/' + name
-            if name in classic and sub == 'lib/zbewalgo':
-                continue
-            if name.endswith(('.c', '.h')):
-                copy(repo, tree, rel, {CLASSIC: False})
-            elif name == 'Makefile' and sub == 'lib/zbewalgo':
-                with open(os.path.join(repo, rel)) as f:
-                    tree.write(rel, lib_makefile(f.read()))
-            elif name == 'Kconfig':
-                with open(os.path.join(repo, rel)) as f:
-                    text = f.read()
-                entry = kconfig_entries(repo, rel)['ZBEWALGO_CLASSIC_STEPS']
-                if entry not in text:
-                    sys.exit('%s: no ZBEWALGO_CLASSIC_STEPS entry' % rel)
-                tree.write(rel, text.replace(entry, ''))
-            elif name == '.kunitconfig':
-                with open(os.path.join(repo, rel)) as f:
-                    tree.write(rel, ''.join(l for l in f if CLASSIC not in l))
-            elif name == 'Makefile':
-                copy(repo, tree, rel)
+    classic steps (stage_classic) and the tuning plane (stage_tuning)."""
+    copy_lib(repo, tree, classic=False, tuning=False)
     copy(repo, tree, 'include/linux/zbewalgo.h')
     tree.insert('lib/Kconfig', 'source "lib/xz/Kconfig"',
                 '\nsource "lib/zbewalgo/Kconfig"\n')
@@ -321,6 +362,17 @@ def stage_crypto(repo, tree, up):
         add_maintainers(tree, ['crypto/zbewalgo.c'], up)
 
 
+def zram_defines(tree, up, tuning):
+    """unifdef's macros for the backend: the tuning plane's keys or not,
+    and in the series' form only this kernel's name for zram's "no level
+    given"."""
+    defines = {} if tuning else {TUNING: False}
+    if up:
+        defines['ZCOMP_PARAM_NOT_SET'] = 'ZCOMP_PARAM_NOT_SET' in tree.read(
+            'drivers/block/zram/zcomp.h')
+    return defines
+
+
 def stage_zram(repo, tree, up):
     """The zram backend (6.12+; 6.1's zram allocates through the crypto
     API)."""
@@ -328,12 +380,7 @@ def stage_zram(repo, tree, up):
     if 'config ZRAM_BACKEND_LZ4\n' not in tree.read(zram + 'Kconfig'):
         return
     for rel in ZRAM_FILES:
-        if up:
-            # Only this kernel's name for zram's "no level given".
-            not_set = 'ZCOMP_PARAM_NOT_SET' in tree.read(zram + 'zcomp.h')
-            copy(repo, tree, rel, {'ZCOMP_PARAM_NOT_SET': not_set})
-        else:
-            copy(repo, tree, rel)
+        copy(repo, tree, rel, zram_defines(tree, up, tuning=False))
     kconfig = kconfig_entries(repo, ZRAM_KCONFIG)
     tree.insert(zram + 'Kconfig', 'config ZRAM_BACKEND_FORCE_LZO',
                 kconfig['ZRAM_BACKEND_ZBEWALGO'], after=False)
@@ -347,7 +394,6 @@ def stage_zram(repo, tree, up):
     tree.insert(zram + 'Makefile',
                 'zram-$(CONFIG_ZRAM_BACKEND_842)		+= backend_842.o',
                 'zram-$(CONFIG_ZRAM_BACKEND_ZBEWALGO)	+= backend_zbewalgo.o\n')
-    zram_keys(tree)
     tree.insert(zram + 'zcomp.c', '#include "backend_842.h"',
                 '#include "backend_zbewalgo.h"\n')
     tree.insert(zram + 'zcomp.c', '\tNULL',
@@ -562,11 +608,19 @@ def stage_zram_retry(repo, tree, up):
 def stage_classic(repo, tree, up):
     """The classic steps: their files, CONFIG_ZBEWALGO_CLASSIC_STEPS and
     the code under it."""
-    for sub in ('lib/zbewalgo', 'lib/zbewalgo/tests'):
-        for name in sorted(os.listdir(os.path.join(repo, sub))):
-            if name.endswith(('.c', '.h')) or name in (
-                    'Makefile', 'Kconfig', '.kunitconfig'):
-                copy(repo, tree, sub + '/' + name)
+    copy_lib(repo, tree, classic=True, tuning=True)
+
+
+def stage_tuning(repo, tree, up):
+    """The run-time tuning plane: /sys/kernel/zbewalgo, zram's zbewalgo.*
+    keys, CONFIG_ZBEWALGO_TUNING and the code under it."""
+    copy_lib(repo, tree, classic=False, tuning=True)
+    zram = 'drivers/block/zram/'
+    if 'config ZRAM_BACKEND_LZ4\n' not in tree.read(zram + 'Kconfig'):
+        return
+    for rel in ZRAM_FILES:
+        copy(repo, tree, rel, zram_defines(tree, up, tuning=True))
+    zram_keys(tree)
 
 
 def stage_docs(repo, tree, up):
@@ -593,7 +647,8 @@ def stage_docs(repo, tree, up):
 # Each stage takes up: None for the default tree, else the MAINTAINERS M:
 # line of the series' form.
 STAGES = {'lib': stage_lib, 'crypto': stage_crypto, 'zram': stage_zram,
-          'classic': stage_classic, 'docs': stage_docs,
+          'tuning': stage_tuning, 'classic': stage_classic,
+          'docs': stage_docs,
           'zram-retry': stage_zram_retry, 'zram-busy': stage_zram_busy}
 
 

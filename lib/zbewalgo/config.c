@@ -324,6 +324,7 @@ void zbewalgo_config_put(struct zbewalgo_config *cfg)
 }
 EXPORT_SYMBOL_GPL(zbewalgo_config_put);
 
+#ifdef CONFIG_ZBEWALGO_TUNING
 /**
  * zbewalgo_config_update() - publish a changed copy of the configuration
  * @edit: changes the copy; returns 0 or an error, in which case nothing is
@@ -365,6 +366,7 @@ out:
 	return ret;
 }
 EXPORT_SYMBOL_IF_KUNIT(zbewalgo_config_update);
+#endif
 
 /* One counter of @st, whole even while its CPU adds to it (32-bit) */
 static u64 zbw_stat_read(const struct zbewalgo_stats *st,

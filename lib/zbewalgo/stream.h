@@ -112,9 +112,11 @@ static inline bool zbw_table_same(const struct zbewalgo_table *a,
 	return true;
 }
 
+#ifdef CONFIG_ZBEWALGO_TUNING
 int zbewalgo_config_update(int (*edit)(struct zbewalgo_config *cfg,
 				       const void *arg),
 			   const void *arg);
+#endif
 
 int zbewalgo_check_params(const struct zbewalgo_params *params);
 int zbewalgo_table_error(int ret);
@@ -132,8 +134,19 @@ int zbewalgo_nr_configs(void);
 #endif
 
 /* Set up after the first configuration, taken down before the last */
+#ifdef CONFIG_ZBEWALGO_TUNING
 int zbewalgo_sysfs_init(void);
 void zbewalgo_sysfs_exit(void);
+#else
+static inline int zbewalgo_sysfs_init(void)
+{
+	return 0;
+}
+
+static inline void zbewalgo_sysfs_exit(void)
+{
+}
+#endif
 void zbewalgo_debugfs_init(void);
 void zbewalgo_debugfs_exit(void);
 

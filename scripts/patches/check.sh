@@ -14,8 +14,8 @@
 #      --kunitconfig=lib/zbewalgo), which is what enables the library
 #      before the patches that use it, also with W=1 and sparse, and
 #      kunit.py run on it: the patch's UML kernel boots and every KUnit
-#      test of the patch passes (before the classic steps' patch, in the
-#      lean configuration);
+#      test of the patch passes (the core alone before the tuning plane's
+#      and the classic steps' patches);
 #  - scripts/kernel-doc -Wall on the new sources and headers: no output;
 #  - the rst files and the ABI entry through docutils (rstcheck.py) and
 #    tools/docs/get_abi.py;
@@ -238,7 +238,8 @@ for p in "" "${PATCHES[@]}"; do
 	report_new "UML KUnit build, $name" "$t" "$KOBJ" "$new" \
 		"$ulog, $LOGS/w1-sparse-um-$step.log"
 	# Each patch's kernel boots: UML runs the KUnit tests the patch has,
-	# before patch 4 in the lean configuration (no classic steps yet).
+	# the core alone before the tuning plane's and the classic steps'
+	# patches add their options to .kunitconfig.
 	kunit_run "$name" "$LOGS/kunit-$step.log"
 done
 [ "$step" = "$LAST" ] || die "stopped at patch $step (summary: $SUMMARY)"

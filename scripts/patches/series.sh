@@ -13,11 +13,11 @@
 #  - two x86_64 builds of that tree, vmlinux and modules only:
 #    tinyconfig + tools/testing/kernel/config/{base,zram-backends}.config
 #    + series.config here (the library, crypto glue and KUnit tests as
-#    modules, the zram backend in zram.ko, the classic steps), and the same
-#    without CONFIG_ZBEWALGO_CLASSIC_STEPS; every C file the series adds
-#    must end up in a .ko (the classic steps' files in none without the
-#    option), and the build logs must have no warning about a file the
-#    series touches.
+#    modules, the zram backend in zram.ko, the tuning plane and the
+#    classic steps), and the core alone, without CONFIG_ZBEWALGO_TUNING
+#    and CONFIG_ZBEWALGO_CLASSIC_STEPS; every C file the series adds must
+#    end up in a .ko (the optional parts' files in none in the core), and
+#    the build logs must have no warning about a file the series touches.
 # make check-patches is the thorough check (a build after every patch,
 # W=1 and sparse, kernel-doc, KUnit under UML, a qemu boot).  The tree and
 # objects live in $ZBW_CACHE/patches/DEBVER/series (objects kept, so
@@ -85,10 +85,16 @@ mapfile -t classic < <(env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL \
 	make -s --no-print-directory -f "$T/lib/zbewalgo/Makefile" \
 	--eval 'classic: ; @printf "lib/zbewalgo/%s\n" $(ZBEWALGO_CLASSIC:.o=.c)' classic)
 [ ${#classic[@]} -gt 0 ] || die "no ZBEWALGO_CLASSIC in lib/zbewalgo/Makefile"
+# shellcheck disable=SC2016
+mapfile -t tuning < <(env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL \
+	make -s --no-print-directory -f "$T/lib/zbewalgo/Makefile" \
+	--eval 'tuning: ; @printf "lib/zbewalgo/%s\n" $(ZBEWALGO_TUNING:.o=.c)' tuning)
+[ ${#tuning[@]} -gt 0 ] || die "no ZBEWALGO_TUNING in lib/zbewalgo/Makefile"
+optional=("${classic[@]}" "${tuning[@]}")
 
 # build NAME FRAGMENT OBJDIR: vmlinux and modules; every C file the series
-# adds must end up in a module, but the classic steps' files when
-# CONFIG_ZBEWALGO_CLASSIC_STEPS is off, which must not.
+# adds must end up in a module, but in the lean build (the core) the files
+# of the classic steps and of the tuning plane, which must not.
 build() {
 	local name=$1 frag=$2 obj=$3 log=$LOGS/build-$1.log t=$SECONDS bad='' f ko m want got
 	local -a make=(nice -n 10 make -C "$T" O="$obj" ARCH=x86_64 "CC=ccache gcc" -j"$JOBS")
@@ -109,8 +115,9 @@ build() {
 			got=$(grep -E "^${want%%=*}=" "$obj/.config" || true)
 			[ "$got" = "$want" ] || bad="$bad wanted $want, got ${got:-unset};"
 		done < <(grep -E '^CONFIG_[A-Za-z0-9_]+=' "$frag" | tac | awk -F= '!seen[$1]++')
-		if [ "$name" = lean ] && grep -q '^CONFIG_ZBEWALGO_CLASSIC_STEPS=' "$obj/.config"; then
-			bad="$bad CONFIG_ZBEWALGO_CLASSIC_STEPS is set;"
+		if [ "$name" = lean ] &&
+		   grep -Eq '^CONFIG_ZBEWALGO_(CLASSIC_STEPS|TUNING)=' "$obj/.config"; then
+			bad="$bad CONFIG_ZBEWALGO_CLASSIC_STEPS or _TUNING is set;"
 		fi
 	fi
 	if [ -n "$bad" ]; then
@@ -137,9 +144,9 @@ build() {
 		while read -r m; do
 			[ ! -f "$obj/${m%.mod}.ko" ] || ko=${m%.mod}.ko
 		done < <(cd "$obj" && grep -rlxF --include='*.mod' "${f%.c}.o" . | sed 's#^\./##')
-		if [ "$name" = lean ] && printf '%s\n' "${classic[@]}" | grep -qxF "$f"; then
+		if [ "$name" = lean ] && printf '%s\n' "${optional[@]}" | grep -qxF "$f"; then
 			if [ -n "$ko" ]; then
-				result FAIL "$f" "built into $ko without CONFIG_ZBEWALGO_CLASSIC_STEPS"
+				result FAIL "$f" "built into $ko in the core (lean) build"
 			else
 				left_out=$((left_out + 1))
 			fi
@@ -154,10 +161,12 @@ build() {
 		result ok "$ko, $name" "built, from${in_ko[$ko]}"
 	done < <(printf '%s\n' "${!in_ko[@]}" | LC_ALL=C sort)
 	if [ "$name" = lean ]; then
-		if [ "$left_out" = "${#classic[@]}" ]; then
-			result ok "the classic steps left out, lean" "$left_out files in no module"
+		if [ "$left_out" = "${#optional[@]}" ]; then
+			result ok "the classic steps and the tuning plane left out, lean" \
+				"$left_out files in no module"
 		else
-			result FAIL "the classic steps left out, lean" "$left_out of ${#classic[@]} files"
+			result FAIL "the classic steps and the tuning plane left out, lean" \
+				"$left_out of ${#optional[@]} files"
 		fi
 	fi
 }
@@ -167,8 +176,9 @@ cat "$KCONFIG/base.config" "$KCONFIG/zram-backends.config" "$HERE/series.config"
 build full "$FRAG" "$OBJ"
 LEAN=$S/fragment-lean.config
 {
-	grep -v '^CONFIG_ZBEWALGO_CLASSIC_STEPS=' "$FRAG"
+	grep -Ev '^CONFIG_ZBEWALGO_(CLASSIC_STEPS|TUNING)=' "$FRAG"
 	echo '# CONFIG_ZBEWALGO_CLASSIC_STEPS is not set'
+	echo '# CONFIG_ZBEWALGO_TUNING is not set'
 } >"$LEAN"
 build lean "$LEAN" "$OBJ-lean"
 

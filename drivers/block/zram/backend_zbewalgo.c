@@ -4,16 +4,16 @@
  *
  * algorithm_params level=1, 2 or 3 selects a preset combination table
  * (fast, default, thorough), any other level is refused; without a level
- * the streams use the table tuned in /sys/kernel/zbewalgo.  The keys
- * zbewalgo.table, zbewalgo.early_abort_size and zbewalgo.max_output_size
- * give a device settings of its own, in the form sysfs takes them; a table
- * given so replaces the level's preset.  A device keeps the settings in
- * force when it was set up until it is reset: zram may compress a page
- * twice and trust the first length.  dict= gives the device's zstd step a
+ * the streams use the default table (with CONFIG_ZBEWALGO_TUNING, the
+ * table tuned in /sys/kernel/zbewalgo, and the keys zbewalgo.table,
+ * zbewalgo.early_abort_size and zbewalgo.max_output_size give a device
+ * settings of its own, in the form sysfs takes them; a table given so
+ * replaces the level's preset).  A device keeps the settings in force when
+ * it was set up until it is reset: zram may compress a page twice and
+ * trust the first length.  dict= gives the device's zstd step a
  * dictionary in zstd's format (zstd --train, zbewalgo train-dict), loaded
  * once for the device.  Each device counts its pages in statistics of its
- * own, in debugfs (zbewalgo/N/); one that sets nothing but the level, in
- * /sys/kernel/zbewalgo/stats too, its level's pages excepted.
+ * own, in debugfs (zbewalgo/N/).
  * Incompressible pages come back in stored form, larger than zram's
  * huge-class size, so zram keeps them as-is: compression never fails for
  * a valid page.
@@ -31,6 +31,7 @@
 #define ZCOMP_PARAM_NOT_SET ZCOMP_PARAM_NO_LEVEL
 #endif
 
+#ifdef CONFIG_ZBEWALGO_TUNING
 /* A threshold key: -1 when not given (the shared value), else its value. */
 static int zbewalgo_zram_size(s32 val, int *size)
 {
@@ -39,26 +40,30 @@ static int zbewalgo_zram_size(s32 val, int *size)
 	*size = val == ZCOMP_PARAM_NOT_SET ? -1 : val;
 	return 0;
 }
+#endif
 
 static int zbewalgo_zram_setup_params(struct zcomp_params *params)
 {
-	const struct zbewalgo_zcomp_params *zp = &params->zbewalgo;
 	struct zbewalgo_config *cfg;
-	int early, max, ret;
+	const char *table = NULL;
+	int early = -1, max = -1, ret;
 
 	/*
-	 * No level means the sysfs table (stream level 0).  Only the presets
-	 * are levels: zbewalgo_preset_table() refuses 0 and negative ones
-	 * like any other.
+	 * No level means the shared table (stream level 0).  Only the
+	 * presets are levels: zbewalgo_preset_table() refuses 0 and negative
+	 * ones like any other.
 	 */
 	if (params->level == ZCOMP_PARAM_NOT_SET)
 		params->level = 0;
 	else if (!zbewalgo_preset_table(params->level))
 		return -EINVAL;
-	if (zbewalgo_zram_size(zp->early_abort_size, &early) ||
-	    zbewalgo_zram_size(zp->max_output_size, &max))
+#ifdef CONFIG_ZBEWALGO_TUNING
+	if (zbewalgo_zram_size(params->zbewalgo.early_abort_size, &early) ||
+	    zbewalgo_zram_size(params->zbewalgo.max_output_size, &max))
 		return -EINVAL;
-	cfg = zbewalgo_config_create(params->level, zp->table, early, max);
+	table = params->zbewalgo.table;
+#endif
+	cfg = zbewalgo_config_create(params->level, table, early, max);
 	if (IS_ERR(cfg))
 		return PTR_ERR(cfg);
 	if (params->dict_sz) {

@@ -679,6 +679,7 @@ static size_t zbw_stream_pack(struct kunit *test, struct zbewalgo_stream *s,
 	return len;
 }
 
+#ifdef CONFIG_ZBEWALGO_TUNING
 static int zbw_edit_copy(struct zbewalgo_config *cfg, const void *arg)
 {
 	const struct zbewalgo_config *from = arg;
@@ -692,27 +693,24 @@ static int zbw_edit_other(struct zbewalgo_config *cfg, const void *arg)
 {
 	return zbewalgo_table_parse(&cfg->table, "delta8-bitshuffle8-zstd");
 }
+#endif
 
 /*
  * zram up to 6.14 compresses a page a second time when its first
  * allocation fails, maybe on another CPU's stream, and trusts the first
  * length.  A page compresses the same on contexts that saw other pages
- * before, at every level; and a stream given a configuration keeps it when
- * sysfs publishes another, while a stream that follows sysfs changes.
+ * before, at every level.
  */
 static void zbewalgo_test_deterministic(struct kunit *test)
 {
 	struct zbw_fixture *f = test->priv;
 	struct zbewalgo_ctx *other = zbewalgo_ctx_create(PAGE_LEN);
-	struct zbewalgo_config *cfg = zbewalgo_config_get();
-	struct zbewalgo_stream *kept, *live;
-	size_t len[ZBW_NR_KINDS], n, m, max = ZBEWALGO_STORED_SIZE(PAGE_LEN);
+	size_t len[ZBW_NR_KINDS], n, max = ZBEWALGO_STORED_SIZE(PAGE_LEN);
 	u8 *first = kunit_kmalloc(test, ZBW_NR_KINDS * max, GFP_KERNEL);
 	u8 *again = kunit_kmalloc(test, max, GFP_KERNEL);
 	int level, k, ret;
 
 	KUNIT_ASSERT_NOT_NULL(test, other);
-	KUNIT_ASSERT_NOT_NULL(test, cfg);
 	KUNIT_ASSERT_NOT_NULL(test, first);
 	KUNIT_ASSERT_NOT_NULL(test, again);
 	for (level = 1; level <= ZBEWALGO_MAX_LEVEL; level++) {
@@ -741,7 +739,25 @@ static void zbewalgo_test_deterministic(struct kunit *test)
 		}
 	}
 	zbewalgo_ctx_destroy(other);
+}
 
+#ifdef CONFIG_ZBEWALGO_TUNING
+/*
+ * A stream given a configuration keeps it when sysfs publishes another,
+ * while a stream that follows sysfs changes.
+ */
+static void zbewalgo_test_follows_sysfs(struct kunit *test)
+{
+	struct zbw_fixture *f = test->priv;
+	struct zbewalgo_config *cfg = zbewalgo_config_get();
+	struct zbewalgo_stream *kept, *live;
+	size_t n, m, max = ZBEWALGO_STORED_SIZE(PAGE_LEN);
+	u8 *first = kunit_kmalloc(test, 2 * max, GFP_KERNEL);
+	u8 *again = kunit_kmalloc(test, max, GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, cfg);
+	KUNIT_ASSERT_NOT_NULL(test, first);
+	KUNIT_ASSERT_NOT_NULL(test, again);
 	kept = zbewalgo_stream_create(PAGE_LEN, 0, cfg);
 	live = zbewalgo_stream_create(PAGE_LEN, 0, NULL);
 	KUNIT_ASSERT_FALSE(test, IS_ERR(kept));
@@ -760,6 +776,7 @@ static void zbewalgo_test_deterministic(struct kunit *test)
 	zbewalgo_stream_destroy(kept);
 	zbewalgo_config_put(cfg);
 }
+#endif
 
 /* The counters of @cfg summed over the CPUs, in memory of the test */
 static struct zbewalgo_stats_sum *zbw_sum(struct kunit *test,
@@ -779,6 +796,7 @@ static u64 zbw_stored(struct kunit *test, struct zbewalgo_config *cfg)
 	return zbw_sum(test, cfg)->stored;
 }
 
+#ifdef CONFIG_ZBEWALGO_TUNING
 /*
  * zram's zbewalgo.* keys: a device's configuration takes a table and
  * thresholds of its own, refuses what sysfs refuses, replaces the preset
@@ -874,6 +892,7 @@ static void zbewalgo_test_device_config(struct kunit *test)
 	zbewalgo_config_put(cfg);
 	zbewalgo_config_put(shared);
 }
+#endif
 
 /*
  * zram's dict= (zbewalgo_cases.h): contexts with the test dictionary, one
@@ -1055,6 +1074,7 @@ static u64 zbw_pages(struct kunit *test, struct zbewalgo_config *cfg)
 	return zbw_sum(test, cfg)->pages;
 }
 
+#ifdef CONFIG_ZBEWALGO_TUNING
 static int zbw_edit_early_abort(struct zbewalgo_config *cfg, const void *arg)
 {
 	cfg->params.early_abort_size = *(const u32 *)arg;
@@ -1109,6 +1129,7 @@ static void zbewalgo_test_stats_kept(struct kunit *test)
 	zbewalgo_stream_destroy(kept);
 	zbewalgo_config_put(old);
 }
+#endif
 
 /*
  * The statistics add up: each page a stream compresses counts once in
@@ -1255,11 +1276,18 @@ static struct kunit_case zbewalgo_test_cases[] = {
 	KUNIT_CASE(zbewalgo_test_failed_init),
 	KUNIT_CASE(zbewalgo_test_page_too_long),
 	KUNIT_CASE(zbewalgo_test_deterministic),
+#ifdef CONFIG_ZBEWALGO_TUNING
+	KUNIT_CASE(zbewalgo_test_follows_sysfs),
+#endif
 	KUNIT_CASE(zbewalgo_test_stats_stored_enospc),
+#ifdef CONFIG_ZBEWALGO_TUNING
 	KUNIT_CASE(zbewalgo_test_device_config),
+#endif
 	KUNIT_CASE(zbewalgo_test_dict),
 	KUNIT_CASE(zbewalgo_test_device_stream),
+#ifdef CONFIG_ZBEWALGO_TUNING
 	KUNIT_CASE(zbewalgo_test_stats_kept),
+#endif
 	KUNIT_CASE(zbewalgo_test_stats_sums),
 	KUNIT_CASE(zbewalgo_test_device_stats),
 	{}

@@ -3,7 +3,8 @@
 # KASAN, in a copy of Debian's linux-source-VERSION (default 7.2) with zbewalgo
 # added by scripts/kernel-integrate.py; runs
 #   tools/testing/kunit/kunit.py run --kunitconfig=lib/zbewalgo
-# and then the same without CONFIG_ZBEWALGO_CLASSIC_STEPS (the lean kernel of
+# and then the same without CONFIG_ZBEWALGO_CLASSIC_STEPS and
+# CONFIG_ZBEWALGO_TUNING (the lean kernel of
 # the patch series' first patches), and fails unless every test of both
 # passed. The tree and the UML builds stay in $ZBW_CACHE/kunit/VERSION, so a
 # second run rebuilds only what changed.
@@ -48,10 +49,12 @@ kunit_run() {
 	say "PASS: KUnit ($name) on $V: ${summary#*] }"
 }
 kunit_run full lib/zbewalgo
-# The lean kernel: the same tests, the classic steps left out.
+# The lean kernel, the series' core: the same tests, the classic steps
+# and the run-time tuning left out.
 lean=$K/lean.kunitconfig
 {
-	grep -v '^CONFIG_ZBEWALGO_CLASSIC_STEPS=' "$K/src/lib/zbewalgo/.kunitconfig"
+	grep -Ev '^CONFIG_ZBEWALGO_(CLASSIC_STEPS|TUNING)=' "$K/src/lib/zbewalgo/.kunitconfig"
 	echo '# CONFIG_ZBEWALGO_CLASSIC_STEPS is not set'
+	echo '# CONFIG_ZBEWALGO_TUNING is not set'
 } >"$lean"
 kunit_run lean "$lean"
