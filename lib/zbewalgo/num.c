@@ -225,9 +225,8 @@ static __always_inline void num_undo_view(u8 *dst, unsigned int m,
 	}
 }
 
-static __always_inline void num_undo(u8 *dst, unsigned int m,
-					unsigned int w,
-					const struct num_view *v)
+static __always_inline void num_undo(u8 *dst, unsigned int m, unsigned int w,
+				     const struct num_view *v)
 {
 	if (v->factor)
 		num_undo_view(dst, m, w, v, NUM_NR_VIEWS);

@@ -147,6 +147,7 @@ static inline void zbewalgo_sysfs_exit(void)
 {
 }
 #endif
+
 void zbewalgo_debugfs_init(void);
 void zbewalgo_debugfs_exit(void);
 
