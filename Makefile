@@ -460,6 +460,14 @@ anchors: $(PAGESIZES) testdata
 	@scripts/install-deps.sh python3-venv
 	CC='$(CC)' CFLAGS='$(CFLAGS)' tools/testing/zbewalgo/bench/anchors.sh \
 		$(PAGESIZES) $(BENCH_DATA) $(TESTDATA) $(BENCH_OUT) $(BENCH_KIB)
+# numdec: decompression of the pages the num steps wrote against zram's
+# zstd-3 on the same pages (issue 44's target), on the sets, the test data
+# and the captured real swap, into BENCH_OUT/numdec.{txt,csv}
+# (bench/numdec.sh; targets.py reads the csv).
+.PHONY: numdec
+numdec: $(PAGESIZES) testdata
+	CC='$(CC)' CFLAGS='$(CFLAGS)' tools/testing/zbewalgo/bench/numdec.sh \
+		$(PAGESIZES) $(BENCH_DATA) $(TESTDATA) $(BENCH_OUT) $(BENCH_KIB)
 # pareto: the speed attempts of issue 21 side by side, each level's front
 # (ratio against compression and decompression speed, over zstd's) into
 # BENCH_RESULTS/pareto (bench/pareto.sh; 5 minutes with BENCH_REPS=3 at load 5).

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * zbewalgo_pagesizes: every page's size, for the pcodec anchor
- * (anchors.py, `make anchors`).
+ * (anchors.py, `make anchors`), and with -t its decoding time, for the
+ * numeric pages' decompression (numdec.py, `make numdec`).
  *
- *   zbewalgo_pagesizes [-l LEVEL] FILE...
+ *   zbewalgo_pagesizes [-l LEVEL] [-t] FILE...
  *
  * Cuts each FILE into 4 KiB pages as `zbewalgo bench --drop-same` does
  * (the last page zero-padded; same-filled pages and repeats of an earlier
@@ -21,12 +22,20 @@
  * KIND is k (compressed), s (same-filled) or d (a repeat); ZBW and ZSTD
  * are the bytes each produced (0: no result), STORED is 1 when zbewalgo
  * wrote the stored form.  zram keeps a page whole when its result is 0 or
- * at least the threshold of the header line.  Uses the public API only.
+ * at least the threshold of the header line.  With -t each line goes on
+ *
+ *   STEP ZBW_NS ZSTD_NS
+ *
+ * STEP being the first step of the chain zbewalgo's result used ("-" for
+ * the stored form), ZBW_NS and ZSTD_NS the fastest of TIME_REPS decodes
+ * of each result, in nanoseconds (0: no result).  Uses the public API
+ * only.
  */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #define ZSTD_STATIC_LINKING_ONLY
 #include <zstd.h>
 #include <linux/zbewalgo.h>
@@ -36,6 +45,8 @@
 
 #define PAGE	4096
 #define CAP	(2 * PAGE + 64)
+/* decodes of a page timed, the fastest kept: one is too noisy */
+#define TIME_REPS	5
 
 /* zram's page_same_filled(): every word equal to the first */
 static bool same_filled(const unsigned char *p)
@@ -63,12 +74,59 @@ struct coders {
 	ZSTD_CCtx *cctx;
 	ZSTD_DCtx *dctx;
 	zstd_parameters zp;
+	const struct zbewalgo_table *table;
+	bool timed;
 };
+
+static uint64_t now_ns(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (uint64_t)t.tv_sec * 1000000000u + t.tv_nsec;
+}
+
+/* The fastest of TIME_REPS decodes of @len bytes at @in, in ns; 0 for none */
+static uint64_t decode_ns(struct coders *c, bool zstd, const unsigned char *in,
+			  size_t len)
+{
+	static unsigned char back[PAGE];
+	uint64_t best = UINT64_MAX, t;
+	size_t dlen;
+	int r;
+
+	if (!len)
+		return 0;
+	for (r = 0; r < TIME_REPS; r++) {
+		dlen = PAGE;
+		t = now_ns();
+		if (zstd)
+			ZSTD_decompressDCtx(c->dctx, back, PAGE, in, len);
+		else
+			zbewalgo_ctx_decompress(c->zd, in, len, back, &dlen);
+		t = now_ns() - t;
+		if (t < best)
+			best = t;
+	}
+	return best;
+}
+
+/* The first step of the chain of zbewalgo's last result, "-" when stored */
+static const char *first_step(const struct coders *c)
+{
+	const struct zbewalgo_result *r = zbewalgo_ctx_last_result(c->zc);
+	const char *name;
+
+	if (r->stored || r->comb < 0)
+		return "-";
+	name = zbewalgo_step_name(c->table->comb[r->comb].ids[0]);
+	return name ? name : "?";
+}
 
 /* Prints the sizes of one file's pages; false on a round-trip mismatch. */
 static bool one_file(struct coders *c, const char *path)
 {
-	static unsigned char out[CAP], back[PAGE];
+	static unsigned char out[CAP], zout[CAP], back[PAGE];
 	size_t n, i, k, slots = 1, *slot;
 	unsigned char *data = load_pages(path, PAGE, true, &n);
 	bool ok = true;
@@ -111,17 +169,23 @@ static bool one_file(struct coders *c, const char *path)
 			ok = false;
 		}
 
-		slen = zstd_compress_cctx(c->cctx, out, CAP, p, PAGE, &c->zp);
+		slen = zstd_compress_cctx(c->cctx, zout, CAP, p, PAGE, &c->zp);
 		if (zstd_is_error(slen))
 			slen = 0;
-		if (slen && (ZSTD_decompressDCtx(c->dctx, back, PAGE, out,
+		if (slen && (ZSTD_decompressDCtx(c->dctx, back, PAGE, zout,
 						 slen) != PAGE ||
 			     memcmp(back, p, PAGE))) {
 			fprintf(stderr, "%s: page %zu: zstd round trip failed\n",
 				path, i);
 			ok = false;
 		}
-		printf("%zu k %zu %d %zu\n", i, zlen, stored, slen);
+		printf("%zu k %zu %d %zu", i, zlen, stored, slen);
+		if (c->timed)
+			printf(" %s %llu %llu", zlen ? first_step(c) : "-",
+			       (unsigned long long)decode_ns(c, false, out, zlen),
+			       (unsigned long long)decode_ns(c, true, zout,
+							     slen));
+		putchar('\n');
 	}
 	free(slot);
 	free(data);
@@ -145,17 +209,23 @@ int main(int argc, char **argv)
 		level = atoi(argv[2]);
 		i = 3;
 	}
+	if (i < argc && !strcmp(argv[i], "-t")) {
+		c.timed = true;
+		i++;
+	}
 	if (i >= argc || (level && !zbewalgo_preset_table(level)) ||
 	    !c.zc || !c.zd || !c.cctx || !c.dctx) {
-		fprintf(stderr, "usage: zbewalgo_pagesizes [-l LEVEL] FILE...\n");
+		fprintf(stderr, "usage: zbewalgo_pagesizes [-l LEVEL] [-t] FILE...\n");
 		return 2;
 	}
 	/* as bench's zbewalgo: results at or above zram's threshold fail */
 	zbewalgo_default_params(&params, PAGE);
 	zbewalgo_ctx_set_params(c.zc, &params);
+	c.table = level ? zbewalgo_preset_table(level) :
+			  zbewalgo_table_default();
 	if (level) {
 		zbewalgo_ctx_set_level(c.zc, level);
-		zbewalgo_ctx_set_table(c.zc, zbewalgo_preset_table(level));
+		zbewalgo_ctx_set_table(c.zc, c.table);
 	}
 	printf("# zbewalgo_pagesizes: %d-byte pages, threshold %u, zbewalgo %s%d, zstd-3 as zram (libzstd %s)\n",
 	       PAGE, params.max_output_size, level ? "level " :

@@ -88,10 +88,13 @@ echo "# load:      $(cut -d' ' -f1-3 /proc/loadavg) (1, 5, 15 min) when the run 
 	>>"$out/machine.txt"
 {
 	echo "# zbewalgo bench: each level against the speed targets (targets.py)"
-	# the pcodec anchor, when make anchors has written it (not rerun here)
-	anchors=()
-	[ -f "$out/anchors.csv" ] && anchors=("$out/anchors.csv")
+	# the pcodec anchor and the num pages' decompression, when make
+	# anchors and make numdec have written them (not rerun here)
+	extra=()
+	for f in anchors numdec; do
+		[ -f "$out/$f.csv" ] && extra+=("$out/$f.csv")
+	done
 	python3 "$here/targets.py" "$out/sets.csv" "$out/corpus.csv" \
-		"${anchors[@]}"
+		"${extra[@]}"
 } >"$out/targets.txt"
 echo "bench: results in $out: $(cd "$out" && echo *)" >&2

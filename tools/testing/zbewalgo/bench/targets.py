@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """Hold `zbewalgo bench --csv` files against the targets of each level.
 
-usage: targets.py CSV...   (anchors.csv of make anchors among them)
+usage: targets.py CSV...   (anchors.csv of make anchors and numdec.csv of
+                           make numdec among them)
 
 Each level of zbewalgo is compared with zstd as zram calls it, measured
 in the same run (zram-zstd-3, zram-zstd-1: zstd_get_params() for the page
@@ -28,6 +29,11 @@ gives it):
     per-page chooser's (per page the smaller of zbewalgo's default level
     and pcodec best of 8 types at pcodec's default level), both from the
     anchors run itself.
+
+  numdec.csv (make numdec, issue 44): on the pages zbewalgo wrote with a
+    num step and zram-zstd-3 keeps compressed too, zbewalgo decodes at
+    least as fast as zram-zstd-3 (decode times summed over each group's
+    pages).
 
 Ratios are zram's (pages at or above the huge-class size count as whole
 pages).  Every line says PASS or FAIL; the exit status is 0 either way,
@@ -173,6 +179,32 @@ def report_anchors(path):
           'level and pcodec best of 8 types (pcodec\'s default level)')
 
 
+NUMDEC_SPEED = 1.00
+
+
+def report_numdec(path):
+    rows = list(csv.DictReader(open(path)))
+    print('# %s: decompression of the num steps\' pages, x zram-zstd-3 on '
+          'the same pages' % path.rsplit('/', 1)[-1])
+    print('%-10s %8s %8s %8s %7s %6s %s' % (
+        'group', 'num', 'timed', 'whole', 'speed', '>=', 'result'))
+    for group in dict.fromkeys(r['group'] for r in rows):
+        g = [r for r in rows if r['group'] == group]
+        num = sum(int(r['num_pages']) for r in g)
+        timed = sum(int(r['both_pages']) for r in g)
+        zbw = sum(int(r['zbw_ns']) for r in g)
+        zstd = sum(int(r['zstd_ns']) for r in g)
+        if not zbw:
+            print('%-10s %8d %8d %8d not measured' % (
+                group, num, timed, num - timed))
+            continue
+        print('%-10s %8d %8d %8d %7.3f %6.2f %s' % (
+            group, num, timed, num - timed, zstd / zbw, NUMDEC_SPEED,
+            'PASS' if zstd / zbw >= NUMDEC_SPEED else 'FAIL'))
+    print('# timed: pages zram-zstd-3 keeps compressed too (decode times '
+          'summed); whole: it stores them whole')
+
+
 def main():
     if len(sys.argv) < 2:
         print(__doc__, file=sys.stderr)
@@ -184,6 +216,8 @@ def main():
             head = next(csv.reader(f), [])
         if 'ratio_ideal' in head:
             report_anchors(path)
+        elif 'num_pages' in head:
+            report_numdec(path)
         else:
             report(path)
     return 0
