@@ -17,12 +17,20 @@
 #include <crypto/internal/scompress.h>
 
 /*
- * zswap compresses a page once: its streams follow the shared settings
- * page by page (which sysfs changes with CONFIG_ZBEWALGO_TUNING).
+ * zswap compresses with bottom halves off: level 1's preset, whose
+ * slowest page takes a few times zstd-3's where the default level's takes
+ * over ten.  With CONFIG_ZBEWALGO_TUNING the streams follow the table and
+ * thresholds of /sys/kernel/zbewalgo instead, page by page.
  */
+#ifdef CONFIG_ZBEWALGO_TUNING
+#define ZBEWALGO_SCOMP_LEVEL	0
+#else
+#define ZBEWALGO_SCOMP_LEVEL	1
+#endif
+
 static void *zbewalgo_alloc_stream(void)
 {
-	return zbewalgo_stream_create(PAGE_SIZE, 0, NULL);
+	return zbewalgo_stream_create(PAGE_SIZE, ZBEWALGO_SCOMP_LEVEL, NULL);
 }
 
 static void zbewalgo_free_stream(void *ctx)
