@@ -1071,13 +1071,13 @@ static void zbewalgo_test_stats_stored_enospc(struct kunit *test)
 	zbewalgo_config_put(cfg);
 }
 
+#ifdef CONFIG_ZBEWALGO_TUNING
 /* Pages counted under @cfg, over all CPUs. */
 static u64 zbw_pages(struct kunit *test, struct zbewalgo_config *cfg)
 {
 	return zbw_sum(test, cfg)->pages;
 }
 
-#ifdef CONFIG_ZBEWALGO_TUNING
 static int zbw_edit_early_abort(struct zbewalgo_config *cfg, const void *arg)
 {
 	cfg->params.early_abort_size = *(const u32 *)arg;
