@@ -214,11 +214,34 @@ static __always_inline void num_undo_view(u8 *dst, unsigned int m,
 	 * brings its highest one (raw for the first ones), and the sums
 	 * down to c[0] make the value.
 	 */
-	for (i = 0; i < m; i++) {
-		top = min(i, v->order);
-		c[top] = zbw_get_word(dst, i, w);
-		if (i >= v->order)
-			c[top] = num_unzigzag(c[top]);
+	for (i = 0; i < m && i < v->order; i++) {
+		c[i] = zbw_get_word(dst, i, w);
+		for (j = i; j-- > 0;)
+			c[j] = (c[j] + c[j + 1]) & mask;
+		num_put_number(dst, i, c[0], v, view);
+	}
+	/* the orders that pay, in registers: the same sums */
+	if (v->order == 1) {
+		for (; i < m; i++) {
+			c[0] = (c[0] + num_unzigzag(zbw_get_word(dst, i, w))) &
+			       mask;
+			num_put_number(dst, i, c[0], v, view);
+		}
+		return;
+	}
+	if (v->order == 2) {
+		u64 a = c[0], b = c[1];
+
+		for (; i < m; i++) {
+			b = (b + num_unzigzag(zbw_get_word(dst, i, w))) & mask;
+			a = (a + b) & mask;
+			num_put_number(dst, i, a, v, view);
+		}
+		return;
+	}
+	for (; i < m; i++) {
+		top = v->order;
+		c[top] = num_unzigzag(zbw_get_word(dst, i, w));
 		for (j = top; j-- > 0;)
 			c[j] = (c[j] + c[j + 1]) & mask;
 		num_put_number(dst, i, c[0], v, view);
