@@ -200,8 +200,8 @@ static __always_inline void num_undo_view(u8 *dst, unsigned int m,
 					  const struct num_view *v,
 					  unsigned int view)
 {
-	u64 mask = num_mask(v->bits), c[NUM_ORDER_MAX + 1] = { 0 };
-	unsigned int i, j, top;
+	u64 mask = num_mask(v->bits), c[NUM_ORDER_MAX] = { 0 };
+	unsigned int i, j;
 
 	if (!v->order) {
 		for (i = 0; i < m; i++)
@@ -220,16 +220,14 @@ static __always_inline void num_undo_view(u8 *dst, unsigned int m,
 			c[j] = (c[j] + c[j + 1]) & mask;
 		num_put_number(dst, i, c[0], v, view);
 	}
-	/* the orders that pay, in registers: the same sums */
+	/* then each number brings its highest: the same sums, in registers */
 	if (v->order == 1) {
 		for (; i < m; i++) {
 			c[0] = (c[0] + num_unzigzag(zbw_get_word(dst, i, w))) &
 			       mask;
 			num_put_number(dst, i, c[0], v, view);
 		}
-		return;
-	}
-	if (v->order == 2) {
+	} else if (v->order == 2) {
 		u64 a = c[0], b = c[1];
 
 		for (; i < m; i++) {
@@ -237,14 +235,16 @@ static __always_inline void num_undo_view(u8 *dst, unsigned int m,
 			a = (a + b) & mask;
 			num_put_number(dst, i, a, v, view);
 		}
-		return;
-	}
-	for (; i < m; i++) {
-		top = v->order;
-		c[top] = num_unzigzag(zbw_get_word(dst, i, w));
-		for (j = top; j-- > 0;)
-			c[j] = (c[j] + c[j + 1]) & mask;
-		num_put_number(dst, i, c[0], v, view);
+	} else {
+		/* the mode's two bits: NUM_ORDER_MAX is 3 */
+		u64 a = c[0], b = c[1], d = c[2];
+
+		for (; i < m; i++) {
+			d = (d + num_unzigzag(zbw_get_word(dst, i, w))) & mask;
+			b = (b + d) & mask;
+			a = (a + b) & mask;
+			num_put_number(dst, i, a, v, view);
+		}
 	}
 }
 
