@@ -237,23 +237,35 @@ static size_t zbw_zstd_compress_dict(struct zbw_zstd_state *st,
 					 st->dict->cdict);
 }
 
+#if ZSTD_VERSION_NUMBER < 10506
 /*
  * An empty frame: content size 0, one empty last raw block.  zstd before
  * 1.5.6 (6.12's is 1.5.2) decodes a corrupted frame of the dictionary it
  * decoded with last ("warm") otherwise than one of a dictionary it did not
  * ("cold"): one refuses what the other accepts.  Decoding this first makes
  * every dictionary frame cold, so that a page decodes or is refused the
- * same whatever its context decoded before.
+ * same whatever its context decoded before.  1.5.6 made the two agree.
  */
 static const u8 zbw_zstd_empty[] = {
 	0x28, 0xb5, 0x2f, 0xfd, 0x20, 0x00, 0x01, 0x00, 0x00
 };
 
+static size_t zbw_zstd_cold(struct zbw_zstd_state *st, u8 *dst)
+{
+	return zstd_decompress_dctx(st->dctx, dst, 0, zbw_zstd_empty,
+				    sizeof(zbw_zstd_empty));
+}
+#else
+static size_t zbw_zstd_cold(struct zbw_zstd_state *st, u8 *dst)
+{
+	return 0;
+}
+#endif
+
 static size_t zbw_zstd_decompress_dict(struct zbw_zstd_state *st, u8 *dst,
 				       unsigned int dcap, size_t flen)
 {
-	size_t n = zstd_decompress_dctx(st->dctx, dst, 0, zbw_zstd_empty,
-					sizeof(zbw_zstd_empty));
+	size_t n = zbw_zstd_cold(st, dst);
 
 	if (zstd_is_error(n))
 		return n;
