@@ -18,13 +18,21 @@ static unsigned int zbw_len_bytes(u32 val)
 	return val < (1u << 7) ? 1 : val < (1u << 14) ? 2 : 3;
 }
 
+/* zsmalloc's longest zspage, in pages; 8 unless the kernel says */
+#ifdef CONFIG_ZSMALLOC_CHAIN_SIZE
+#define ZBW_ZSPAGE_CHAIN	CONFIG_ZSMALLOC_CHAIN_SIZE
+#else
+#define ZBW_ZSPAGE_CHAIN	8
+#endif
+
 /*
- * zsmalloc's huge-class threshold since Linux 6.3, for zspages of up to 8
- * pages and size classes page_len / 256 apart: zram stores a page whole,
- * and zswap gains nothing from a result, from this length on.  It is the
- * size of the largest class that still packs several objects into a
- * zspage, less the handle zs_malloc() adds to each object, plus one: 3625
- * bytes for 4 KiB pages with 8-byte handles (the class of 3632 bytes).
+ * zsmalloc's huge-class threshold since Linux 6.3, for zspages of up to
+ * ZBW_ZSPAGE_CHAIN pages and size classes page_len / 256 apart: zram
+ * stores a page whole, and zswap gains nothing from a result, from this
+ * length on.  It is the size of the largest class that still packs
+ * several objects into a zspage, less the handle zs_malloc() adds to each
+ * object, plus one: 3625 bytes for 4 KiB pages with 8-byte handles (the
+ * class of 3632 bytes).
  */
 static size_t zbw_huge_size(size_t page_len)
 {
@@ -38,7 +46,7 @@ static size_t zbw_huge_size(size_t page_len)
 		size_t waste = page_len % size, pages = 1, k;
 
 		/* zsmalloc gives power-of-two classes one page each. */
-		for (k = 2; k <= 8 && (size & (size - 1)); k++) {
+		for (k = 2; k <= ZBW_ZSPAGE_CHAIN && (size & (size - 1)); k++) {
 			if (k * page_len % size < waste) {
 				waste = k * page_len % size;
 				pages = k;
