@@ -200,6 +200,7 @@ check-user: deps
 	$(MAKE) docs
 	$(MAKE) doc-user
 	python3 tools/testing/kernel/demo-progress_test.py
+	python3 tools/testing/kernel/realprog-table_test.py
 
 test-unit: $(TEST) testdata $(EXTRA)
 	$(EXTRA_SKIP)
@@ -308,10 +309,12 @@ retry-check: $(RETRY) testdata
 # make realprog beside it is no bother.
 RUN_PROGS	?= python-heap,postgres-pgbench
 RUN_CONFIGS	?= lz4,zstd,zbewalgo
+# RUN_REPEAT: live runs per program and configuration (make realprog: 3).
+RUN_REPEAT	?= 1
 RUN_SWAP	?= 0
 .PHONY: run-demo
 run: run-demo
-	ZBW_CAPTURE=0 ZBW_PROGS=$(RUN_PROGS) ZBW_CONFIGS=$(RUN_CONFIGS) \
+	ZBW_CAPTURE=0 ZBW_PROGS=$(RUN_PROGS) ZBW_CONFIGS=$(RUN_CONFIGS) ZBW_LIVE_REPEAT=$(RUN_REPEAT) \
 		ZBW_RP_RUN=$(or $(ZBW_CACHE),/var/cache/zbewalgo)/run/make-run \
 		tools/testing/kernel/realprog.sh
 run-demo: testdata

@@ -243,6 +243,7 @@ if [ -n "$REPLAY$CONFIGS" ]; then
 	append="ZBW_PHASE=run $common ZBW_CONFIGS=$CONFIGS ZBW_REPLAY=$REPLAY ZBW_REPLAY_TWICE=$TWICE"
 	append="$append ZBW_LOGDISKS=$disks ZBW_SWAP_SIZE=${SWAPMIB}M"
 	# The guest's own knobs, when set here.
+	append="$append ZBW_LIVE_REPEAT=${ZBW_LIVE_REPEAT:-3}"
 	for v in ZBW_RECOMP_SEC ZBW_ZRAM_SIZE ZBW_REPLAY_RECOMP ZBW_REPLAY_SAMPLE; do
 		[ -z "${!v:-}" ] || append="$append $v=${!v}"
 	done
