@@ -20,14 +20,15 @@
 # algorithm), twice for those of ZBW_REPLAY_TWICE (the two must agree), then
 # runs each program live with swap on zram per configuration of
 # ZBW_CONFIGS (lz4, zstd, zstd+dict, zbewalgo, zbewalgo level 1,
-# zbewalgo+dict, lz4 with zbewalgo recompressing). Tables:
+# zbewalgo+dict, lz4 with zbewalgo recompressing), ZBW_LIVE_REPEAT (3)
+# rounds of them. Tables:
 # build/kernel-bench/realprog-replay.{txt,csv} (per program and
 # configuration: peak and last-write mem_used_total and compr_data_size,
 # huge pages, read-back latency), realprog-classes.txt (zsmalloc's size
-# classes) and realprog.{txt,csv} (the live runs, and the bench on the
-# pages after).
+# classes) and realprog.{txt,csv} (the live runs, medians and spreads
+# over the rounds, and the bench on the pages after).
 # Knobs: ZBW_PROGS, ZBW_CAPTURE=0 (use the cached logs), ZBW_REPLAY,
-# ZBW_REPLAY_TWICE, ZBW_REPLAY_RECOMP, ZBW_CONFIGS (comma-separated; set and
+# ZBW_REPLAY_TWICE, ZBW_REPLAY_RECOMP, ZBW_LIVE_REPEAT, ZBW_CONFIGS (comma-separated; set and
 # empty, ZBW_REPLAY and ZBW_CONFIGS skip the run boot), ZBW_LIMIT_<PROGRAM>
 # (MiB), ZBW_RP_SCALE (program sizes, percent), ZBW_SWAP_MIB, ZBW_LOG_MIB,
 # ZBW_LOG_FLUSH_MS, ZBW_DICT_KIB, ZBW_RECOMP_SEC, ZBW_ZRAM_SIZE, ZBW_MEM,
@@ -124,7 +125,7 @@ boot() {
 				if [ "${r[rc]}" = 0 ] && [ "${r[conf]}" = capture ]; then
 					say "  ${r[prog]} capture: wall ${r[wall]} s, swapout ${r[pswpout]} pages, load ${r[load]}"
 				elif [ "${r[rc]}" = 0 ]; then
-					say "  ${r[prog]} ${r[conf]}: orig/mem_used $(ratio "${r[orig]}" "${r[mem_used]}")" \
+					say "  ${r[prog]} ${r[conf]} #${r[run]:-1}: orig/mem_used $(ratio "${r[orig]}" "${r[mem_used]}")" \
 						"($((r[orig] >> 20)) MiB in $((r[mem_used] >> 20)) MiB), wall ${r[wall]} s, load ${r[load]}"
 				else
 					[ -z "$out" ] || printf '%s' "$out" >&2
