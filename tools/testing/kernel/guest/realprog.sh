@@ -279,7 +279,8 @@ if [ "${ZBW_PHASE:-run}" = capture ]; then
 	# shellcheck disable=SC2016
 	echo "ZBW-VERSIONS: kernel=$(uname -r) $(chroot $R dpkg-query -W -f '${Package}=${Version} ' \
 		python3 python3-numpy python3-scipy default-jre-headless openjdk-17-jre-headless \
-		postgresql-15 gcc-12 make libc6 2>/dev/null)"
+		postgresql-15 gcc-12 make libc6 redis-server r-base-core python3-torch python3-sklearn \
+		2>/dev/null)"
 	set -- b c d e f g h i j k l m n o p q r s t u v w x y z
 	for p in $(echo "${ZBW_PROGS:-}" | tr , ' '); do
 		shift
