@@ -100,7 +100,7 @@ def main():
                 med("huge"), med("pswpin"), med("pswpout"), median(wall), spread(wall, "%.1f"),
                 "ok" if not bad else "FAILED " + ", ".join(bad)))
         d = dicts.get(p)
-        if d:
+        if d and any(r["conf"].endswith("+dict") for r in mine):
             print("  dict= (both): %s bytes, id %s, trained on %s"
                   % (d.get("bytes", "?"), d.get("id", "?"), d.get("src", "?").replace("_", " ")))
         elif any(r["conf"].endswith("+dict") for r in mine):
@@ -114,10 +114,11 @@ def main():
     print("(the host's load at each run's end: the CSV's load). zbewalgo-1: level=1;")
     print("lz4+zbw: lz4, and zbewalgo (priority 1) recompressing huge and idle pages every")
     print("%s s; +dict: algorithm_params dict=; rc=zram: zram0 refused the configuration." % RECOMP_SEC)
-    if dicts:
+    if dicts and any(r["conf"].endswith("+dict") for r in recs):
         print("dict= (zram's algorithm_params, zstd and zbewalgo alike): the program's own")
         print("dictionary, trained on the host with zstd --train -B4096 on a capture's pages")
         print("(an earlier run than the measured ones, as yesterday's swap would be).")
+    if any(r["conf"] == "capture" for r in recs):
         print("capture: swap on a dm-log-writes target over a virtio disk, no zram (0 MiB).")
     if any(r["rc"] != "0" for r in recs):
         sys.exit(1)
