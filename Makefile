@@ -387,15 +387,17 @@ check-arch:
 		tools/testing/kernel/zbewalgo-tests.sh $(ARCH_VERSIONS)
 demo: testdata
 	tools/testing/kernel/demo.sh $(DEMO_VERSION)
-# realprog: real programs (Python, numpy/scipy, a JVM, gcc, PostgreSQL) on a
-# Debian userland under a cgroup memory limit: a capture boot logs each
+# realprog: real programs (Python, numpy/scipy, a JVM, gcc, PostgreSQL,
+# Redis, R, scikit-learn) on a Debian userland under a cgroup memory
+# limit: a capture boot logs each
 # program's whole swap stream (dm-log-writes; logs, their provenance and
 # host-trained dictionaries in $(ZBW_CACHE)/swap-logs, the pages cut from
 # them in write order in swap-pages as zbewalgo bench inputs), then a run
 # boot replays each log into zram once per configuration (lz4, lzo-rle,
 # deflate, zstd 1/3/8, zbewalgo's levels, with and without the dictionary,
 # lz4 recompressing with zstd or zbewalgo; a few twice, which must agree)
-# and runs each program live with swap on zram per configuration
+# and runs each program live with swap on zram per configuration, three
+# times (ZBW_LIVE_REPEAT; tables with medians and spreads)
 # (tools/testing/kernel/realprog.sh).  The second half of make run; not in
 # make check: too slow for CI.
 # realprog-replay: the replays alone, from the cached logs (no capture, no
