@@ -200,6 +200,7 @@ check-user: deps
 	$(MAKE) docs
 	$(MAKE) doc-user
 	python3 tools/testing/kernel/demo-progress_test.py
+	python3 tools/testing/kernel/realprog-table_test.py
 
 test-unit: $(TEST) testdata $(EXTRA)
 	$(EXTRA_SKIP)
@@ -308,10 +309,12 @@ retry-check: $(RETRY) testdata
 # make realprog beside it is no bother.
 RUN_PROGS	?= python-heap,postgres-pgbench
 RUN_CONFIGS	?= lz4,zstd,zbewalgo
+# RUN_REPEAT: live runs per program and configuration (make realprog: 3).
+RUN_REPEAT	?= 1
 RUN_SWAP	?= 0
 .PHONY: run-demo
 run: run-demo
-	ZBW_CAPTURE=0 ZBW_PROGS=$(RUN_PROGS) ZBW_CONFIGS=$(RUN_CONFIGS) \
+	ZBW_CAPTURE=0 ZBW_PROGS=$(RUN_PROGS) ZBW_CONFIGS=$(RUN_CONFIGS) ZBW_LIVE_REPEAT=$(RUN_REPEAT) \
 		ZBW_RP_RUN=$(or $(ZBW_CACHE),/var/cache/zbewalgo)/run/make-run \
 		tools/testing/kernel/realprog.sh
 run-demo: testdata
@@ -384,15 +387,17 @@ check-arch:
 		tools/testing/kernel/zbewalgo-tests.sh $(ARCH_VERSIONS)
 demo: testdata
 	tools/testing/kernel/demo.sh $(DEMO_VERSION)
-# realprog: real programs (Python, numpy/scipy, a JVM, gcc, PostgreSQL) on a
-# Debian userland under a cgroup memory limit: a capture boot logs each
+# realprog: real programs (Python, numpy/scipy, a JVM, gcc, PostgreSQL,
+# Redis, R, scikit-learn) on a Debian userland under a cgroup memory
+# limit: a capture boot logs each
 # program's whole swap stream (dm-log-writes; logs, their provenance and
 # host-trained dictionaries in $(ZBW_CACHE)/swap-logs, the pages cut from
 # them in write order in swap-pages as zbewalgo bench inputs), then a run
 # boot replays each log into zram once per configuration (lz4, lzo-rle,
 # deflate, zstd 1/3/8, zbewalgo's levels, with and without the dictionary,
 # lz4 recompressing with zstd or zbewalgo; a few twice, which must agree)
-# and runs each program live with swap on zram per configuration
+# and runs each program live with swap on zram per configuration, three
+# times (ZBW_LIVE_REPEAT; tables with medians and spreads)
 # (tools/testing/kernel/realprog.sh).  The second half of make run; not in
 # make check: too slow for CI.
 # realprog-replay: the replays alone, from the cached logs (no capture, no

@@ -84,24 +84,70 @@ def kernel(repo):
     return indent(render.text_table([''] + cols, rows))
 
 
+# The replay's rows in the cover letter, the issue's list: zstd at 1/3/8
+# with and without the program's dictionary, lz4, zbewalgo's levels and
+# dictionary, the two recompression deployments.
+REPLAY_ROWS = ('lz4', 'zstd-1', 'zstd-3', 'zstd-8', 'zstd-1+dict',
+               'zstd-3+dict', 'zstd-8+dict', 'zbewalgo', 'zbewalgo-1',
+               'zbewalgo-2', 'zbewalgo-3', 'zbewalgo+dict', 'lz4>zstd',
+               'lz4>zbewalgo')
+
+
+# Column heads: a program's first word, or this.
+SHORT = {'postgres-pgbench': 'pgsql'}
+
+
 def replay(repo):
-    """realprog-replay.txt's summary: peak mem_used over zstd-3's."""
+    """realprog-replay.txt's summary: peak mem_used over zstd-3's, a row per
+    configuration of REPLAY_ROWS and a column per program, zstd-3's own
+    peak in MiB, and the least of each program marked."""
     lines = results_lines(repo, 'realprog-replay.txt', ('',))
-    # the programs by their first word: python-heap, numpy-solver, ...
-    progs = [l.split(':')[0].split('-')[0] for l in lines
-             if re.match(r'[\w-]+: the log of ', l)]
+    progs, mib, prog = [], {}, None
+    for l in lines:
+        m = re.match(r'([\w-]+): the log of ', l)
+        if m:
+            prog = m.group(1)
+            progs.append(prog)
+        m = re.match(r'  zstd-3 +([0-9.]+) ', l)
+        if m and prog and prog not in mib:
+            mib[prog] = float(m.group(1))
     start = next((i for i, l in enumerate(lines)
                   if l.startswith('peak mem_used against zstd-3')), None)
     if start is None or not progs:
         sys.exit('cover.py: realprog-replay.txt has no summary; run make '
                  'realprog-replay')
-    rows = []
+    ratios = {}
     for l in lines[start + 1:]:
         m = re.match(r'  (\S+) +([0-9.]+) +\(([0-9. ]+)\)$', l)
         if not m:
             break
-        rows.append([m.group(1)] + m.group(3).split() + [m.group(2)])
-    return indent(render.text_table(['zram'] + progs + ['geomean'], rows))
+        if len(m.group(3).split()) == len(progs):
+            ratios[m.group(1)] = [float(x) for x in m.group(3).split()] + [
+                float(m.group(2))]
+    confs = [c for c in REPLAY_ROWS if c in ratios]
+    # zbewalgo without a level is level 2 unless the sysfs table was changed:
+    # one row when they measured the same.
+    same2 = ratios.get('zbewalgo') == ratios.get('zbewalgo-2')
+    if same2 and 'zbewalgo' in ratios:
+        confs.remove('zbewalgo-2')
+    least = [min(confs, key=lambda c: ratios[c][i]) for i in range(len(progs))]
+    heads = [SHORT.get(p, p.split('-')[0]) for p in progs] + ['geomean']
+    rows = []
+    for c in confs:
+        label = 'zbewalgo, -2' if c == 'zbewalgo' and same2 else c
+        if c == 'zstd-3':
+            rows.append(['zstd-3, MiB'] + ['%.1f ' % mib[p] if p in mib
+                                           else '- ' for p in progs] + [''])
+            continue
+        rows.append([label] + ['%.2f%s' % (x, '*' if least[i] == c else ' ')
+                               for i, x in enumerate(ratios[c][:-1])]
+                    + ['%.3f' % ratios[c][-1]])
+    # One space between columns: a page's width for eight programs.
+    head = ['zram'] + heads
+    w = [max(len(r[i]) for r in rows + [head]) for i in range(len(head))]
+    out = [' '.join(c.ljust(w[0]) if i == 0 else c.rjust(w[i])
+                    for i, c in enumerate(r)).rstrip() for r in [head] + rows]
+    return indent('\n'.join(out))
 
 
 def worst(repo):

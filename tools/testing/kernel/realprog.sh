@@ -20,14 +20,15 @@
 # algorithm), twice for those of ZBW_REPLAY_TWICE (the two must agree), then
 # runs each program live with swap on zram per configuration of
 # ZBW_CONFIGS (lz4, zstd, zstd+dict, zbewalgo, zbewalgo level 1,
-# zbewalgo+dict, lz4 with zbewalgo recompressing). Tables:
+# zbewalgo+dict, lz4 with zbewalgo recompressing), ZBW_LIVE_REPEAT (3)
+# rounds of them. Tables:
 # build/kernel-bench/realprog-replay.{txt,csv} (per program and
 # configuration: peak and last-write mem_used_total and compr_data_size,
 # huge pages, read-back latency), realprog-classes.txt (zsmalloc's size
-# classes) and realprog.{txt,csv} (the live runs, and the bench on the
-# pages after).
+# classes) and realprog.{txt,csv} (the live runs, medians and spreads
+# over the rounds, and the bench on the pages after).
 # Knobs: ZBW_PROGS, ZBW_CAPTURE=0 (use the cached logs), ZBW_REPLAY,
-# ZBW_REPLAY_TWICE, ZBW_REPLAY_RECOMP, ZBW_CONFIGS (comma-separated; set and
+# ZBW_REPLAY_TWICE, ZBW_REPLAY_RECOMP, ZBW_LIVE_REPEAT, ZBW_CONFIGS (comma-separated; set and
 # empty, ZBW_REPLAY and ZBW_CONFIGS skip the run boot), ZBW_LIMIT_<PROGRAM>
 # (MiB), ZBW_RP_SCALE (program sizes, percent), ZBW_SWAP_MIB, ZBW_LOG_MIB,
 # ZBW_LOG_FLUSH_MS, ZBW_DICT_KIB, ZBW_RECOMP_SEC, ZBW_ZRAM_SIZE, ZBW_MEM,
@@ -37,7 +38,7 @@ set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
 V=7.2
-PROGS=${ZBW_PROGS:-python-heap,numpy-solver,jvm-hashmap,postgres-pgbench,gcc-build}
+PROGS=${ZBW_PROGS:-python-heap,numpy-solver,jvm-hashmap,postgres-pgbench,gcc-build,redis-store,r-glm,sklearn-train}
 CONFIGS=${ZBW_CONFIGS-lz4,zstd,zstd+dict,zbewalgo,zbewalgo-1,zbewalgo+dict,lz4+zbw}
 # The replay's configurations (guest/realprog.sh names them): "all", the
 # issue's list, is the default after a capture; with ZBW_CAPTURE=0 (make
@@ -52,13 +53,26 @@ RUN=${ZBW_RP_RUN:-$CACHE/run/realprog}
 OUT=$REPO/build/kernel-bench
 PAGES=${ZBW_SWAP_PAGES:-$CACHE/swap-pages}
 LOGS=${ZBW_SWAP_LOGS:-$CACHE/swap-logs}
-# The rootfs: one list for all programs, so one image serves any selection.
+# The rootfs: one list for the first five programs, so one image serves any
+# selection of them (make run's among them).
 # zstd: the CLI (the host trains the dictionaries now; kept for the image's key).
 PACKAGES=(python3-numpy python3-scipy postgresql default-jre-headless gcc make
 	  libc6-dev libzstd-dev liblz4-dev liblzo2-dev zlib1g-dev zstd)
+# The programs that need more (about 700 MB more of image): a selection with
+# one of them gets a second image, with all of these, so that make run and
+# a fresh machine fetch nothing new.
+declare -A EXTRA=([redis-store]=redis-server [r-glm]=r-base-core
+		  [sklearn-train]=python3-sklearn [torch-train]=python3-torch)
+for p in ${PROGS//,/ }; do
+	[ -n "${EXTRA[$p]:-}" ] || continue
+	# shellcheck disable=SC2206  # the lists' words
+	PACKAGES+=(${EXTRA[*]})
+	break
+done
 # Memory limits (MiB): about half of what each program takes at its peak.
 declare -A LIMIT=([python-heap]=32 [numpy-solver]=56 [jvm-hashmap]=40 [gcc-build]=48
-		  [postgres-pgbench]=48)
+		  [postgres-pgbench]=48 [redis-store]=24 [r-glm]=80 [sklearn-train]=64
+		  [torch-train]=192)
 mkdir -p "$RUN" "$OUT" "$PAGES" "$LOGS"
 # One run at a time in RUN (its console logs, disks, records).
 exec 9>"$RUN.lock"
@@ -124,7 +138,7 @@ boot() {
 				if [ "${r[rc]}" = 0 ] && [ "${r[conf]}" = capture ]; then
 					say "  ${r[prog]} capture: wall ${r[wall]} s, swapout ${r[pswpout]} pages, load ${r[load]}"
 				elif [ "${r[rc]}" = 0 ]; then
-					say "  ${r[prog]} ${r[conf]}: orig/mem_used $(ratio "${r[orig]}" "${r[mem_used]}")" \
+					say "  ${r[prog]} ${r[conf]} #${r[run]:-1}: orig/mem_used $(ratio "${r[orig]}" "${r[mem_used]}")" \
 						"($((r[orig] >> 20)) MiB in $((r[mem_used] >> 20)) MiB), wall ${r[wall]} s, load ${r[load]}"
 				else
 					[ -z "$out" ] || printf '%s' "$out" >&2
@@ -243,6 +257,7 @@ if [ -n "$REPLAY$CONFIGS" ]; then
 	append="ZBW_PHASE=run $common ZBW_CONFIGS=$CONFIGS ZBW_REPLAY=$REPLAY ZBW_REPLAY_TWICE=$TWICE"
 	append="$append ZBW_LOGDISKS=$disks ZBW_SWAP_SIZE=${SWAPMIB}M"
 	# The guest's own knobs, when set here.
+	append="$append ZBW_LIVE_REPEAT=${ZBW_LIVE_REPEAT:-3}"
 	for v in ZBW_RECOMP_SEC ZBW_ZRAM_SIZE ZBW_REPLAY_RECOMP ZBW_REPLAY_SAMPLE; do
 		[ -z "${!v:-}" ] || append="$append $v=${!v}"
 	done

@@ -37,8 +37,9 @@
 # zbewalgo recompressing huge and idle pages every ZBW_RECOMP_SEC seconds).
 # A sampler reads mm_stat every second and the record keeps the sample
 # where zram held the most (orig_data_size), so the ratios are taken while
-# the program's pages are out, not after it freed them. One line per run:
-#   ZBW-RP: prog=P conf=C rc=N limit=MIB wall=SECONDS orig=B compr=B mem_used=B
+# the program's pages are out, not after it freed them. ZBW_LIVE_REPEAT (1)
+# rounds of all runs, N the round. One line per run:
+#   ZBW-RP: prog=P conf=C run=N rc=N limit=MIB wall=SECONDS orig=B compr=B mem_used=B
 #           mem_used_max=B huge=N same=N pswpin=N pswpout=N peak=B
 # A configuration whose zram0 cannot be set up (e.g. its dict= refused)
 # still gets its line, with rc=zram and zeros, so that the table fails.
@@ -189,23 +190,23 @@ sampler() {
 	done
 }
 
-# run_one P C [LOGDISK]: program P under configuration C (capture: swap on
-# the log-writes target logging to LOGDISK).
+# run_one P C [LOGDISK [RUN]]: program P under configuration C (capture:
+# swap on the log-writes target logging to LOGDISK), the RUNth time (1).
 run_one() {
-	local p=$1 c=$2 disk=${3:-} lim rc=0 t0 t1 in0 out0 spid='' rpid='' s
+	local p=$1 c=$2 disk=${3:-} n=${4:-1} lim rc=0 t0 t1 in0 out0 spid='' rpid='' s
 	eval "lim=\${ZBW_LIMIT_$(echo "$p" | tr a-z- A-Z_):-64}"
 	echo "0 0 0 0 0 0 0 0 0" >/tmp/peak
 	if [ "$c" = capture ]; then
 		if ! log_up "/dev/$disk"; then
 			say "the log-writes swap for $p failed"
-			echo "ZBW-RP: prog=$p conf=$c rc=log limit=$lim wall=0 orig=0 compr=0 mem_used=0" \
+			echo "ZBW-RP: prog=$p conf=$c run=$n rc=log limit=$lim wall=0 orig=0 compr=0 mem_used=0" \
 				"mem_used_max=0 huge=0 same=0 pswpin=0 pswpout=0 peak=0"
 			zbwlog remove $LW 2>/dev/null
 			return 1
 		fi
 	elif ! zram_up "$c" "$p"; then
 		say "zram setup for $c failed"
-		echo "ZBW-RP: prog=$p conf=$c rc=zram limit=$lim wall=0 orig=0 compr=0 mem_used=0" \
+		echo "ZBW-RP: prog=$p conf=$c run=$n rc=zram limit=$lim wall=0 orig=0 compr=0 mem_used=0" \
 			"mem_used_max=0 huge=0 same=0 pswpin=0 pswpout=0 peak=0"
 		zram_down
 		return 1
@@ -226,7 +227,7 @@ run_one() {
 	sed 's/^/# /' /tmp/out | tail -n 5
 	# shellcheck disable=SC2046
 	set -- $(cat /tmp/peak)
-	echo "ZBW-RP: prog=$p conf=$c rc=$rc limit=$lim wall=$(((t1 - t0) / 100)).$(printf %02d $(((t1 - t0) % 100)))" \
+	echo "ZBW-RP: prog=$p conf=$c run=$n rc=$rc limit=$lim wall=$(((t1 - t0) / 100)).$(printf %02d $(((t1 - t0) % 100)))" \
 		"orig=$1 compr=$2 mem_used=$3 mem_used_max=$5 huge=$8 same=$6" \
 		"pswpin=$(($(vmstat_of pswpin) - in0)) pswpout=$(($(vmstat_of pswpout) - out0))" \
 		"peak=$(cat $CG/rp/memory.peak 2>/dev/null || echo 0)"
@@ -278,7 +279,8 @@ if [ "${ZBW_PHASE:-run}" = capture ]; then
 	# shellcheck disable=SC2016
 	echo "ZBW-VERSIONS: kernel=$(uname -r) $(chroot $R dpkg-query -W -f '${Package}=${Version} ' \
 		python3 python3-numpy python3-scipy default-jre-headless openjdk-17-jre-headless \
-		postgresql-15 gcc-12 make libc6 2>/dev/null)"
+		postgresql-15 gcc-12 make libc6 redis-server r-base-core python3-torch python3-sklearn \
+		2>/dev/null)"
 	set -- b c d e f g h i j k l m n o p q r s t u v w x y z
 	for p in $(echo "${ZBW_PROGS:-}" | tr , ' '); do
 		shift
@@ -294,10 +296,16 @@ else
 			esac
 		done
 	done
-	say "live: programs ${ZBW_PROGS:-} configurations ${ZBW_CONFIGS:-}"
-	for p in $(echo "${ZBW_PROGS:-}" | tr , ' '); do
-		for c in $(echo "${ZBW_CONFIGS:-}" | tr , ' '); do
-			run_one "$p" "$c"
+	say "live: programs ${ZBW_PROGS:-} configurations ${ZBW_CONFIGS:-}, ${ZBW_LIVE_REPEAT:-1} times"
+	# Round after round: a change of the host's load in the middle lands
+	# on every configuration alike, and a cut-short run has whole rounds.
+	k=0
+	while [ $k -lt "${ZBW_LIVE_REPEAT:-1}" ]; do
+		k=$((k + 1))
+		for p in $(echo "${ZBW_PROGS:-}" | tr , ' '); do
+			for c in $(echo "${ZBW_CONFIGS:-}" | tr , ' '); do
+				run_one "$p" "$c" "" "$k"
+			done
 		done
 	done
 fi

@@ -43,5 +43,20 @@ postgres-pgbench)
 	trap 'as_pg $PG/pg_ctl -D $PGDATA -m fast -w stop' EXIT
 	as_pg pgbench -q -i -s $((4 * S / 100)) postgres
 	as_pg pgbench -n -c 2 -j 2 -t $((2 * S)) postgres | grep -E '^(number of transactions actually|tps)' ;;
+redis-store)
+	# The server in the limit, as PostgreSQL's: the data set is in its
+	# memory (no persistence); the loader, a Python client, beside it.
+	redis-server --port 0 --unixsocket /tmp/redis.sock --save '' --appendonly no \
+		--daemonize yes --pidfile /tmp/redis.pid --logfile /tmp/redis.log
+	trap 'kill $(cat /tmp/redis.pid) 2>/dev/null' EXIT
+	i=0
+	until [ -S /tmp/redis.sock ]; do
+		i=$((i + 1)); [ $i -lt 100 ] || { cat /tmp/redis.log >&2; exit 1; }; sleep 0.2
+	done
+	python3 /realprog/redis-store.py /tmp/redis.sock $((500 * S)) ;;
+r-glm) exec Rscript /realprog/r-glm.R $((200 * S)) 3 ;;
+sklearn-train) exec python3 /realprog/sklearn-train.py $((10 * S / 100)) 2 40 ;;
+# Not in realprog.sh's list: Debian's torch takes minutes under TCG.
+torch-train) exec python3 /realprog/torch-train.py $((10 * S / 100)) 1 ;;
 *) echo "run.sh: unknown program $1" >&2; exit 2 ;;
 esac

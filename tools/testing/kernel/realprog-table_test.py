@@ -1,0 +1,112 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only
+"""Tests of realprog-table.py (live runs, repeated) and
+realprog-replay-table.py (replays, the determinism check) on records in
+guest/realprog.sh's formats.
+
+usage: realprog-table_test.py [-v]     (run by make check-user)
+"""
+import csv
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+LIVE = os.path.join(HERE, 'realprog-table.py')
+REPLAY = os.path.join(HERE, 'realprog-replay-table.py')
+MIB = 1 << 20
+
+
+def rec(prog, conf, run, orig, used, wall, rc=0, huge=0):
+    return ('prog=%s conf=%s run=%d rc=%s limit=32 wall=%s orig=%d compr=%d mem_used=%d '
+            'mem_used_max=%d huge=%d same=0 pswpin=100 pswpout=%d peak=%d load=1.50'
+            % (prog, conf, run, rc, wall, orig, used * 3 // 4, used, used, huge, 200 + run,
+               32 * MIB))
+
+
+def run(script, *args):
+    p = subprocess.run([sys.executable, script] + list(args), capture_output=True, text=True)
+    return p.returncode, p.stdout
+
+
+class Live(unittest.TestCase):
+    def table(self, lines):
+        with tempfile.TemporaryDirectory() as d:
+            res, out = os.path.join(d, 'results.txt'), os.path.join(d, 'out.csv')
+            with open(res, 'w') as f:
+                f.write('\n'.join(lines) + '\n')
+            rc, text = run(LIVE, res, out)
+            with open(out) as f:
+                rows = list(csv.DictReader(f))
+        return rc, text, rows
+
+    def test_median_and_spread(self):
+        # Three runs of lz4: o/mem 2.0, 3.0 and 2.5; zstd once.
+        rc, text, rows = self.table([
+            'kind=dict prog=p bytes=32768 id=7 src=an_earlier_capture',
+            rec('p', 'lz4', 1, 20 * MIB, 10 * MIB, '10.00'),
+            rec('p', 'zstd', 1, 24 * MIB, 6 * MIB, '20.00'),
+            rec('p', 'lz4', 2, 30 * MIB, 10 * MIB, '14.00'),
+            rec('p', 'lz4', 3, 25 * MIB, 10 * MIB, '12.00')])
+        self.assertEqual(rc, 0, text)
+        lz4 = next(l for l in text.splitlines() if l.startswith('  lz4 '))
+        self.assertEqual(lz4.split()[1:6], ['3', '2.50', '2.00-3.00', '3.33', '25.0'])
+        self.assertRegex(lz4, r' 12\.0 10\.0-14\.0 +ok$')
+        zstd = next(l for l in text.splitlines() if l.startswith('  zstd '))
+        # One run: no spread.
+        self.assertEqual(zstd.split()[1:3], ['1', '4.00'])
+        self.assertRegex(zstd, r' 20\.0 +ok$')
+        # The CSV: a row per run, the ratios with them.
+        self.assertEqual([(r['conf'], r['run']) for r in rows],
+                         [('lz4', '1'), ('zstd', '1'), ('lz4', '2'), ('lz4', '3')])
+        self.assertEqual(rows[2]['o_mem'], '3.0000')
+        self.assertEqual(rows[1]['o_c'], '5.3333')
+
+    def test_failed_run_fails(self):
+        rc, text, _ = self.table([
+            rec('p', 'lz4', 1, 20 * MIB, 10 * MIB, '10.00'),
+            rec('p', 'lz4', 2, 0, 0, '0', rc='zram')])
+        self.assertEqual(rc, 1)
+        self.assertIn('FAILED run 2: zram', text)
+
+    def test_old_records_without_run(self):
+        line = rec('p', 'zbewalgo', 1, 20 * MIB, 5 * MIB, '9.00').replace(' run=1', '')
+        rc, text, rows = self.table([line])
+        self.assertEqual(rc, 0, text)
+        self.assertEqual(rows[0]['run'], '1')
+
+
+def replay_rec(conf, run, peak_used, end=None):
+    mm = '%d,%d,%d,0,%d,0,0,0,0' % (40 * MIB, peak_used * 3 // 4, peak_used, peak_used)
+    return ('prog=p conf=%s run=%d rc=0 wpages=1000 discards=3 peak=%s last=%s end=%s '
+            'max_orig=%d mismatch=0 write_us=1000 p50_us=10 p99_us=50 rounds=0 wall=1.00'
+            % (conf, run, mm, mm, end or mm, 40 * MIB))
+
+
+class Replay(unittest.TestCase):
+    def table(self, lines):
+        with tempfile.TemporaryDirectory() as d:
+            res, out = os.path.join(d, 'replay.txt'), os.path.join(d, 'out.csv')
+            with open(res, 'w') as f:
+                f.write('\n'.join(lines) + '\n')
+            return run(REPLAY, res, out)
+
+    def test_twice_identical(self):
+        rc, text = self.table([replay_rec('zstd-3', 1, 10 * MIB),
+                               replay_rec('zstd-3', 2, 10 * MIB),
+                               replay_rec('zbewalgo', 1, 9 * MIB)])
+        self.assertEqual(rc, 0, text)
+        self.assertIn('p zstd-3: identical', text)
+        self.assertRegex(text, r'\n  zbewalgo +0\.900  \(0\.900\)')
+
+    def test_twice_different_fails(self):
+        rc, text = self.table([replay_rec('zstd-3', 1, 10 * MIB),
+                               replay_rec('zstd-3', 2, 10 * MIB, end='1,2,3,0,4,0,0,0,0')])
+        self.assertEqual(rc, 1)
+        self.assertIn('p zstd-3: DIFFERENT end', text)
+
+
+if __name__ == '__main__':
+    unittest.main()
