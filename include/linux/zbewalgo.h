@@ -139,9 +139,8 @@ struct zbewalgo_result {
 /*
  * Contexts, dictionaries, tables and steps: the core, which user space
  * builds too.  Modules compress through the kernel streams below; of
- * these calls only zbewalgo_default_params(), zbewalgo_ctx_size_for(),
- * zbewalgo_table_default() and zbewalgo_preset_table() are exported to
- * them, and most others to the KUnit tests only.
+ * these calls only zbewalgo_preset_table() is exported to them, and most
+ * others to the KUnit tests only.
  */
 struct zbewalgo_ctx;
 struct zbewalgo_dict;

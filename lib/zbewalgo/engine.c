@@ -76,7 +76,6 @@ void zbewalgo_default_params(struct zbewalgo_params *params, size_t page_len)
 	params->tolerance_shift = 5;
 	params->store_entropy = ZBEWALGO_STORE_ENTROPY;
 }
-EXPORT_SYMBOL_GPL(zbewalgo_default_params);
 
 /* The steps of @comb, BIT_ULL(id) each */
 static u64 zbw_comb_mask(const struct zbewalgo_combination *comb)
@@ -162,7 +161,7 @@ size_t zbewalgo_ctx_size_for(size_t max_len,
 	return zbw_ctx_layout(&room, mask, zbw_lent_steps(max_len, mask),
 			      &head, &stage, &steps);
 }
-EXPORT_SYMBOL_GPL(zbewalgo_ctx_size_for);
+EXPORT_SYMBOL_IF_KUNIT(zbewalgo_ctx_size_for);
 
 /**
  * zbewalgo_ctx_size() - memory of a compression context

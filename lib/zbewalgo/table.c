@@ -143,7 +143,7 @@ const struct zbewalgo_table *zbewalgo_table_default(void)
 {
 	return &zbewalgo_default;
 }
-EXPORT_SYMBOL_GPL(zbewalgo_table_default);
+EXPORT_SYMBOL_IF_KUNIT(zbewalgo_table_default);
 
 /**
  * zbewalgo_table_reset() - replace a table by the default table
