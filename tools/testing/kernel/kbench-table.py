@@ -23,12 +23,12 @@ LINE = re.compile(r"^ZBW-KBENCH: (\S+) (\S+) pages=(\d+) bytes=(\d+) huge=(\d+) 
 LAT = re.compile(r"^ZBW-KBENCH: (\S+) (\S+) latency comp=(\d+),(\d+),(\d+)@(\d+) "
                  r"decomp=(\d+),(\d+),(\d+)@(\d+)$")
 LAT_KEYS = ("c50", "c99", "cmax", "cpage", "d50", "d99", "dmax", "dpage")
-MEM = re.compile(r"^ZBW-KBENCH: memory zbewalgo=(\d+) zstd=(\d+)$")
+MEM = re.compile(r"^ZBW-KBENCH: memory (zbewalgo|zstd)=(\d+)$")
 ALGS = ("zbewalgo", "lz4", "zstd")
 
 
 def read(log):
-    recs, done, failed, mem = {}, False, [], None
+    recs, done, failed, mem = {}, False, [], {}
     with open(log, errors="replace") as f:
         for line in f:
             line = line.rstrip("\r\n")
@@ -45,8 +45,7 @@ def read(log):
                 recs[lat.group(1)][lat.group(2)]["lat"] = dict(
                     zip(LAT_KEYS, (int(x) for x in lat.groups()[2:])))
             elif MEM.match(line):
-                mem = {k: int(v) for k, v in zip(("zbewalgo", "zstd"),
-                                                 MEM.match(line).groups())}
+                mem[MEM.match(line).group(1)] = int(MEM.match(line).group(2))
             elif line == "ZBW-KBENCH: done":
                 done = True
             elif line.startswith("ZBW-KBENCH: FAIL"):
@@ -144,7 +143,7 @@ def main():
                               % (r[0], r[i], z[k + "page"], z[k + "max"] / 1e3))
             out.append("zbewalgo's 99th percentile furthest above zstd's, %s: %s"
                        % (what, "; ".join(worst3)))
-    if mem:
+    if len(mem) == 2:
         out.append("memory per stream: zbewalgo %d bytes (its context), zram's zstd backend %d "
                    "(level 3: compression and decompression workspaces): %.2f x"
                    % (mem["zbewalgo"], mem["zstd"], mem["zbewalgo"] / mem["zstd"]))

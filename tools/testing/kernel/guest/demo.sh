@@ -111,10 +111,17 @@ blk() {
 # The compressors alone, without zram (zbwbench.ko, from the host): every
 # set's pages through lib/zbewalgo, lib/lz4 and lib/zstd.  The module
 # prints its figures and refuses to stay loaded (-ECANCELED).
+# zram's threshold for a page kept whole and the memory of one stream come
+# from a zbewalgo device's debugfs settings, as the device has them.
 if [ -e /extra/zbwbench.ko ]; then
 	echo "ZBW-DEMO: compressors alone (zbwbench.ko), $(wc -l <$D/sets.txt) data sets"
+	zram_setup zbewalgo 16M
+	n=$(ls $ZD | sort -n | tail -n 1)
+	huge_size=$(sed -n 's/^max_output_size //p' "$ZD/$n/settings")
+	echo "ZBW-KBENCH: memory zbewalgo=$(sed -n 's/^stream_bytes //p' "$ZD/$n/settings")"
+	echo 1 >$Z/reset
 	insmod /extra/zbwbench.ko files="$(sed "s|^|$D/|" $D/sets.txt | paste -sd, -)" \
-		rounds="$REPS" 2>/dev/null
+		rounds="$REPS" huge_size="$huge_size" 2>/dev/null
 	dmesg | sed -n '/taints kernel/d; s/^\[[ 0-9.]*\] zbwbench: /ZBW-KBENCH: /p'
 	dmesg | grep -q '\] zbwbench: done$' || result=FAIL
 	# The slowest pages a table sysfs accepts can make (make worst): pages
@@ -126,7 +133,7 @@ if [ -e /extra/zbwbench.ko ]; then
 	done >$w
 	n0=$(dmesg | wc -l)
 	if echo 'set bwt-lz-lz-lz-lz bwt-mtf-huffman-rle' >/sys/kernel/zbewalgo/combinations; then
-		insmod /extra/zbwbench.ko files=$w rounds="$REPS" 2>/dev/null
+		insmod /extra/zbwbench.ko files=$w rounds="$REPS" huge_size="$huge_size" 2>/dev/null
 		dmesg | tail -n +$((n0 + 1)) |
 			sed -n '/taints kernel/d; s/^\[[ 0-9.]*\] zbwbench: /ZBW-KBENCH: /p'
 		echo reset >/sys/kernel/zbewalgo/combinations

@@ -24,11 +24,10 @@
  *
  *   zbwbench: FILE ALG latency comp=P50,P99,MAX@PAGE decomp=P50,P99,MAX@PAGE
  *
- * Then the memory of one stream, zbewalgo's
- * context as a zram device at level= has it (for its table's steps) and
- * zram's zstd backend's two workspaces at level 3:
+ * Then the memory of one stream of zram's zstd backend, its two
+ * workspaces at level 3 (a zbewalgo device shows its own in debugfs):
  *
- *   zbwbench: memory zbewalgo=Z zstd=S
+ *   zbwbench: memory zstd=S
  *
  * and "zbwbench: done", or "zbwbench: FAIL ..." at the first failure.
  * Loading always fails with -ECANCELED once the figures are printed, so
@@ -65,7 +64,7 @@ MODULE_PARM_DESC(max_pages, "pages read from each file at most");
 static unsigned int huge_size;
 module_param(huge_size, uint, 0444);
 MODULE_PARM_DESC(huge_size,
-		 "results of this size or more count as huge (0: zram's threshold, zsmalloc's since 6.3)");
+		 "results of this size or more count as huge (a zbewalgo device's max_output_size)");
 
 /* Room for one page's worst result, whatever the coder. */
 #define ZBB_SLOT	(2 * PAGE_SIZE)
@@ -332,15 +331,9 @@ static int __init zbb_init(void)
 	int alg, ret = -EINVAL;
 	unsigned int n;
 
-	if (!files || !rounds || !max_pages) {
-		pr_err("FAIL: files=, rounds= and max_pages= must be set\n");
+	if (!files || !rounds || !max_pages || !huge_size) {
+		pr_err("FAIL: files=, rounds=, max_pages= and huge_size= must be set\n");
 		return -EINVAL;
-	}
-	if (!huge_size) {
-		struct zbewalgo_params p;
-
-		zbewalgo_default_params(&p, PAGE_SIZE);
-		huge_size = p.max_output_size;
 	}
 	list = kstrdup(files, GFP_KERNEL);
 	ret = list ? zbb_setup(&b) : -ENOMEM;
@@ -365,13 +358,7 @@ static int __init zbb_init(void)
 				goto out;
 		}
 	}
-	/* a zram device's stream: room for its table's steps only */
-	pr_info("memory zbewalgo=%zu zstd=%zu\n",
-		zbewalgo_ctx_size_for(PAGE_SIZE, level ?
-				      zbewalgo_preset_table(level) :
-				      zbewalgo_table_default(),
-				      level ?: ZBEWALGO_DEFAULT_LEVEL, false),
-		zbb_zstd_stream_size());
+	pr_info("memory zstd=%zu\n", zbb_zstd_stream_size());
 	pr_info("done\n");
 	ret = -ECANCELED;
 out:
