@@ -26,21 +26,24 @@ def rec(prog, conf, run, orig, used, wall, rc=0, huge=0):
                32 * MIB))
 
 
-def run(script, *args):
-    p = subprocess.run([sys.executable, script] + list(args), capture_output=True, text=True)
-    return p.returncode, p.stdout
+def table(script, lines):
+    """SCRIPT on a results file of LINES: (exit status, text, CSV rows)."""
+    with tempfile.TemporaryDirectory() as d:
+        res, out = os.path.join(d, 'results.txt'), os.path.join(d, 'out.csv')
+        with open(res, 'w') as f:
+            f.write('\n'.join(lines) + '\n')
+        p = subprocess.run([sys.executable, script, res, out],
+                           capture_output=True, text=True)
+        rows = []
+        if os.path.exists(out):
+            with open(out) as f:
+                rows = list(csv.DictReader(f))
+    return p.returncode, p.stdout, rows
 
 
 class Live(unittest.TestCase):
     def table(self, lines):
-        with tempfile.TemporaryDirectory() as d:
-            res, out = os.path.join(d, 'results.txt'), os.path.join(d, 'out.csv')
-            with open(res, 'w') as f:
-                f.write('\n'.join(lines) + '\n')
-            rc, text = run(LIVE, res, out)
-            with open(out) as f:
-                rows = list(csv.DictReader(f))
-        return rc, text, rows
+        return table(LIVE, lines)
 
     def test_median_and_spread(self):
         # Three runs of lz4: o/mem 2.0, 3.0 and 2.5; zstd once.
@@ -87,11 +90,7 @@ def replay_rec(conf, run, peak_used, end=None):
 
 class Replay(unittest.TestCase):
     def table(self, lines):
-        with tempfile.TemporaryDirectory() as d:
-            res, out = os.path.join(d, 'replay.txt'), os.path.join(d, 'out.csv')
-            with open(res, 'w') as f:
-                f.write('\n'.join(lines) + '\n')
-            return run(REPLAY, res, out)
+        return table(REPLAY, lines)[:2]
 
     def test_twice_identical(self):
         rc, text = self.table([replay_rec('zstd-3', 1, 10 * MIB),

@@ -33,39 +33,10 @@ if ! "$venv/bin/python" -c "import pcodec, sys; sys.exit(pcodec.__version__ != '
 fi
 
 mkdir -p "$out"
-echo "anchors: generating data sets ($size KiB each) in $data" >&2
-rm -rf "$data"
-python3 "$here/../gen-data.py" "$data" "$size"
-
-join() { local IFS=,; echo "$*"; }
-mapfile -t sets < <(find "$data" -type f | sort)
-mapfile -t files < <(find "$testdata" -type f ! -name '.*' | sort)
-[ ${#files[@]} -gt 0 ] || { echo "anchors: no files under $testdata" >&2; exit 1; }
-groups=("sets=$(join "${sets[@]}")" "testdata=$(join "${files[@]}")")
-swap=$cache/swap-pages
-mapfile -t swapped < <(find "$swap" -name '*.bin' -type f 2>/dev/null | sort)
-if [ ${#swapped[@]} -gt 0 ]; then
-	groups+=("realswap=$(join "${swapped[@]}")")
-	swapnote="${#swapped[@]} files in $swap"
-else
-	swapnote="skipped: no $swap/*.bin (make realprog captures it)"
-	echo "anchors: realswap $swapnote" >&2
-fi
-
-# tree_id and machine: the note of the machine, as make bench writes it.
-# shellcheck source-path=SCRIPTDIR source=machine.sh
-. "$here/machine.sh"
-{
-	echo "# zbewalgo anchors: zbewalgo, zram-zstd-3 and pcodec page by page (anchors.py)"
-	machine started
-	echo "# realswap:  $swapnote"
-} >"$out/anchors.note.tmp"
-"$venv/bin/python" "$here/anchors.py" -j "${ANCHORS_JOBS:-1}" \
+# shellcheck source-path=SCRIPTDIR source=pages.sh
+. "$here/pages.sh"
+page_groups anchors
+page_run anchors \
+	"zbewalgo anchors: zbewalgo, zram-zstd-3 and pcodec page by page (anchors.py)" \
+	"$venv/bin/python" "$here/anchors.py" -j "${ANCHORS_JOBS:-1}" \
 	--max-pages "${ANCHORS_MAX_PAGES:-0}" "$prog" "$out/anchors" "${groups[@]}"
-{
-	cat "$out/anchors.note.tmp" "$out/anchors.txt"
-	echo "# load:      $(cut -d' ' -f1-3 /proc/loadavg) (1, 5, 15 min) when the run ended"
-} >"$out/anchors.txt.tmp"
-rm -f "$out/anchors.note.tmp"
-mv "$out/anchors.txt.tmp" "$out/anchors.txt"
-echo "anchors: results in $out/anchors.txt and anchors.csv" >&2
