@@ -15,8 +15,10 @@ and the patch series both use it, so they cannot drift apart.
 The edits come in stages, one per patch of the upstream series: lib (the
 core, its header and KUnit tests, without the tuning plane and the
 classic steps), crypto (scomp glue, testmgr vectors), zram (the backend:
-level= and dict=), tuning (/sys/kernel/zbewalgo and zram's parser for
-the zbewalgo.* keys behind CONFIG_ZBEWALGO_TUNING), classic (the 2018
+level= and dict=), zram-keys (zram's parser for the zbewalgo.* keys of
+algorithm_params, in struct zcomp_params' union), tuning
+(/sys/kernel/zbewalgo and the backend's keys behind
+CONFIG_ZBEWALGO_TUNING), classic (the 2018
 design's steps behind CONFIG_ZBEWALGO_CLASSIC_STEPS) and docs; lib and
 zram leave out the optional parts' files, options and the code under
 them, which their stages add.  Two
@@ -404,15 +406,43 @@ def stage_zram(repo, tree, up):
 
 
 # zbewalgo's keys of algorithm_params, parsed by zram like deflate.winbits
-# and kept in struct zcomp_params for the backend's setup_params().  The
-# table is zram's copy of the text, freed with the other parameters.
+# and kept in struct zcomp_params (in its union where the kernel has one)
+# for the backend's setup_params().  The table is zram's copy of the text,
+# freed with the other parameters.
 ZBW_PARAMS_STRUCT = '''
-/* zbewalgo.* keys of algorithm_params: NULL or not set when absent */
+/*
+ * zbewalgo.* keys of algorithm_params: not set or NULL when absent.  The
+ * table comes last: deflate's params, which share the union, never reach
+ * it, so zram can free it whatever algorithm the device had.
+ */
 struct zbewalgo_zcomp_params {
-	char *table;
 	s32 early_abort_size;
 	s32 max_output_size;
+	char *table;
 };
+'''
+
+# With the union, a device takes one algorithm's keys: those of the other
+# would be read as its own.
+ZRAM_CLASH_FN = '''/* deflate's and zbewalgo's keys share the union of struct zcomp_params */
+static bool zram_params_clash(struct zram *zram, u32 prio,
+			      struct deflate_params *deflate,
+			      struct zbewalgo_zcomp_params *zbewalgo)
+{
+	const char *alg = zram->comp_algs[prio];
+	bool zbw = alg && !strcmp(alg, "zbewalgo");
+
+	if (zbewalgo->table ||
+	    zbewalgo->early_abort_size != ZCOMP_PARAM_NOT_SET ||
+	    zbewalgo->max_output_size != ZCOMP_PARAM_NOT_SET)
+		return !zbw;
+	return zbw && deflate->winbits != ZCOMP_PARAM_NOT_SET;
+}
+
+'''
+ZRAM_CLASH_CHECK = '''	if (zram_params_clash(zram, prio, &deflate_params, &zbewalgo_params))
+		return -EINVAL;
+
 '''
 
 ZBW_PARAMS_PARSE = '''		if (!strcmp(param, "zbewalgo.table")) {
@@ -467,9 +497,16 @@ def zram_keys(tree):
     not_set = ('ZCOMP_PARAM_NOT_SET' if 'ZCOMP_PARAM_NOT_SET' in tree.read(h)
                else 'ZCOMP_PARAM_NO_LEVEL')
     tree.insert(h, '#define %s\tINT_MIN' % not_set, ZBW_PARAMS_STRUCT)
-    tree.replace(h, '\n\n\tvoid *drv_data;\n};',
-                 '\n\tstruct zbewalgo_zcomp_params zbewalgo;\n'
-                 '\n\tvoid *drv_data;\n};')
+    union = '\t\tstruct deflate_params deflate;\n\t};\n'
+    if 'struct zbewalgo_zcomp_params zbewalgo;' in tree.read(h):
+        pass
+    elif union in tree.read(h):
+        tree.replace(h, union, '\t\tstruct deflate_params deflate;\n'
+                     '\t\tstruct zbewalgo_zcomp_params zbewalgo;\n\t};\n')
+    else:
+        tree.replace(h, '\n\n\tvoid *drv_data;\n};',
+                     '\n\tstruct zbewalgo_zcomp_params zbewalgo;\n'
+                     '\n\tvoid *drv_data;\n};')
     tree.replace(drv, '\tparams->dict_sz = 0;\n\tparams->dict = NULL;\n}\n',
                  '\tparams->dict_sz = 0;\n\tparams->dict = NULL;\n'
                  '\tkfree(params->zbewalgo.table);\n'
@@ -488,7 +525,11 @@ def zram_keys(tree):
                             'struct zbewalgo_zcomp_params *zbewalgo_params)'
                             '\n{\n', 1)
         tree.write(drv, text)
-    tree.replace(drv, '\tzram->params[prio].dict_sz = sz;\n',
+    # After deflate's winbits, which shares early_abort_size's place.
+    store = '\tzram->params[prio].deflate.winbits = deflate_params->winbits;\n'
+    if store not in tree.read(drv):
+        store = '\tzram->params[prio].dict_sz = sz;\n'
+    tree.replace(drv, store, (store if 'deflate' in store else '') +
                  '\tif (zbewalgo_params->table) {\n'
                  '\t\tzram->params[prio].zbewalgo.table =\n'
                  '\t\t\tkstrdup(zbewalgo_params->table, GFP_KERNEL);\n'
@@ -497,8 +538,8 @@ def zram_keys(tree):
                  '\tzram->params[prio].zbewalgo.early_abort_size =\n'
                  '\t\tzbewalgo_params->early_abort_size;\n'
                  '\tzram->params[prio].zbewalgo.max_output_size =\n'
-                 '\t\tzbewalgo_params->max_output_size;\n'
-                 '\tzram->params[prio].dict_sz = sz;\n')
+                 '\t\tzbewalgo_params->max_output_size;\n' +
+                 ('' if 'deflate' in store else store))
     text = tree.read(drv)
     m = re.search(r'(static ssize_t algorithm_params_store\(.*?\n)'
                   r'(\tstruct zram \*zram = dev_to_zram\(dev\);\n)', text,
@@ -523,6 +564,12 @@ def zram_keys(tree):
     # zbewalgo.table="delta4-zstd would pass for delta4-zstd.
     tree.insert(drv, 'static ssize_t algorithm_params_store(struct device *dev,',
                 ZRAM_QUOTE_FN, after=False)
+    if 'struct deflate_params deflate_params;' in tree.read(drv):
+        tree.insert(drv, 'static ssize_t algorithm_params_store(struct device *dev,',
+                    ZRAM_CLASH_FN, after=False)
+        tree.insert(drv, '\tret = comp_params_store(zram, prio, level, '
+                    'dict_path, &deflate_params,', ZRAM_CLASH_CHECK,
+                    after=False)
     text = tree.read(drv)
     if 'zram_quote_open(buf)' not in text:
         i = text.index('static ssize_t algorithm_params_store(')
@@ -611,16 +658,22 @@ def stage_classic(repo, tree, up):
     copy_lib(repo, tree, classic=True, tuning=True)
 
 
+def stage_zram_keys(repo, tree, up):
+    """zram's side of the zbewalgo.* keys: parsed into struct
+    zcomp_params, which the tuning plane's backend reads."""
+    if 'config ZRAM_BACKEND_LZ4\n' in tree.read('drivers/block/zram/Kconfig'):
+        zram_keys(tree)
+
+
 def stage_tuning(repo, tree, up):
-    """The run-time tuning plane: /sys/kernel/zbewalgo, zram's zbewalgo.*
-    keys, CONFIG_ZBEWALGO_TUNING and the code under it."""
+    """The run-time tuning plane: /sys/kernel/zbewalgo, the backend's
+    zbewalgo.* keys, CONFIG_ZBEWALGO_TUNING and the code under it."""
     copy_lib(repo, tree, classic=False, tuning=True)
     zram = 'drivers/block/zram/'
     if 'config ZRAM_BACKEND_LZ4\n' not in tree.read(zram + 'Kconfig'):
         return
     for rel in ZRAM_FILES:
         copy(repo, tree, rel, zram_defines(tree, up, tuning=True))
-    zram_keys(tree)
 
 
 def stage_docs(repo, tree, up):
@@ -647,7 +700,7 @@ def stage_docs(repo, tree, up):
 # Each stage takes up: None for the default tree, else the MAINTAINERS M:
 # line of the series' form.
 STAGES = {'lib': stage_lib, 'crypto': stage_crypto, 'zram': stage_zram,
-          'tuning': stage_tuning, 'classic': stage_classic,
+          'zram-keys': stage_zram_keys, 'tuning': stage_tuning, 'classic': stage_classic,
           'docs': stage_docs,
           'zram-retry': stage_zram_retry, 'zram-busy': stage_zram_busy}
 

@@ -4,7 +4,7 @@
 # make.sh (make patches): the upstream series against Debian's
 # linux-source-$PATCH_VERSION (default 7.2), generated from this
 # repository's files by scripts/kernel-integrate.py --upstream, one stage
-# per patch (lib, crypto, zram, tuning, classic, docs; messages in lib.msg etc.
+# per patch (lib, crypto, zram, zram-keys, tuning, classic, docs; messages in lib.msg etc.
 # here),
 # then git format-patch --cover-letter into $PATCH_OUT (build/patches).
 # The cover letter is filled in by cover.py from the benchmark results,
@@ -25,7 +25,7 @@ say "applying the stages to a clean $PATCH_VERSION tree in $W"
 new_tree "$W"
 # The repository's last commit dates the series: same inputs, same ids.
 git_ident "$(git -C "$REPO" log -1 --format=%cI 2>/dev/null || echo 2000-01-01T00:00:00Z)"
-for stage in lib crypto zram tuning classic docs; do
+for stage in lib crypto zram zram-keys tuning classic docs; do
 	msg=$HERE/$stage.msg
 	if [ "$stage" = docs ] &&
 	   [ -f "$REPO/Documentation/admin-guide/blockdev/zbewalgo.rst" ]; then

@@ -353,6 +353,21 @@ check_zram_devices() {
 		fi
 		zram_del "$n"
 	done
+	# Where deflate's keys and zbewalgo's share struct zcomp_params' union
+	# (7.x), a device takes its own algorithm's only.
+	case $(uname -r) in
+	6.*) ;;
+	*)
+		for w in 'lz4 zbewalgo.table=zstd' 'lz4 zbewalgo.early_abort_size=100' \
+			'zbewalgo deflate.winbits=12'; do
+			n=$(cat /sys/class/zram-control/hot_add)
+			echo "${w%% *}" >/sys/block/zram$n/comp_algorithm
+			! echo "${w#* }" >/sys/block/zram$n/algorithm_params 2>/dev/null ||
+				bad="$bad [$w]:accepted"
+			zram_del "$n"
+		done
+		;;
+	esac
 	# A and B: tables, thresholds and dictionaries of their own; T: A
 	# without its dictionary; S: the shared settings.
 	a=$(zram_dev zbewalgo 16M "algo=zbewalgo zbewalgo.table=\"zstd delta4-zstd\" zbewalgo.max_output_size=3000 dict=$DICT_DIR/text.dict") &&
