@@ -420,7 +420,7 @@ void test_precheck_structured(void)
 	struct zbewalgo_ctx *ctx = zbewalgo_ctx_create(PAGE);
 	const struct zbewalgo_result *res = zbewalgo_ctx_last_result(ctx);
 	unsigned char page[PAGE], c[ZBEWALGO_STORED_SIZE(PAGE)];
-	unsigned int n = sizeof(periods) / sizeof(periods[0]);
+	unsigned int n = ARRAY_SIZE(periods);
 	unsigned int count[256] = { 0 }, k, i, b;
 	size_t clen;
 
@@ -474,8 +474,10 @@ void test_precheck_keeps_compressible(void)
 		f[i] = 1.0f + (rnd() & 0xffffff) / 16777216.0f;
 	for (i = 0; i < PAGE; i++)
 		extra[1][i] = i < PAGE / 2 ? rnd() : "page text "[i % 10];
-	for (i = 0; i < PAGE / 2; i++)
-		extra[2][i] = extra[2][i + PAGE / 2] = rnd();
+	for (i = 0; i < PAGE / 2; i++) {
+		extra[2][i] = rnd();
+		extra[2][i + PAGE / 2] = extra[2][i];
+	}
 	for (i = 0; i < PAGE / 8; i++)	/* float64 with a few top bits */
 		((unsigned long long *)extra[3])[i] =
 			0x3ff0000000000000ull |
@@ -602,8 +604,9 @@ void test_dictionary(void)
 	      "%llu bytes with the dictionary, %llu without", x.with_bytes,
 	      x.without_bytes);
 	end();
-	printf("#   the dictionary changed %lu of 64 pages of its pieces and %lu of %lu others: %llu bytes, %llu without\n",
-	       made, used, tried, x.with_bytes, x.without_bytes);
+	printf("#   the dictionary changed %lu of 64 pages of its pieces", made);
+	printf(" and %lu of %lu others: %llu bytes, %llu without\n", used,
+	       tried, x.with_bytes, x.without_bytes);
 	free(x.scratch);
 	zbewalgo_ctx_destroy(x.none);
 	zbewalgo_ctx_destroy(x.other);

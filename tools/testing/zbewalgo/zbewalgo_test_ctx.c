@@ -132,8 +132,9 @@ void test_context_memory(void)
 	dsize = zbewalgo_decompress_scratch_size(PAGE);
 	CHECK(dsize <= size, "decompression scratch %zu > context %zu",
 	      dsize, size);
-	printf("# context for %u-byte pages: %zu bytes (decompression scratch %zu, zram's zstd stream %zu)\n",
-	       PAGE, size, dsize, zram_zstd_stream_size());
+	printf("# context for %u-byte pages: %zu bytes", PAGE, size);
+	printf(" (decompression scratch %zu, zram's zstd stream %zu)\n", dsize,
+	       zram_zstd_stream_size());
 	alloc_count = 0;
 	alloc_watch = true;
 	for (i = 0; ctx && i < nr_pages; i++) {
@@ -330,7 +331,7 @@ void test_short_page_stage_cap(void)
 	zbewalgo_ctx_set_params(ctx, &params);
 	for (i = 0; i < PAGE; i++)
 		page[i] = i * 37 + (i >> 3);
-	for (c = 0; c < sizeof(chains) / sizeof(chains[0]); c++) {
+	for (c = 0; c < ARRAY_SIZE(chains); c++) {
 		struct zbewalgo_table *t = table_of(chains[c]);
 
 		zbewalgo_ctx_set_table(ctx, t);

@@ -41,7 +41,7 @@ void test_tables(void)
 	struct zbewalgo_table *t = calloc(1, sizeof(*t));
 	struct zbewalgo_table *old = calloc(1, sizeof(*old));
 	static const char *const bad[] = {
-		"", "   \n", "bwt-", "-bwt", "bwt--mtf", "nosuchstep",
+		"", "\x20\x20\x20\n", "bwt-", "-bwt", "bwt--mtf", "nosuchstep",
 		"bwt-mtf-huffman-jbe-rle-bewalgo-bewalgo2-jbe2",
 		"bwt-mtf bwt-mtf", "BWT", "bwt-mtf\xff",
 	};
@@ -67,7 +67,7 @@ void test_tables(void)
 
 	zbewalgo_table_parse(t, "bwt-mtf-huffman rle");
 	*old = *t;
-	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
 		err = zbewalgo_table_parse(t, bad[i]);
 		CHECK(err == -EINVAL, "parse '%s' gave %d", bad[i], err);
 		err = zbewalgo_table_command(t, bad[i]);
@@ -163,7 +163,7 @@ void test_table_budget(void)
 	err = zbewalgo_table_add(t, "lz");
 	CHECK(err == -ENOSPC && !memcmp(t, old, sizeof(*t)),
 	      "table_add over the budget gave %d", err);
-	strcpy(p, " lz");
+	memcpy(p, " lz", sizeof(" lz"));
 	err = zbewalgo_table_parse(t, text);
 	CHECK(err == -ENOSPC && !memcmp(t, old, sizeof(*t)),
 	      "parse over the budget gave %d", err);
