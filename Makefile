@@ -106,10 +106,17 @@ $(BUILD)/tools/zbewalgo/zbewalgo.o: \
 $(TOOL): $(TOOL_OBJS) $(LZORLE_OBJS) $(BUILD)/libzbewalgo.a
 	$(CC) $(LDFLAGS) -o $@ $^ -llz4 -lzstd -llzo2 -lz -lm
 
+# The unit tests: zbewalgo_test.c runs them, zbewalgo_test_*.c hold them,
+# one file an area.
+TEST_OBJS	:= $(addprefix $(BUILD)/tools/testing/zbewalgo/,zbewalgo_test.o \
+		   zbewalgo_test_steps.o zbewalgo_test_ref.o zbewalgo_test_table.o \
+		   zbewalgo_test_ctx.o zbewalgo_test_compress.o)
+$(TEST_OBJS): tools/testing/zbewalgo/zbewalgo_test.h \
+	$(wildcard lib/zbewalgo/tests/*.h)
 $(BUILD)/tools/testing/zbewalgo/zbewalgo_test.o: tools/testing/zbewalgo/test_pages.h
 # --wrap: the test counts the allocations of the library, and makes
 # zstd refuse its workspace
-$(TEST): $(BUILD)/tools/testing/zbewalgo/zbewalgo_test.o $(BUILD)/libzbewalgo.a
+$(TEST): $(TEST_OBJS) $(BUILD)/libzbewalgo.a
 	$(CC) $(LDFLAGS) -Wl,--wrap=malloc,--wrap=calloc \
 		-Wl,--wrap=ZSTD_initStaticCCtx -o $@ $^ -lzstd -lm
 

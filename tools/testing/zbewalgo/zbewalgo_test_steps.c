@@ -1,0 +1,393 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Unit tests of the steps one by one (zbewalgo_test.c runs them): each
+ * step alone on every page, lz streams written by hand, encoders at every
+ * capacity short of their output, the num steps' views, and decoders on
+ * truncated and corrupted encodings into exact buffers.
+ */
+
+#include "zbewalgo_test.h"
+
+/* Every step alone: exact-size buffers both ways. */
+void test_steps(void)
+{
+	unsigned int cap = zbewalgo_stage_cap(PAGE);
+	void *scratch = malloc(zbewalgo_steps_scratch_size(cap));
+	char name[64];
+	unsigned int id;
+	size_t i;
+
+	for (id = 1; id < ZBEWALGO_NR_STEP_IDS; id++) {
+		const struct zbewalgo_step *step = zbewalgo_step_get(id);
+		/* the encoder's state, kept across pages as in a context */
+		void *state = zbewalgo_step_state_create(step, cap);
+		unsigned long encoded = 0;
+
+		snprintf(name, sizeof(name), "step %s round trip", sname(step));
+		begin(name);
+		CHECK(zbewalgo_step_id(sname(step), strlen(sname(step))) ==
+		      (int)id, "%s: name and id do not map back", sname(step));
+		for (i = 0; i < nr_pages; i++) {
+			const struct page *pg = &pages[i];
+			unsigned char *enc = malloc(cap), *dec, *e;
+			int n, m;
+
+			n = step->encode(pg->data, pg->len, enc, cap,
+					 state ?: scratch);
+			CHECK(n >= 0 || n == -ENOSPC || n == -EINVAL,
+			      "%s: encode returned %d", pg->name, n);
+			if (n < 0) {
+				free(enc);
+				continue;
+			}
+			encoded++;
+			e = dup_exact(enc, n);
+			dec = malloc(pg->len ? pg->len : 1);
+			m = step->decode(e, n, dec, pg->len, state ?: scratch);
+			CHECK(m == (int)pg->len && !memcmp(dec, pg->data, pg->len),
+			      "%s: decode returned %d, want %zu", pg->name, m,
+			      pg->len);
+			if (pg->len) {
+				/* One byte too little room must be an error. */
+				m = step->decode(e, n, dec, pg->len - 1,
+						 state ?: scratch);
+				CHECK(m < 0, "%s: decode into short buffer gave %d",
+				      pg->name, m);
+			}
+			free(dec);
+			free(e);
+			free(enc);
+		}
+		CHECK(encoded > nr_pages / 2, "only %lu of %zu pages encoded",
+		      encoded, nr_pages);
+		free(state);
+		end();
+	}
+	free(scratch);
+}
+
+/*
+ * lz streams written by hand (all sections raw): overlapping copies, the
+ * repeat offset, and each rule of the format that a decoder must enforce.
+ */
+struct lz_case {
+	const char *what;
+	unsigned int n;
+	const char *sec[5];	/* literals, tokens, extras, offset lo, hi */
+	unsigned int len[5];
+	const char *want;	/* NULL: must be -EINVAL */
+};
+
+void test_lz_crafted(void)
+{
+	static const struct lz_case cases[] = {
+		/* offset codes: 0 and 1 the repeat offsets, d + 2 offset d */
+		{ "overlapping copy", 10, { "abcd", "\x42", "", "\x06", "\x00" },
+		  { 4, 1, 0, 1, 1 }, "abcdabcdab" },
+		{ "repeat offset", 14,
+		  { "abcdxy", "\x40\x20", "", "\x06\x00", "\x00\x00" },
+		  { 6, 2, 0, 2, 2 }, "abcdabcdxycdxy" },
+		{ "second repeat offset, swapped", 26,
+		  { "abcdefghxy", "\x80\x20\x00\x00", "",
+		    "\x0a\x05\x01\x01", "\x00\x00\x00\x00" },
+		  { 10, 4, 0, 4, 4 }, "abcdefghabcdxydxydcdxydxyd" },
+		{ "trailing literals", 7, { "abcdefg", "\x70", "", "", "" },
+		  { 7, 1, 0, 0, 0 }, "abcdefg" },
+		{ "long literal run", 20,
+		  { "abcdefghijklmnopqrst", "\xf0", "\x05", "", "" },
+		  { 20, 1, 1, 0, 0 }, "abcdefghijklmnopqrst" },
+		{ "long match", 24, { "a", "\x1f", "\x04", "\x03", "\x00" },
+		  { 1, 1, 1, 1, 1 }, "aaaaaaaaaaaaaaaaaaaaaaaa" },
+		{ "repeat offset before any match", 8,
+		  { "abcd", "\x40", "", "\x00", "\x00" }, { 4, 1, 0, 1, 1 } },
+		{ "second repeat offset before two matches", 12,
+		  { "abcd", "\x40\x00", "", "\x06\x01", "\x00\x00" },
+		  { 4, 2, 0, 2, 2 } },
+		{ "offset beyond the output", 8,
+		  { "abcd", "\x40", "", "\x07", "\x00" }, { 4, 1, 0, 1, 1 } },
+		{ "match beyond n", 9, { "abcd", "\x42", "", "\x06", "\x00" },
+		  { 4, 1, 0, 1, 1 } },
+		{ "literals beyond n", 3, { "abcd", "\x40", "", "", "" },
+		  { 4, 1, 0, 0, 0 } },
+		{ "unused literal", 8,
+		  { "abcde", "\x40", "", "\x06", "\x00" }, { 5, 1, 0, 1, 1 } },
+		{ "unused offset", 8,
+		  { "abcd", "\x40", "", "\x06\x06", "\x00\x00" },
+		  { 4, 1, 0, 2, 2 } },
+		{ "offset sections differ", 8,
+		  { "abcd", "\x40", "", "\x06", "\x00\x00" }, { 4, 1, 0, 1, 2 } },
+		{ "match field on the last token", 4,
+		  { "abcd", "\x41", "", "", "" }, { 4, 1, 0, 0, 0 } },
+		{ "token after the end", 4,
+		  { "abcd", "\x40\x00", "", "", "" }, { 4, 2, 0, 0, 0 } },
+		{ "missing extra byte", 20,
+		  { "abcdefghijklmnopqrst", "\xf0", "", "", "" },
+		  { 20, 1, 0, 0, 0 } },
+		{ "output short of n", 9, { "abcd", "\x40", "", "\x06", "\x00" },
+		  { 4, 1, 0, 1, 1 } },
+	};
+	const struct zbewalgo_step *lz = zbewalgo_step_get(ZBEWALGO_STEP_LZ);
+	void *scratch = malloc(zbewalgo_steps_scratch_size(zbewalgo_stage_cap(64)));
+	unsigned char enc[256], *in, *out;
+	unsigned int c, k, pos;
+	int ret;
+
+	begin("lz decoder on crafted streams");
+	for (c = 0; c < ARRAY_SIZE(cases); c++) {
+		const struct lz_case *t = &cases[c];
+
+		pos = zbw_put_len(enc, enc + sizeof(enc), t->n);
+		for (k = 0; k < 5; k++) {
+			pos += zbw_put_len(enc + pos, enc + sizeof(enc),
+					   t->len[k] << 1);
+			memcpy(enc + pos, t->sec[k], t->len[k]);
+			pos += t->len[k];
+		}
+		in = dup_exact(enc, pos);
+		out = malloc(t->n);
+		ret = lz->decode(in, pos, out, t->n, scratch);
+		if (t->want)
+			CHECK(ret == (int)t->n && !memcmp(out, t->want, t->n),
+			      "lz %s: got %d", t->what, ret);
+		else
+			CHECK(ret == -EINVAL, "lz %s: got %d, want -EINVAL",
+			      t->what, ret);
+		/* without its last byte, no stream decodes */
+		CHECK(lz->decode(in, pos - 1, out, t->n, scratch) == -EINVAL,
+		      "lz %s: truncated stream accepted", t->what);
+		free(out);
+		free(in);
+	}
+	free(scratch);
+	end();
+}
+
+/* Encoding into every capacity below the needed one fails cleanly. */
+void test_steps_enospc(void)
+{
+	unsigned int cap = zbewalgo_stage_cap(PAGE);
+	void *scratch = malloc(zbewalgo_steps_scratch_size(cap));
+	unsigned char *full = malloc(cap);
+	unsigned int id, k;
+	size_t i;
+
+	begin("step encoders respect the output capacity");
+	for (id = 1; id < ZBEWALGO_NR_STEP_IDS; id++) {
+		const struct zbewalgo_step *step = zbewalgo_step_get(id);
+		void *state = zbewalgo_step_state_create(step, PAGE);
+		void *arg = state ?: scratch;
+
+		CHECK(!step->state_size || state, "%s: no state", sname(step));
+		for (i = 0; i < nr_pages; i++) {
+			const struct page *pg = &pages[i];
+			int n;
+
+			if (pg->len > PAGE || (i % 97 && pg->len > 16))
+				continue;
+			n = step->encode(pg->data, pg->len, full, cap, arg);
+			if (n < 0)
+				continue;
+			for (k = 0; k < (unsigned int)n; k++) {
+				unsigned char *d = malloc(k ? k : 1);
+				int r = step->encode(pg->data, pg->len, d, k,
+						     arg);
+
+				CHECK(r == -ENOSPC, "%s %s: cap %u gave %d",
+				      sname(step), pg->name, k, r);
+				free(d);
+			}
+		}
+		free(state);
+	}
+	end();
+	free(full);
+	free(scratch);
+}
+
+/*
+ * The num steps on pages built for each of their views: the encoder picks
+ * the view the page was made with (the mode byte, num.c's format), writes
+ * less than a bound, and the page comes back byte for byte.
+ */
+struct num_case;
+static const struct num_case *num_cases_first(void);
+
+struct num_case {
+	const char *what;
+	unsigned int id;	/* step */
+	unsigned int w;		/* bytes per number */
+	u8 mode, mask;		/* mode & mask must equal mode */
+	unsigned int most;	/* bytes at most */
+};
+
+static u64 num_case_value(const struct num_case *c, unsigned int i)
+{
+	union { float f; u32 u; } f;
+	union { double d; u64 u; } d;
+
+	switch (c - num_cases_first()) {
+	case 0:	/* a 16-bit counter: order 1, one bin */
+		return 1000 + 3 * i;
+	case 1:	/* multiples of 1000 around a base, signed: factor */
+		return (u32)(-500000 + 1000 * (s32)(rnd() % 997));
+	case 2:	/* a smooth float32 field: the float view, differences */
+		f.f = 280.0f + 10.0f * (float)i / 1024 + (float)(rnd() % 64) / 4096;
+		return f.u;
+	case 3:	/* float32 of both signs, 12 low bits zero: a shift */
+		f.f = 1.0f + (float)(rnd() % 256) / 64;
+		return (f.u & ~0xfffu) | (rnd() % 2 ? 0x80000000u : 0);
+	case 4:	/* float64 stored big-endian */
+		d.d = 3.25 + (double)i / 512 + (double)(rnd() % 1024) / 1e6;
+		return __builtin_bswap64(d.u);
+	case 5:	/* 64-bit values in a narrow range: order 0 */
+		return 0x123456789abc0000ull + rnd() % 5000;
+	case 6: /* second differences 0: order 2, one bin */
+		return 7 * (u64)i * i;
+	default: /* third differences constant: order 3, one bin */
+		return 5 * (u64)i * i * i + 3 * (u64)i;
+	}
+}
+
+#define NUM_VIEW	0x03
+#define NUM_ORDER	0x0c
+#define NUM_FACTOR	0x10
+#define NUM_SHIFT	0x20
+#define NUM_ONE		0x40
+#define NUM_BE		0x80
+
+static const struct num_case num_cases[] = {
+	{ "u16 counter", ZBEWALGO_STEP_NUM2, 2, 0x04 | NUM_ONE,
+	  NUM_ORDER | NUM_ONE | NUM_BE, 40 },
+	{ "i32 multiples of 1000", ZBEWALGO_STEP_NUM4, 4, NUM_FACTOR | 1,
+	  NUM_FACTOR | NUM_VIEW | NUM_BE, 1400 },
+	{ "smooth f32", ZBEWALGO_STEP_NUM4, 4, 0, NUM_BE, 1100 },
+	{ "f32 +-, 12 low bits zero", ZBEWALGO_STEP_NUM4, 4, 2 | NUM_SHIFT,
+	  NUM_VIEW | NUM_SHIFT | NUM_BE, 1700 },
+	{ "big-endian f64", ZBEWALGO_STEP_NUM8, 8, NUM_BE, NUM_BE, 2800 },
+	{ "u64 in a narrow range", ZBEWALGO_STEP_NUM8, 8, 0, NUM_BE, 900 },
+	{ "quadratic u32", ZBEWALGO_STEP_NUM4, 4, 0x08 | NUM_ONE,
+	  NUM_ORDER | NUM_ONE | NUM_BE, 40 },
+	{ "cubic u64", ZBEWALGO_STEP_NUM8, 8, 0x0c | NUM_ONE,
+	  NUM_ORDER | NUM_ONE | NUM_BE, 120 },
+};
+
+static const struct num_case *num_cases_first(void)
+{
+	return num_cases;
+}
+
+void test_num_views(void)
+{
+	unsigned int cap = zbewalgo_stage_cap(PAGE), k, i;
+	void *scratch = malloc(zbewalgo_steps_scratch_size(cap));
+	unsigned char *page = malloc(PAGE), *enc = malloc(cap);
+	unsigned char *dec = malloc(PAGE);
+
+	begin("num steps: each view picked and decoded");
+	for (k = 0; k < ARRAY_SIZE(num_cases); k++) {
+		const struct num_case *c = &num_cases[k];
+		const struct zbewalgo_step *st = zbewalgo_step_get(c->id);
+		int n, d;
+
+		rng_state = 0x9e3779b97f4a7c15ull + k;
+		for (i = 0; i < PAGE / c->w; i++)
+			zbw_put_word(num_case_value(c, i), page, i, c->w);
+		n = st->encode(page, PAGE, enc, cap, scratch);
+		CHECK(n > 0, "%s: encode %d", c->what, n);
+		if (n <= 0)
+			continue;
+		CHECK((enc[0] & c->mask) == c->mode,
+		      "%s: mode 0x%02x, want 0x%02x under 0x%02x", c->what,
+		      enc[0], c->mode, c->mask);
+		CHECK(n <= (int)c->most, "%s: %d bytes, at most %u", c->what,
+		      n, c->most);
+		d = st->decode(enc, n, dec, PAGE, scratch);
+		CHECK(d == PAGE && !memcmp(dec, page, PAGE),
+		      "%s: decoded %d bytes, %s", c->what, d,
+		      d == PAGE ? "differ" : "wrong length");
+		printf("#   %-24s %s: %4d bytes, mode 0x%02x\n", c->what,
+		       sname(st), n, enc[0]);
+	}
+	free(dec);
+	free(enc);
+	free(page);
+	free(scratch);
+	end();
+}
+
+/*
+ * Step decoders on hostile input (fuzz/step.c in miniature): real
+ * encodings, truncated and corrupted, decoded into outputs of exactly
+ * every capacity around the real length, with exact-size sources and
+ * exact scratch_size() scratch.  The decoders' fast paths copy whole
+ * words; ASan sees any that reach past the end of an exact buffer.
+ */
+void test_step_decoders_hostile(void)
+{
+	unsigned int cap = zbewalgo_stage_cap(PAGE);
+	unsigned char *enc = malloc(cap);
+	void *scratch = malloc(zbewalgo_steps_scratch_size(cap));
+	unsigned long decodes = 0;
+	unsigned int id, k;
+	size_t i;
+
+	begin("step decoders on hostile input, exact buffers");
+	for (id = 1; id < ZBEWALGO_NR_STEP_IDS; id++) {
+		const struct zbewalgo_step *step = zbewalgo_step_get(id);
+		/* a step with state gets it both ways, set up for the page */
+		void *state = zbewalgo_step_state_create(step, PAGE);
+
+		CHECK(!step->state_size || state, "%s: no state", sname(step));
+		for (i = id % 5; i < nr_pages; i += 5) {
+			const struct page *pg = &pages[i];
+			int n = step->encode(pg->data, pg->len, enc, cap,
+					     state ?: scratch);
+
+			if (n < 0)
+				continue;
+			for (k = 0; k < 40; k++) {
+				unsigned int slen = n, dcap = pg->len, m;
+				unsigned char *src, *dst;
+				size_t sclen;
+				void *sc;
+				int ret;
+
+				/* Capacities just around the real length. */
+				if (k < 20)
+					dcap = pg->len + 16 > k ? pg->len + 16 - k : 0;
+				else
+					dcap = rnd() % (pg->len + 32);
+				if (k >= 10 && slen) {
+					if (k & 1)
+						slen -= rnd() % (slen < 24 ? slen : 24);
+					src = dup_exact(enc, slen);
+					for (m = 0; slen && m < 1 + k % 3; m++)
+						src[rnd() % slen] ^= 1u << (rnd() % 8);
+				} else {
+					src = dup_exact(enc, slen);
+				}
+				dst = malloc(dcap ? dcap : 1);
+				m = slen > dcap ? slen : dcap;
+				sclen = step->scratch_size ? step->scratch_size(m) : 0;
+				sc = malloc(sclen ? sclen : 1);
+				ret = step->decode(src, slen, dst, dcap,
+						   state ?: sc);
+				decodes++;
+				CHECK(ret == -EINVAL || (ret >= 0 && ret <= (int)dcap),
+				      "%s %s: %u bytes into %u gave %d",
+				      sname(step), pg->name, slen, dcap, ret);
+				CHECK(k >= 10 || dcap < pg->len || ret == (int)pg->len,
+				      "%s %s: intact input into %u gave %d",
+				      sname(step), pg->name, dcap, ret);
+				free(sc);
+				free(dst);
+				free(src);
+			}
+		}
+		free(state);
+	}
+	end();
+	printf("#   %lu decodes\n", decodes);
+	free(scratch);
+	free(enc);
+}
