@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Decoder robustness cases, written once and run by the KUnit suites
- * (zbewalgo_kunit_*.c, under KASAN) and by the user-space tests
- * (tools/testing/zbewalgo/zbewalgo_test_*.c, under ASan and UBSan), each
- * on its own pages.  Before including this file, define
+ * (zbewalgo_kunit_*.c, under KASAN) and by the library's user-space
+ * tests (under ASan and UBSan), each on its own pages.  Before including
+ * this file, define
  *
  *	ZBW_CASE_CHECK(env, cond, fmt, ...)
  *

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * A zstd dictionary for the tests of zram's dict= (KUnit and user space):
- * 3072 bytes of `zbewalgo train-dict -s 3072` over 1 MiB each of the
- * text-linux and process-python sets of gen-data.py.  The tests make
+ * 3072 bytes of zstd's dictionary training over 1 MiB each of generated
+ * kernel source text and a process's memory.  The tests make
  * pages of its content, which it compresses and zstd alone does not.
  */
 #ifndef __ZBEWALGO_TEST_DICT_H
