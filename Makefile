@@ -408,7 +408,9 @@ demo: testdata
 # (tools/testing/kernel/realprog.sh).  The second half of make run; not in
 # make check: too slow for CI.
 # realprog-replay: the replays alone, from the cached logs (no capture, no
-# live runs).
+# live runs).  After a change of zbewalgo alone, ZBW_REPLAY='zstd-3,zbewalgo,...'
+# ZBW_REPLAY_KEEP=1 replays those and keeps the committed rows of the other
+# compressors, once zstd-3 is shown unchanged.
 .PHONY: realprog realprog-replay
 realprog:
 	tools/testing/kernel/realprog.sh

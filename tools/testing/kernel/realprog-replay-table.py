@@ -13,6 +13,14 @@
       against zstd-3; writes every run to CSV. LOGDIR/PROG.prov, when there,
       names the log under the program. Exits 1 when a replay failed, read
       back other data than the log holds, or two runs differ.
+  realprog-replay-table.py --keep OLD.csv TREE RECORDS CSV [LOGDIR]
+      The same, with the rows of OLD.csv (an earlier replay of the same logs,
+      measured on TREE) for the configurations without zbewalgo that
+      RECORDS lacks: their code is the kernel's, unchanged, and need not be
+      replayed again.  Every configuration without zbewalgo that both have
+      (at least one) must match exactly (mm_stat and the log's counts),
+      which shows the logs and zram to be the same; old rows of zbewalgo are
+      never kept.  The kept rows carry tree=TREE in CSV.
   realprog-replay-table.py --classes CLASSES
       CLASSES has the lines "prog=P conf=C | LINE" of zsmalloc's debugfs
       classes table, taken right after each replay's last write. Prints per
@@ -180,16 +188,59 @@ def classes(path):
     return 0
 
 
+SAME = ("peak", "last", "end", "max_orig", "wpages", "discards")
+
+
+def keep(recs, path, tree):
+    """RECS with OLD's rows of the configurations they lack; exits 1 when a
+    configuration both have differs."""
+    with open(path, newline="") as f:
+        old = list(csv.DictReader(f))
+    progs = {r["prog"] for r in recs}
+    new = {(r["prog"], r["conf"], r.get("run")): r for r in recs}
+    have = {(r["prog"], r["conf"]) for r in recs}
+    kept, checked = [], set()
+    for r in old:
+        if r["prog"] not in progs or "zbewalgo" in r["conf"]:
+            continue
+        if (r["prog"], r["conf"]) not in have:
+            kept.append(dict(r, tree=tree))
+            continue
+        n = new.get((r["prog"], r["conf"], r.get("run")))
+        if n is None:
+            continue
+        diff = [k for k in SAME if n.get(k) != r.get(k)]
+        if diff:
+            sys.exit("%s %s: differs from the replay of %s (%s): the rows of %s cannot be kept"
+                     % (r["prog"], r["conf"], tree, ", ".join(diff), path))
+        checked.add(r["conf"])
+    if not checked:
+        sys.exit("no configuration without zbewalgo replayed again: the rows of %s cannot be"
+                 " kept" % path)
+    confs = sorted({r["conf"] for r in kept}, key=order)
+    print("kept from the replay of tree %s (the same logs): %s; replayed again here and identical"
+          " to it: %s" % (tree, ", ".join(confs) or "none", ", ".join(sorted(checked)) or "none"))
+    return recs + kept
+
+
 def main():
     if sys.argv[1] == "--classes":
         sys.exit(classes(sys.argv[2]))
-    recs = records(sys.argv[1])
+    args = sys.argv[1:]
+    kept = None
+    if args[0] == "--keep":
+        kept, args = args[1:3], args[3:]
+    recs = records(args[0])
+    if kept:
+        if not any(r.get("run") == "1" for r in recs):
+            sys.exit("no replay in %s to keep rows beside" % args[0])
+        recs = keep(recs, *kept)
     fields = list(dict.fromkeys(k for r in recs for k in r))
-    with open(sys.argv[2], "w", newline="") as f:
+    with open(args[1], "w", newline="") as f:
         w = csv.DictWriter(f, fields)
         w.writeheader()
         w.writerows(recs)
-    sys.exit(table(recs, sys.argv[3] if len(sys.argv) > 3 else None))
+    sys.exit(table(recs, args[2] if len(args) > 2 else None))
 
 
 if __name__ == "__main__":

@@ -26,13 +26,13 @@ def rec(prog, conf, run, orig, used, wall, rc=0, huge=0):
                32 * MIB))
 
 
-def table(script, lines):
+def table(script, lines, opts=()):
     """SCRIPT on a results file of LINES: (exit status, text, CSV rows)."""
     with tempfile.TemporaryDirectory() as d:
         res, out = os.path.join(d, 'results.txt'), os.path.join(d, 'out.csv')
         with open(res, 'w') as f:
             f.write('\n'.join(lines) + '\n')
-        p = subprocess.run([sys.executable, script, res, out],
+        p = subprocess.run([sys.executable, script, *opts, res, out],
                            capture_output=True, text=True)
         rows = []
         if os.path.exists(out):
@@ -105,6 +105,44 @@ class Replay(unittest.TestCase):
                                replay_rec('zstd-3', 2, 10 * MIB, end='1,2,3,0,4,0,0,0,0')])
         self.assertEqual(rc, 1)
         self.assertIn('p zstd-3: DIFFERENT end', text)
+
+    def keep(self, old, new):
+        """The replay table of NEW with the rows of OLD kept (tree t0)."""
+        with tempfile.TemporaryDirectory() as d:
+            csv_old = os.path.join(d, 'old.csv')
+            self.assertEqual(table(REPLAY, old)[0], 0)
+            rc, _, rows = table(REPLAY, old)
+            with open(csv_old, 'w', newline='') as f:
+                w = csv.DictWriter(f, list(rows[0]))
+                w.writeheader()
+                w.writerows(rows)
+            return table(REPLAY, new, ('--keep', csv_old, 't0'))
+
+    def test_keep_rows_of_unchanged_configurations(self):
+        rc, text, rows = self.keep([replay_rec('zstd-3', 1, 10 * MIB),
+                                    replay_rec('lz4', 1, 16 * MIB),
+                                    replay_rec('zbewalgo', 1, 9 * MIB)],
+                                   [replay_rec('zstd-3', 1, 10 * MIB),
+                                    replay_rec('zbewalgo', 1, 8 * MIB)])
+        self.assertEqual(rc, 0, text)
+        self.assertIn('tree t0 (the same logs): lz4; replayed again here and '
+                      'identical to it: zstd-3', text)
+        self.assertRegex(text, r'\n  lz4 +1\.600  \(1\.600\)')
+        self.assertRegex(text, r'\n  zbewalgo +0\.800  \(0\.800\)')
+        self.assertEqual([r['tree'] for r in rows], ['', '', 't0'])
+
+    def test_keep_never_old_zbewalgo_rows(self):
+        rc, text, rows = self.keep([replay_rec('zstd-3', 1, 10 * MIB),
+                                    replay_rec('zbewalgo-3', 1, 8 * MIB)],
+                                   [replay_rec('zstd-3', 1, 10 * MIB)])
+        self.assertEqual(rc, 0, text)
+        self.assertEqual([r['conf'] for r in rows], ['zstd-3'])
+
+    def test_keep_refused_when_a_shared_configuration_differs(self):
+        rc, text, _ = self.keep([replay_rec('zstd-3', 1, 10 * MIB),
+                                 replay_rec('lz4', 1, 16 * MIB)],
+                                [replay_rec('zstd-3', 1, 11 * MIB)])
+        self.assertEqual(rc, 1)
 
 
 if __name__ == '__main__':

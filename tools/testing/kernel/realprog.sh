@@ -28,7 +28,9 @@
 # classes) and realprog.{txt,csv} (the live runs, medians and spreads
 # over the rounds, and the bench on the pages after).
 # Knobs: ZBW_PROGS, ZBW_CAPTURE=0 (use the cached logs), ZBW_REPLAY,
-# ZBW_REPLAY_TWICE, ZBW_REPLAY_RECOMP, ZBW_LIVE_REPEAT, ZBW_CONFIGS (comma-separated; set and
+# ZBW_REPLAY_TWICE, ZBW_REPLAY_RECOMP, ZBW_REPLAY_KEEP=1 (the committed replay's rows of
+# the configurations without zbewalgo not replayed now: realprog-replay-table.py --keep),
+# ZBW_LIVE_REPEAT, ZBW_CONFIGS (comma-separated; set and
 # empty, ZBW_REPLAY and ZBW_CONFIGS skip the run boot), ZBW_LIMIT_<PROGRAM>
 # (MiB), ZBW_RP_SCALE (program sizes, percent), ZBW_SWAP_MIB, ZBW_LOG_MIB,
 # ZBW_LOG_FLUSH_MS, ZBW_DICT_KIB, ZBW_RECOMP_SEC, ZBW_ZRAM_SIZE, ZBW_MEM,
@@ -275,7 +277,12 @@ stamp="realprog on $(date -u +%Y-%m-%d), tree $(git -C "$REPO" rev-parse --short
 rc=0
 if [ -s "$rep" ]; then
 	echo "$stamp" >"$OUT/realprog-replay.txt"
-	python3 "$HERE/realprog-replay-table.py" "$rep" "$OUT/realprog-replay.csv" "$LOGS" \
+	keep=()
+	if [ "${ZBW_REPLAY_KEEP:-0}" = 1 ]; then
+		old=$REPO/tools/testing/zbewalgo/bench/results/realprog-replay
+		keep=(--keep "$old.csv" "$(sed -n '1s/.*, tree \([^:]*\):.*/\1/p' "$old.txt")")
+	fi
+	python3 "$HERE/realprog-replay-table.py" "${keep[@]}" "$rep" "$OUT/realprog-replay.csv" "$LOGS" \
 		>>"$OUT/realprog-replay.txt" || rc=$?
 	python3 "$HERE/realprog-replay-table.py" --classes "$cls" >"$OUT/realprog-classes.txt" || rc=$?
 	cat "$OUT/realprog-replay.txt"
