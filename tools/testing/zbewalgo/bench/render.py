@@ -299,11 +299,12 @@ def stale(repo, tree, code=None):
 
 
 def tree_id(repo, exclude=None):
-    """The commit for a results header; -dirty for changes outside EXCLUDE."""
+    """The commit for a results header; -dirty for changes outside EXCLUDE
+    and the files whose blocks this module renders from the results."""
     d = git(repo, 'describe', '--always')
     if d.returncode:
         return 'unknown'
-    spec = ['.']
+    spec = ['.'] + [':(exclude)' + f for f in (README, GUIDE, FUZZ_README)]
     if exclude:
         rel = os.path.relpath(os.path.abspath(exclude), repo)
         if not rel.startswith('..'):
