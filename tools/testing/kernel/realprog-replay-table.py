@@ -21,6 +21,19 @@
       (at least one) must match exactly (mm_stat and the log's counts),
       which shows the logs and zram to be the same; old rows of zbewalgo are
       never kept.  The kept rows carry tree=TREE in CSV.
+  realprog-replay-table.py --optional RECORDS CSV [REFCSV] [--tables LOGDIR]
+                           [--classic FILE]
+      The optional parts against the plain backend: per program the peak
+      mem_used of every configuration named zbewalgo+X (zbewalgo+tune,
+      zbewalgo+classic) over plain zbewalgo's in the same RECORDS and over
+      zstd-3's in REFCSV (an earlier run's records of the same logs, as this
+      script writes them), their write time per page over zbewalgo's, and
+      the geometric means; zbewalgo's peak here against REFCSV's. Then the
+      tables: FILE (+classic's keys) and LOGDIR/PROG.tune (+tune's, with
+      how they were made, and whether the pages tuned on are the replayed
+      log's: LOGDIR/PROG.prov has the log's count). Writes the ratios to
+      CSV. Exits 1 when a replay failed or read back other data than the
+      log holds, or zbewalgo's or zstd-3's peak is missing.
   realprog-replay-table.py --classes CLASSES
       CLASSES has the lines "prog=P conf=C | LINE" of zsmalloc's debugfs
       classes table, taken right after each replay's last write. Prints per
@@ -31,6 +44,7 @@
 import csv
 import math
 import os
+import re
 import sys
 
 MM = ["orig", "compr", "mem_used", "mem_limit", "mem_used_max", "same", "compacted", "huge",
@@ -54,11 +68,14 @@ def records(path):
 
 
 def order(conf):
-    base = conf.split(">")[0].replace("+dict", "")
+    base = conf.split(">")[0]
+    for opt in ("+dict", "+tune", "+classic"):
+        base = base.replace(opt, "")
     algs = ["lz4", "lzo-rle", "deflate", "zstd", "zbewalgo"]
     a = base.split("-")[0] if base != "lzo-rle" else base
     lvl = base[len(a) + 1:] if base != a else ""
-    return (">" in conf, algs.index(a) if a in algs else 9, "+dict" in conf,
+    return (">" in conf, algs.index(a) if a in algs else 9,
+            "+tune" in conf or "+classic" in conf, "+dict" in conf,
             int(lvl) if lvl.isdigit() else 0, conf)
 
 
@@ -148,6 +165,134 @@ def table(recs, logdir):
     return bad
 
 
+def geomean(xs):
+    return math.exp(sum(map(math.log, xs)) / len(xs))
+
+
+def tables(progs, logdir, classic):
+    print()
+    print("The tables (algorithm_params keys after algo=zbewalgo):")
+    if classic:
+        with open(classic) as f:
+            print("  zbewalgo+classic: %s" % f.read().strip())
+    for p in progs if logdir else []:
+        path = os.path.join(logdir, p + ".tune")
+        if not os.path.exists(path):
+            continue
+        with open(path) as f:
+            lines = [line.rstrip("\n") for line in f]
+        keys = [line for line in lines if line and not line.startswith("#")]
+        how = [line[2:] for line in lines if line.startswith("# ")]
+        print("  %s zbewalgo+tune: %s" % (p, " ".join(keys)))
+        for h in how:
+            print("    %s" % h)
+        # "on pages 1-H of N of P.bin": N against the pages the log wrote.
+        cut = {}
+        prov = os.path.join(logdir, p + ".prov")
+        if os.path.exists(prov):
+            with open(prov) as f:
+                info = dict(line.rstrip("\n").split("=", 1) for line in f if "=" in line)
+            cut = dict(kv.split("=", 1) for kv in info.get("cut", "").split() if "=" in kv)
+        # "on pages 1-H of N of P.log's" (or P.bin's): N against the pages
+        # the replayed log wrote.
+        m = re.search(r" of (\d+) of (\S+?)(\.log|\.bin)", " ".join(how))
+        if m and cut.get("pages"):
+            if m.group(1) == cut["pages"]:
+                print("    (the replayed log wrote %s pages: the tuner saw the first half of"
+                      " the replay)" % cut["pages"])
+            else:
+                print("    (the replayed log wrote %s pages: %s%s is another capture's)" % (
+                    cut["pages"], m.group(2), m.group(3)))
+
+
+def optional(recs, csvpath, refpath):
+    base, ref = "zbewalgo", "zstd-3"
+    first = {(r["prog"], r["conf"]): r for r in recs if r.get("run") == "1"}
+    refs = {}
+    if refpath:
+        with open(refpath) as f:
+            refs = {(r["prog"], r["conf"]): r for r in csv.DictReader(f)
+                    if r.get("run") == "1" and r.get("rc") == "0"}
+    progs = list(dict.fromkeys(r["prog"] for r in recs))
+    confs = list(dict.fromkeys(c for _, c in first if c.startswith(base + "+")))
+    bad = 0
+
+    def ok(r):
+        return r and r["rc"] == "0" and "end" in r and r.get("mismatch") in ("0", "-")
+
+    def peak(r):
+        return mm(r["end"])["mem_used_max"]
+
+    def wus(r):
+        return float(r.get("write_us", 0)) / (int(r.get("wpages", 0)) or 1)
+
+    rows, ratios = [], {c: ([], [], []) for c in confs}
+    print("peak mem_used_total (zram's mem_used_max over the replay, MiB) of each optional")
+    print("configuration, over plain %s's of this run (/zbw) and over %s's (/%s) of" % (
+        base, ref, ref))
+    stamp = ""
+    if refpath and os.path.exists(os.path.splitext(refpath)[0] + ".txt"):
+        with open(os.path.splitext(refpath)[0] + ".txt") as f:
+            stamp = " (" + f.readline().strip() + ")"
+    print("%s%s:" % (os.path.basename(refpath) if refpath else "no earlier records", stamp))
+    print("  %-18s %9s %9s" % ("program", base, ref) +
+          "".join(" | %-16s %6s %7s %6s" % (c, "/zbw", "/" + ref, "w/zbw") for c in confs))
+    for p in progs:
+        b, z = first.get((p, base)), refs.get((p, ref))
+        if not ok(b):
+            print("  %-18s %s: FAILED or missing" % (p, base))
+            bad = 1
+            continue
+        if refpath and not z:
+            print("  %-18s no %s in %s" % (p, ref, refpath))
+            bad = 1
+        line = "  %-18s %9.2f %9s" % (p, peak(b) / MIB, "%.2f" % (peak(z) / MIB) if z else "-")
+        for c in confs:
+            r = first.get((p, c))
+            if not ok(r):
+                line += " | %-16s %6s %7s %6s" % ("FAILED", "", "", "")
+                bad = 1
+                continue
+            xb, xz, xw = peak(r) / peak(b), peak(r) / peak(z) if z else None, wus(r) / wus(b)
+            ratios[c][0].append(xb)
+            ratios[c][2].append(xw)
+            if xz is not None:
+                ratios[c][1].append(xz)
+            line += " | %16.2f %6.3f %7s %6.2f" % (peak(r) / MIB, xb,
+                                                  "%.3f" % xz if xz is not None else "-", xw)
+            rows.append({"prog": p, "conf": c, "peak": peak(r), base: peak(b),
+                         "over_" + base: "%.4f" % xb, ref: peak(z) if z else "",
+                         "over_" + ref: "%.4f" % xz if xz is not None else "",
+                         "write_us_page": "%.1f" % wus(r),
+                         "write_over_" + base: "%.3f" % xw})
+        print(line)
+    line = "  %-18s %9s %9s" % ("geometric mean", "", "")
+    for c in confs:
+        xb, xz, xw = ratios[c]
+        line += " | %16s %6s %7s %6s" % (
+            "(%d programs)" % len(xb), "%.3f" % geomean(xb) if xb else "-",
+            "%.3f" % geomean(xz) if xz else "-", "%.2f" % geomean(xw) if xw else "-")
+    print(line)
+    print()
+    print("< 1: less memory than %s (%s); w/zbw: time in pwrite() per page written over" % (
+        base, ref))
+    print("%s's (compression and zsmalloc under TCG, beside the host's other load: rough)." % base)
+    same = [p for p in progs if ok(first.get((p, base))) and (p, base) in refs
+            and peak(refs[(p, base)]) == peak(first[(p, base)])]
+    there = [p for p in progs if ok(first.get((p, base))) and (p, base) in refs]
+    if there:
+        print("%s's peak here equals the earlier records' for %d of %d programs%s." % (
+            base, len(same), len(there), "" if len(same) == len(there) else " (" + ", ".join(
+                "%s %+.2f%%" % (p, 100.0 * (peak(first[(p, base)]) / peak(refs[(p, base)]) - 1))
+                for p in there if p not in same) + ")"))
+    with open(csvpath, "w", newline="") as f:
+        w = csv.DictWriter(f, ["prog", "conf", "peak", base, "over_" + base, ref, "over_" + ref,
+                               "write_us_page", "write_over_" + base])
+        w.writeheader()
+        w.writerows(rows)
+    return bad
+
+
 def classes(path):
     tabs = {}
     with open(path) as f:
@@ -226,6 +371,20 @@ def keep(recs, path, tree):
 def main():
     if sys.argv[1] == "--classes":
         sys.exit(classes(sys.argv[2]))
+    if sys.argv[1] == "--optional":
+        args, opts = [], {}
+        it = iter(sys.argv[2:])
+        for a in it:
+            if a in ("--tables", "--classic"):
+                opts[a] = next(it)
+            else:
+                args.append(a)
+        recs = records(args[0])
+        bad = optional(recs, args[1], args[2] if len(args) > 2 else None)
+        if "--tables" in opts or "--classic" in opts:
+            tables(list(dict.fromkeys(r["prog"] for r in recs)), opts.get("--tables"),
+                   opts.get("--classic"))
+        sys.exit(bad)
     args = sys.argv[1:]
     kept = None
     if args[0] == "--keep":

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-only
 """Tests of realprog-table.py (live runs, repeated) and
-realprog-replay-table.py (replays, the determinism check) on records in
-guest/realprog.sh's formats.
+realprog-replay-table.py (replays, the determinism check, the optional
+parts against zbewalgo and zstd-3) on records in guest/realprog.sh's
+formats.
 
 usage: realprog-table_test.py [-v]     (run by make check-user)
 """
@@ -143,6 +144,68 @@ class Replay(unittest.TestCase):
                                  replay_rec('lz4', 1, 16 * MIB)],
                                 [replay_rec('zstd-3', 1, 11 * MIB)])
         self.assertEqual(rc, 1)
+
+
+class Optional(unittest.TestCase):
+    """--optional: zbewalgo+X over zbewalgo and over the earlier records' zstd-3."""
+
+    def run_optional(self, lines, ref_rows, extra=lambda d: []):
+        with tempfile.TemporaryDirectory() as d:
+            res, out = os.path.join(d, 'replay.txt'), os.path.join(d, 'out.csv')
+            ref = os.path.join(d, 'ref.csv')
+            with open(res, 'w') as f:
+                f.write('\n'.join(lines) + '\n')
+            with open(ref, 'w', newline='') as f:
+                w = csv.DictWriter(f, ['prog', 'conf', 'run', 'rc', 'end'])
+                w.writeheader()
+                for conf, used in ref_rows:
+                    w.writerow({'prog': 'p', 'conf': conf, 'run': '1', 'rc': '0',
+                                'end': '0,0,0,0,%d,0,0,0,0' % used})
+            p = subprocess.run([sys.executable, REPLAY, '--optional', res, out, ref] + extra(d),
+                               capture_output=True, text=True)
+            with open(out) as f:
+                rows = list(csv.DictReader(f))
+        return p.returncode, p.stdout, rows
+
+    def test_ratios(self):
+        rc, text, rows = self.run_optional(
+            [replay_rec('zbewalgo', 1, 10 * MIB), replay_rec('zbewalgo', 2, 10 * MIB),
+             replay_rec('zbewalgo+tune', 1, 9 * MIB), replay_rec('zbewalgo+classic', 1, 11 * MIB)],
+            [('zstd-3', 12 * MIB), ('zbewalgo', 10 * MIB)])
+        self.assertEqual(rc, 0, text)
+        self.assertRegex(text, r'\n  p +10\.00 +12\.00 \| +9\.00 +0\.900 +0\.750 +1\.00 \|'
+                               r' +11\.00 +1\.100 +0\.917 +1\.00\n')
+        self.assertIn("zbewalgo's peak here equals the earlier records' for 1 of 1", text)
+        self.assertEqual([(r['conf'], r['over_zbewalgo'], r['over_zstd-3']) for r in rows],
+                         [('zbewalgo+tune', '0.9000', '0.7500'),
+                          ('zbewalgo+classic', '1.1000', '0.9167')])
+
+    def test_tables(self):
+        def files(d):
+            with open(os.path.join(d, 'p.tune'), 'w') as f:
+                f.write('# zbewalgo tune on pages 1-50 of 100 of p.bin (write order)\n'
+                        'zbewalgo.table=zstd;num8 zbewalgo.early_abort_size=512\n')
+            with open(os.path.join(d, 'p.prov'), 'w') as f:
+                f.write('program=p\ncut=pages=120 zero=0 skipped=1\n')
+            with open(os.path.join(d, 'classic'), 'w') as f:
+                f.write('zbewalgo.table=zstd;lz\n')
+            return ['--tables', d, '--classic', os.path.join(d, 'classic')]
+        rc, text, _ = self.run_optional(
+            [replay_rec('zbewalgo', 1, 10 * MIB), replay_rec('zbewalgo+tune', 1, 9 * MIB)],
+            [('zstd-3', 12 * MIB)], files)
+        self.assertEqual(rc, 0, text)
+        self.assertIn('  zbewalgo+classic: zbewalgo.table=zstd;lz\n', text)
+        self.assertIn('  p zbewalgo+tune: zbewalgo.table=zstd;num8 zbewalgo.early_abort_size=512\n'
+                      '    zbewalgo tune on pages 1-50 of 100 of p.bin (write order)\n'
+                      "    (the replayed log wrote 120 pages: p.bin is another capture's)",
+                      text)
+
+    def test_failed_fails(self):
+        failed = replay_rec('zbewalgo+tune', 1, 9 * MIB).replace('rc=0', 'rc=zram')
+        rc, text, _ = self.run_optional([replay_rec('zbewalgo', 1, 10 * MIB), failed],
+                                        [('zstd-3', 12 * MIB)])
+        self.assertEqual(rc, 1)
+        self.assertIn('FAILED', text)
 
 
 if __name__ == '__main__':

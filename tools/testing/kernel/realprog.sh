@@ -26,7 +26,12 @@
 # configuration: peak and last-write mem_used_total and compr_data_size,
 # huge pages, read-back latency), realprog-classes.txt (zsmalloc's size
 # classes) and realprog.{txt,csv} (the live runs, medians and spreads
-# over the rounds, and the bench on the pages after).
+# over the rounds, and the bench on the pages after). The replay's
+# zbewalgo+tune (a table zbewalgo tune made from the first half of the
+# program's pages, $ZBW_SWAP_LOGS/PROGRAM.tune) and zbewalgo+classic (the
+# default table and level 3's chains of the classic steps), not in "all",
+# also get realprog-optional.{txt,csv}: their peak memory over plain
+# zbewalgo's and over zstd-3's of ZBW_RP_REF.
 # Knobs: ZBW_PROGS, ZBW_CAPTURE=0 (use the cached logs), ZBW_REPLAY,
 # ZBW_REPLAY_TWICE, ZBW_REPLAY_RECOMP, ZBW_REPLAY_KEEP=1 (the committed replay's rows of
 # the configurations without zbewalgo not replayed now: realprog-replay-table.py --keep),
@@ -35,7 +40,8 @@
 # (MiB), ZBW_RP_SCALE (program sizes, percent), ZBW_SWAP_MIB, ZBW_LOG_MIB,
 # ZBW_LOG_FLUSH_MS, ZBW_DICT_KIB, ZBW_RECOMP_SEC, ZBW_ZRAM_SIZE, ZBW_MEM,
 # ZBW_TIMEOUT, ZBW_RP_RUN (the run's directory, $ZBW_CACHE/run/realprog),
-# ZBW_SWAP_PAGES, ZBW_SWAP_LOGS (tools/testing/kernel/README.md).
+# ZBW_SWAP_PAGES, ZBW_SWAP_LOGS, ZBW_RP_REF (the records zstd-3's figures
+# come from; empty: none) (tools/testing/kernel/README.md).
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
@@ -239,14 +245,80 @@ if [ "${ZBW_CAPTURE:-1}" != 0 ]; then
 	done
 fi
 
+# ---- the tables of the +tune and +classic configurations ---------------------
+# tune_table P: $LOGS/P.tune, the algorithm_params keys (zbewalgo.table=,
+# early_abort_size, max_output_size) that zbewalgo tune --lean --drop-same
+# recommends on the first half of the pages P's log wrote, in write order
+# (zbwlog cut; not $PAGES/P.bin, which may hold another capture's pages):
+# the replay writes the whole log, so its second half is pages the tuner
+# never saw. --lean: without the classic steps, which +classic measures.
+# Kept beside the log (a comment line says how it was made) and made
+# again only when the log is newer: the tuner times the chains, so its
+# choice can differ from one run to the next.
+tune_table() {
+	local p=$1 f=$LOGS/$1.tune n t0=$SECONDS
+	if [ -s "$f" ] && [ "$f" -nt "$LOGS/$p.log" ]; then return 0; fi
+	"$ZBWLOG" cut "$LOGS/$p.log" "$RUN/$p.cut.bin" 1 >/dev/null || die "$p: zbwlog cut failed"
+	n=$(($(stat -c %s "$RUN/$p.cut.bin") / 4096))
+	head -c $((n / 2 * 4096)) "$RUN/$p.cut.bin" >"$RUN/$p.half.bin"
+	rm -f "$RUN/$p.cut.bin"
+	nice -n 10 "$REPO/build/zbewalgo" tune --lean --drop-same --json="$RUN/$p.tune.json" \
+		"$RUN/$p.half.bin" >"$RUN/$p.tune.txt" || die "$p: zbewalgo tune failed ($RUN/$p.tune.txt)"
+	rm -f "$RUN/$p.half.bin"
+	python3 - "$RUN/$p.tune.json" "$p" "$((n / 2))" "$n" "$(date -u +%Y-%m-%d)" \
+		"$(git -C "$REPO" rev-parse --short HEAD 2>/dev/null || echo ?)" >"$f.tmp" <<-'PY'
+	import json, sys
+	j = json.load(open(sys.argv[1]))
+	r = j["recommendation"]
+	hold = {x["name"]: x["holdout"]["ratio"] for x in j["results"] if x.get("holdout")}
+	print("# zbewalgo tune --lean --drop-same on pages 1-%s of %s of %s.log's (zbwlog cut,"
+	      " write order), %s, tree %s; hold-out ratio %.3f, the default table's %.3f"
+	      % (sys.argv[3], sys.argv[4], sys.argv[2], sys.argv[5], sys.argv[6],
+	         hold.get("recommended", 0), hold.get("default", 0)))
+	print("zbewalgo.table=%s zbewalgo.early_abort_size=%d zbewalgo.max_output_size=%d"
+	      % (";".join(r["table"].split()), r["early_abort_size"], r["max_output_size"]))
+	PY
+	mv "$f.tmp" "$f"
+	say "  $p: tuned on $((n / 2)) of its $n pages ($((SECONDS - t0)) s): $(grep -v '^#' "$f")"
+}
+
+# classic_table FILE: the default table and the chains of level 3 that name a
+# step of CONFIG_ZBEWALGO_CLASSIC_STEPS (the 2018 design's, steps.h), as
+# zbewalgo.table=: what the classic steps add to the default preset.
+classic_table() {
+	local re
+	re=$(sed -n 's/^ZBW_STEP([A-Z0-9_]*, \([a-z0-9]*\), [0-9]*, classic)$/\1/p' \
+		"$REPO/lib/zbewalgo/steps.h" | paste -sd'|')
+	[ -n "$re" ] || die "no classic steps in $REPO/lib/zbewalgo/steps.h"
+	{ "$REPO/build/zbewalgo" table
+	  "$REPO/build/zbewalgo" -l 3 table | grep -E "(^|-)($re)(-|\$)"
+	} | awk '!seen[$0]++' | paste -sd';' | sed 's/^/zbewalgo.table=/' >"$1"
+}
+
 # ---- run: the replays, then the live runs -----------------------------------
 if [ -n "$REPLAY$CONFIGS" ]; then
 	extra=()
+	case ,$REPLAY,$CONFIGS, in
+	*+tune[,+]*|*+classic[,+]*)
+		make -s -C "$REPO" deps build/zbewalgo >&2
+		rm -f "$RUN/classic.table"
+		say "tables for +tune and +classic (zbewalgo tune --lean --drop-same, cached beside the logs)" ;;
+	esac
+	case ,$REPLAY,$CONFIGS, in
+	*+classic[,+]*)
+		classic_table "$RUN/classic.table"
+		extra+=("$RUN/classic.table=/extra/tables/classic.table")
+		say "  classic: $(cat "$RUN/classic.table")" ;;
+	esac
 	qargs="-drive file=$IMG,if=virtio,format=raw,snapshot=on"
 	disks=''
 	set -- b c d e f g h i j k l m n o p q r s t u v w x y z
 	for p in ${PROGS//,/ }; do
 		[ -f "$LOGS/$p.dict" ] && extra+=("$LOGS/$p.dict=/extra/dicts/$p.dict")
+		case ,$REPLAY,$CONFIGS, in
+		*+tune[,+]*) tune_table "$p"
+			extra+=("$LOGS/$p.tune=/extra/tables/$p.tune") ;;
+		esac
 		[ -n "$REPLAY" ] && [ -s "$LOGS/$p.log" ] || continue
 		qargs="$qargs -drive file=$LOGS/$p.log,if=virtio,format=raw,readonly=on"
 		disks="$disks${disks:+,}$p:vd$1"
@@ -287,6 +359,22 @@ if [ -s "$rep" ]; then
 	python3 "$HERE/realprog-replay-table.py" --classes "$cls" >"$OUT/realprog-classes.txt" || rc=$?
 	cat "$OUT/realprog-replay.txt"
 	say "replay table: $OUT/realprog-replay.txt (records: .csv), size classes: $OUT/realprog-classes.txt"
+	# The optional parts (+tune, +classic) against plain zbewalgo of this
+	# run and zstd-3 of ZBW_RP_REF (the committed replay of the same logs),
+	# then the tables they had.
+	case ,$REPLAY, in
+	*+tune[,+]*|*+classic[,+]*)
+		ref=${ZBW_RP_REF-$REPO/tools/testing/zbewalgo/bench/results/realprog-replay.csv}
+		[ -z "$ref" ] || [ -s "$ref" ] || ref=''
+		cl=()
+		[ ! -s "$RUN/classic.table" ] || cl=(--classic "$RUN/classic.table")
+		{ echo "$stamp"
+		  python3 "$HERE/realprog-replay-table.py" --optional "$rep" "$OUT/realprog-optional.csv" \
+			${ref:+"$ref"} --tables "$LOGS" "${cl[@]}" || rc=$?
+		} >"$OUT/realprog-optional.txt"
+		cat "$OUT/realprog-optional.txt"
+		say "optional parts' table: $OUT/realprog-optional.txt (.csv)" ;;
+	esac
 fi
 
 # The captured pages as zbewalgo bench inputs: into the file, after the table.

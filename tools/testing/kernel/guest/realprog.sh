@@ -30,7 +30,11 @@
 # zbewalgo-1+dict, ...: ALG without a level is the backend's default, for
 # zbewalgo the sysfs table) or PRIMARY>SECONDARY (lz4>zstd: recompression
 # with SECONDARY at priority 1). +dict loads ZBW_DICT_DIR/P.dict
-# (/extra/dicts, trained by the host) with algorithm_params dict=.
+# (/extra/dicts, trained by the host) with algorithm_params dict=. Last,
+# zbewalgo's +tune or +classic adds the algorithm_params keys of
+# ZBW_TABLE_DIR/P.tune (/extra/tables: the table and thresholds zbewalgo
+# tune made on the host from P's pages) or of ZBW_TABLE_DIR/classic.table
+# (the default table and level 3's chains of the classic steps).
 #
 # Then the live runs: each program under each configuration of ZBW_CONFIGS,
 # with swap on a fresh zram0 per run (the names above, and lz4+zbw: lz4 with
@@ -84,7 +88,7 @@ dict_id() {
 # zram_conf C P: zram0's algorithms for configuration C of program P (the
 # names above), before disksize.
 zram_conf() {
-	local c=$1 a l='' d='' sec=''
+	local c=$1 a l='' d='' sec='' t='' k=''
 	[ -e $Z ] || cat /sys/class/zram-control/hot_add >/dev/null
 	case $c in
 	lz4+zbw) c='lz4>zbewalgo' ;;
@@ -92,6 +96,14 @@ zram_conf() {
 	case $c in
 	*'>'*) sec=${c#*>} c=${c%%>*} ;;
 	esac
+	case $c in
+	*+tune) t=${ZBW_TABLE_DIR:-/extra/tables}/$2.tune c=${c%+tune} ;;
+	*+classic) t=${ZBW_TABLE_DIR:-/extra/tables}/classic.table c=${c%+classic} ;;
+	esac
+	if [ -n "$t" ]; then
+		k=$(grep -v '^#' "$t" 2>/dev/null)
+		[ -n "$k" ] || { say "$2: no table $t (the host makes it)"; return 1; }
+	fi
 	case $c in
 	*+dict) d=${ZBW_DICT_DIR:-/extra/dicts}/$2.dict c=${c%+dict}
 		[ -s "$d" ] || { say "$2: no dictionary $d (the host trains it)"; return 1; } ;;
@@ -104,21 +116,47 @@ zram_conf() {
 	echo "$a" >$Z/comp_algorithm || return 1
 	# zram reads the dictionary when the line is written, the backend takes
 	# it at disksize: a refusal fails one of them.
-	if [ -n "$l$d" ]; then
-		echo "algo=$a${l:+ level=$l}${d:+ dict=$d}" >$Z/algorithm_params || return 1
+	if [ -n "$l$d$k" ]; then
+		echo "algo=$a${l:+ level=$l}${d:+ dict=$d}${k:+ $k}" >$Z/algorithm_params || return 1
 	fi
 	[ -z "$sec" ] || echo "algo=$sec priority=1" >$Z/recomp_algorithm || return 1
 	echo "$d" >/tmp/zram-dict
+	echo "$k" >/tmp/zram-keys
 }
 
-# After disksize: zbewalgo's debugfs settings name the dictionary the
-# device holds.
-zram_dict_check() {
-	local d
-	d=$(cat /tmp/zram-dict)
-	case $1 in zbewalgo*+dict) ;; *) return 0 ;; esac
-	grep -qx "dict $(dict_id "$d")" /sys/kernel/debug/zbewalgo/*/settings 2>/dev/null && return 0
-	say "$2: $1: no device holds dictionary $(dict_id "$d")"
+# The settings file (debugfs) of a zbewalgo device that holds the
+# dictionary with id $1 ("none": none), the combinations $2 (one a line;
+# empty: any) and the thresholds $3 (KEY=VALUE words).
+zbw_settings() {
+	local f t ok
+	for f in /sys/kernel/debug/zbewalgo/*/settings; do
+		[ -f "$f" ] && grep -qx "dict $1" "$f" || continue
+		[ -z "$2" ] || [ "$(sed '1,/^combinations$/d' "$f")" = "$2" ] || continue
+		ok=1
+		for t in $3; do grep -qx "${t%%=*} ${t#*=}" "$f" || ok=0; done
+		[ $ok = 1 ] || continue
+		echo "$f"
+		return 0
+	done
+	return 1
+}
+
+# After disksize: zbewalgo's debugfs settings name the dictionary, and
+# hold the table and thresholds, that the device was given.
+zram_check() {
+	local d k w id=none tab='' thr=''
+	d=$(cat /tmp/zram-dict) k=$(cat /tmp/zram-keys)
+	case $1 in zbewalgo*) ;; *) return 0 ;; esac
+	[ -n "$d$k" ] || return 0
+	[ -z "$d" ] || id=$(dict_id "$d")
+	for w in $k; do
+		case $w in
+		zbewalgo.table=*) tab=$(echo "${w#*=}" | tr ';' '\n') ;;
+		zbewalgo.*=*) thr="$thr ${w#zbewalgo.}" ;;
+		esac
+	done
+	zbw_settings "$id" "$tab" "$thr" >/dev/null && return 0
+	say "$2: $1: no zbewalgo device has dict $id${k:+ and $k} (debugfs settings)"
 	return 1
 }
 
@@ -126,7 +164,7 @@ zram_dict_check() {
 zram_up() {
 	zram_conf "$1" "$2" &&
 		echo "${ZBW_ZRAM_SIZE:-1G}" >$Z/disksize &&
-		zram_dict_check "$1" "$2" &&
+		zram_check "$1" "$2" &&
 		mkswap /dev/zram0 >/dev/null && swapon /dev/zram0
 }
 
@@ -250,7 +288,7 @@ replay_one() {
 	local p=$1 c=$2 n=$3 r='' rc=0 out t0 t1
 	case $c in *'>'*) r="-r ${ZBW_REPLAY_RECOMP:-2048}" ;; esac
 	if ! zram_conf "$c" "$p" || ! echo "${ZBW_SWAP_SIZE:-1G}" >$Z/disksize ||
-		! zram_dict_check "$c" "$p"; then
+		! zram_check "$c" "$p"; then
 		echo "ZBW-REPLAY: prog=$p conf=$c run=$n rc=zram"
 		echo 1 >$Z/reset
 		return 1
