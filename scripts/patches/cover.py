@@ -68,7 +68,7 @@ def results_lines(repo, name, prefixes):
 
 
 def kernel(repo):
-    """The totals and the swap line of both tables of kernel-7.2.txt."""
+    """The total and the swap line of kernel-7.2.txt's memory table."""
     lines = results_lines(repo, 'kernel-7.2.txt',
                           ('data set', 'TOTAL', 'swap zbwmem'))
     if len(lines) < 6:
@@ -77,21 +77,19 @@ def kernel(repo):
     head = lines[0].split()
     cols = head[head.index('KiB') + 1:-2]
     rows = []
-    for what, l in (('compr', lines[1]), ('compr', lines[2]),
-                    ('mem', lines[4]), ('mem', lines[5])):
+    for l in lines[4:6]:
         name = 'all sets' if l.startswith('TOTAL') else 'swap'
         vals = re.findall(r'\(([0-9.]+)\)', l)[:len(cols)]
-        rows.append(['%s, orig/%s' % (name, what)] + vals)
+        rows.append([name] + vals)
     return indent(render.text_table([''] + cols, rows))
 
 
 # The replay's rows in the cover letter, the issue's list: zstd at 1/3/8
 # with and without the program's dictionary, lz4, zbewalgo's levels and
-# dictionary, the two recompression deployments.
+# dictionary, zbewalgo recompressing lz4's pages.
 REPLAY_ROWS = ('lz4', 'zstd-1', 'zstd-3', 'zstd-8', 'zstd-1+dict',
                'zstd-3+dict', 'zstd-8+dict', 'zbewalgo', 'zbewalgo-1',
-               'zbewalgo-2', 'zbewalgo-3', 'zbewalgo+dict', 'lz4>zstd',
-               'lz4>zbewalgo')
+               'zbewalgo-2', 'zbewalgo-3', 'zbewalgo+dict', 'lz4>zbewalgo')
 
 
 # Column heads: a program's first word, or this.
@@ -167,17 +165,15 @@ def dictionary(repo):
                      r'zstd-3\+dict ([\d.]+)x the speed', l)
         if m:
             found.setdefault(m.group(1), {})['speed'] = m.group(2)
-    kinds = (('own', 'a dictionary per data set'), ('mix', 'one for all sets'),
-             ('file', 'one per test file'))
-    parts = ['%s %sx the ratio at %sx the speed' % (what, found[k]['ratio'],
-                                                    found[k]['speed'])
+    kinds = (('own', 'per data set'), ('mix', 'one for all sets'),
+             ('file', 'per test file'))
+    parts = ['%s %sx/%sx' % (what, found[k]['ratio'], found[k]['speed'])
              for k, what in kinds if len(found.get(k, {})) == 2]
     if len(parts) != len(kinds):
         sys.exit('cover.py: dict.txt lacks its summary; run make bench-dict')
-    return para('dict= (make bench-dict), zbewalgo against zstd-3 with the '
-                'same dictionary: %s.  zbewalgo still compresses a page '
-                'twice with a dictionary, without it and with it.'
-                % '; '.join(parts))
+    return para('dict=, ratio/speed over zstd-3 with the same dictionary: '
+                '%s (a page is compressed without and with it).'
+                % ', '.join(parts))
 
 
 def fuzz(repo):
