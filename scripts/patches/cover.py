@@ -10,7 +10,8 @@ through tools/testing/zbewalgo/bench/render.py (the module that also
 renders them into the docs): the user-space benchmark
 (bench/results/*.csv, machine.txt), the in-kernel benchmark
 (kernel-7.2.txt), the equal-work replay of real programs' swap
-(realprog-replay.txt), make worst (worst.txt) and the fuzzing record
+(realprog-replay.txt), make worst (worst.txt), make bench-dict
+(dict.txt) and the fuzzing record
 (fuzz/campaigns.csv).  A missing results file, or one measured on other
 lib/zbewalgo code than HEAD's, stops it, the latter unless
 ZBW_ALLOW_STALE=1.
@@ -155,6 +156,30 @@ def worst(repo):
         repo, 'worst.txt', ('# zstd-3', 'table', 'level', '# slowest'))))
 
 
+def dictionary(repo):
+    """zram's dict=: zbewalgo+dict against zstd-3 with the same dictionary."""
+    found = {}
+    for l in results_lines(repo, 'dict.txt', ('  own:', '  mix:', '  file:')):
+        m = re.match(r'\s*(\w+): zbewalgo\+dict / zstd-3\+dict ([\d.]+) ', l)
+        if m:
+            found.setdefault(m.group(1), {})['ratio'] = m.group(2)
+        m = re.match(r'\s*(\w+): .*compression zbewalgo\+dict / '
+                     r'zstd-3\+dict ([\d.]+)x the speed', l)
+        if m:
+            found.setdefault(m.group(1), {})['speed'] = m.group(2)
+    kinds = (('own', 'a dictionary per data set'), ('mix', 'one for all sets'),
+             ('file', 'one per test file'))
+    parts = ['%s %sx the ratio at %sx the speed' % (what, found[k]['ratio'],
+                                                    found[k]['speed'])
+             for k, what in kinds if len(found.get(k, {})) == 2]
+    if len(parts) != len(kinds):
+        sys.exit('cover.py: dict.txt lacks its summary; run make bench-dict')
+    return para('dict= (make bench-dict), zbewalgo against zstd-3 with the '
+                'same dictionary: %s.  zbewalgo still compresses a page '
+                'twice with a dictionary, without it and with it.'
+                % '; '.join(parts))
+
+
 def fuzz(repo):
     rows = render.campaigns(repo)
     tot = render.fuzz_totals(rows)
@@ -177,6 +202,8 @@ def check_fresh(repo):
               for v, _, note in render.kernel_runs(repo)]
     notes.append(('bench/results/worst.txt', render.read_note(
         os.path.join(repo, render.RESULTS, 'worst.txt'))))
+    notes.append(('bench/results/dict.txt', render.read_note(
+        os.path.join(repo, render.RESULTS, 'dict.txt'))))
     head = results_lines(repo, 'realprog-replay.txt', ('realprog on',))
     m = re.search(r', tree (\S+):', head[0]) if head else None
     notes.append(('bench/results/realprog-replay.txt',
@@ -208,6 +235,7 @@ def main():
         'SUMMARY': summary(runs),
         'KERNEL': kernel(repo),
         'WORST': worst(repo),
+        'DICT': dictionary(repo),
         'FUZZ': fuzz(repo),
         'MACHINE': para('Measured on %s.  Based on Debian\'s %s.' % (
             machine(render.bench_note(repo)), source)),

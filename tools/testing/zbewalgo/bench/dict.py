@@ -23,6 +23,9 @@ import sys
 import tempfile
 import time
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import render  # noqa: E402
+
 PAGE = 4096
 ALGS = ['zbewalgo', 'zbewalgo+dict', 'zstd-3', 'zstd-8', 'zstd-3+dict',
         'zstd-8+dict']
@@ -76,6 +79,9 @@ def main():
              '# per set: a dictionary (zbewalgo train-dict) from the first half of its pages,',
              '# ratios on the second half; mix: one dictionary from an eighth of every set;',
              '# file: a test data file of at least %d pages, its own dictionary' % MIN_PAGES,
+             '# tree:      %s' % render.tree_id(render.REPO, os.path.dirname(
+                 os.path.abspath(outf))),
+             '# code:      %s' % render.code_id(render.REPO),
              '%-30s %-5s' % ('set', 'dict') + ''.join('%14s' % a for a in ALGS)]
     rows = {}
     with tempfile.TemporaryDirectory() as tmp:
