@@ -496,7 +496,8 @@ def zram_keys(tree):
     h, drv = 'drivers/block/zram/zcomp.h', 'drivers/block/zram/zram_drv.c'
     not_set = ('ZCOMP_PARAM_NOT_SET' if 'ZCOMP_PARAM_NOT_SET' in tree.read(h)
                else 'ZCOMP_PARAM_NO_LEVEL')
-    tree.insert(h, '#define %s\tINT_MIN' % not_set, ZBW_PARAMS_STRUCT)
+    tree.insert(h, '#define %s\tINT_MIN' % not_set, ZBW_PARAMS_STRUCT,
+                marker='struct zbewalgo_zcomp_params {')
     union = '\t\tstruct deflate_params deflate;\n\t};\n'
     if 'struct zbewalgo_zcomp_params zbewalgo;' in tree.read(h):
         pass
