@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * What the encoder of the num2, num4 and num8 steps measures before it
- * writes a page (num_enc.c): the byte order, nine views on numbers
- * spread over the page, each counted into a histogram and costed, and the
- * view of the fewest bits picked.  The probe's estimate of a num step is
- * the same pick on the probe's sample.
+ * writes a page (num_enc.c): the byte order, nine views on numbers spread
+ * over the page, each counted into a histogram and costed, and the view
+ * of the fewest bits picked; for a page of few distinct numbers its
+ * palette, and the indices into it at four orders.  The probe's estimate
+ * of a num step is the same pick on the probe's sample.
  */
 
 #include "num_enc.h"
@@ -16,12 +17,15 @@
 static const u8 num_cand_view[NUM_NR_CAND] = {
 	[NUM_C_SINT0] = NUM_SIGNED, [NUM_C_FLT0] = NUM_FLOAT,
 	[NUM_C_FLT1] = NUM_FLOAT, [NUM_C_FLT2] = NUM_FLOAT,
-	[NUM_C_FLT3] = NUM_FLOAT,
+	[NUM_C_FLT3] = NUM_FLOAT, [NUM_C_PAL0] = NUM_PALETTE,
+	[NUM_C_PAL1] = NUM_PALETTE, [NUM_C_PAL2] = NUM_PALETTE,
+	[NUM_C_PAL3] = NUM_PALETTE,
 };
 
 static const u8 num_cand_order[NUM_NR_CAND] = {
 	[NUM_C_INT1] = 1, [NUM_C_INT2] = 2, [NUM_C_INT3] = 3,
 	[NUM_C_FLT1] = 1, [NUM_C_FLT2] = 2, [NUM_C_FLT3] = 3,
+	[NUM_C_PAL1] = 1, [NUM_C_PAL2] = 2, [NUM_C_PAL3] = 3,
 };
 
 /*
@@ -41,6 +45,126 @@ noinline_for_stack bool zbw_num_big_endian(const u8 *src, unsigned int m,
 		last += hweight8(src[i * w + w - 1] ^ src[(i - 1) * w + w - 1]);
 	}
 	return 2 * first < last && last >= 2 * m;
+}
+
+/* The slot of number @x in the palette's hash */
+static __always_inline unsigned int num_pal_hash(u64 x)
+{
+	return (x * 0x9e3779b97f4a7c15ULL) >> (64 - NUM_PAL_HASH_BITS);
+}
+
+/*
+ * The slot of number @x in the hash of @p: the one that holds it, or the
+ * empty one where it goes
+ */
+static __always_inline unsigned int num_pal_slot(const struct num_pal *p,
+						 u64 x)
+{
+	unsigned int h = num_pal_hash(x);
+
+	while (p->slot[h] && p->seen[p->slot[h] - 1] != x)
+		h = (h + 1) & ((1u << NUM_PAL_HASH_BITS) - 1);
+	return h;
+}
+
+/*
+ * Sorts the @n distinct numbers at @a, with room for as many at @tmp:
+ * bottom-up merges, at most NUM_PAL_BITS passes and no recursion
+ */
+static void num_pal_sort(u64 *a, u64 *tmp, unsigned int n)
+{
+	unsigned int run, i, j, k, o, mid, end;
+	u64 *from = a, *to = tmp, *t;
+
+	for (run = 1; run < n; run *= 2) {
+		for (i = 0; i < n; i += 2 * run) {
+			mid = min(i + run, n);
+			end = min(i + 2 * run, n);
+			for (j = i, k = mid, o = i; o < end; o++)
+				to[o] = k >= end || (j < mid && from[j] < from[k]) ?
+					from[j++] : from[k++];
+		}
+		t = from;
+		from = to;
+		to = t;
+	}
+	if (from != a)
+		memcpy(a, from, n * sizeof(*a));
+}
+
+/*
+ * The palette's estimated bits, in 1/256 bits, with its gaps at order @e
+ * (the format's) and the best q, which goes to *@q
+ */
+static u32 num_pal_cost(struct num_pal *p, unsigned int w, bool e,
+			unsigned int *q)
+{
+	unsigned int nb = num_bins(w, NUM_Q_MAX), i;
+
+	memset(p->h3, 0, nb * sizeof(*p->h3));
+	for (i = 1; i < p->count; i++)
+		p->h3[num_bin3(num_pal_gap(p->val, i, e, 8 * w))]++;
+	return num_best_q(p->h3, nb, p->freq, q);
+}
+
+/**
+ * zbw_num_palette() - the palette of a page's numbers
+ * @src: the numbers
+ * @m: how many
+ * @w: bytes each
+ * @p: @p->idx has room for @m indices; filled in
+ *
+ * A page of more distinct numbers gives up at the first one past
+ * NUM_PAL_MAX, which for numbers that rarely repeat is half a page of
+ * 4-byte numbers, or less.
+ *
+ * Return: whether the page has at most NUM_PAL_MAX distinct numbers;
+ * @p->count is 0 when not.
+ */
+noinline_for_stack bool zbw_num_palette(const u8 *src, unsigned int m,
+					unsigned int w, struct num_pal *p)
+{
+	unsigned int i, h, c = 0, q0, q1;
+	u64 x, prev = 0;
+	u32 c0, c1;
+
+	p->count = 0;
+	p->m = m;
+	memset(p->slot, 0, sizeof(p->slot));
+	for (i = 0; i < m; i++) {
+		x = zbw_get_word(src, i, w);
+		/* runs of one number are common: no look-up */
+		if (i && x == prev) {
+			p->idx[i] = p->idx[i - 1];
+			continue;
+		}
+		prev = x;
+		h = num_pal_slot(p, x);
+		if (!p->slot[h]) {
+			if (c == NUM_PAL_MAX)
+				return false;
+			p->seen[c] = x;
+			p->slot[h] = ++c;
+		}
+		p->idx[i] = p->slot[h] - 1;
+	}
+	memcpy(p->val, p->seen, c * sizeof(*p->val));
+	num_pal_sort(p->val, p->tmp, c);
+	for (i = 0; i < c; i++)
+		p->rank[p->slot[num_pal_slot(p, p->val[i])] - 1] = i;
+	for (i = 0; i < m; i++)
+		p->idx[i] = p->rank[p->idx[i]];
+	p->count = c;
+	/* the count, t[0]; the mode, lo, nsym and the stream's length */
+	p->bits = (1 + w) * 8 * 256;
+	p->mode = 0;
+	if (c > 1) {
+		c0 = num_pal_cost(p, w, false, &q0);
+		c1 = num_pal_cost(p, w, true, &q1);
+		p->mode = c1 < c0 ? NUM_PAL_ORDER2 | q1 : q0;
+		p->bits += min(c0, c1) + 4 * 8 * 256;
+	}
+	return true;
 }
 
 /* num_scan() for the probe, in a frame of its own */
@@ -133,12 +257,100 @@ static noinline_for_stack void num_count_float(const u8 *src, unsigned int m,
 	}
 }
 
+/* The zigzag form of a difference of indices */
+static __always_inline u32 num_pal_zigzag(s32 d)
+{
+	return (u32)d << 1 ^ (u32)(d >> 31);
+}
+
+/*
+ * Adds the @m indices at @idx and their differences of orders 1 to
+ * NUM_ORDER_MAX to @hp[0..]: small integers, no wrapping
+ */
+static noinline_for_stack void num_count_pal(const u16 *idx, unsigned int m,
+					     u16 (*hp)[NUM_PAL_BINS3])
+{
+	s32 d0, d1, d2, p0 = 0, p1 = 0, p2 = 0;
+	unsigned int i;
+
+	for (i = 0; i < m; i++) {
+		d0 = idx[i] - p0;
+		d1 = d0 - p1;
+		d2 = d1 - p2;
+		hp[0][num_bin3(idx[i])]++;
+		if (i > 0)
+			hp[1][num_bin3(num_pal_zigzag(d0))]++;
+		if (i > 1)
+			hp[2][num_bin3(num_pal_zigzag(d1))]++;
+		if (i > 2)
+			hp[3][num_bin3(num_pal_zigzag(d2))]++;
+		p0 = idx[i];
+		p1 = d0;
+		p2 = d1;
+	}
+}
+
+/**
+ * zbw_num_pal_pick() - the palette's candidate of the fewest bits
+ * @p: the page's palette (zbw_num_palette())
+ * @w: bytes per number
+ * @cand: its candidate, filled in
+ *
+ * The indices are counted on the whole page at each order, as the writer
+ * counts the chosen view's values: the two compare fairly.
+ *
+ * Return: the estimated bits of the page in the palette view, in 1/256
+ * bits, with the palette and the first indices, which are raw.
+ */
+u32 zbw_num_pal_pick(struct num_pal *p, unsigned int w, unsigned int *cand)
+{
+	unsigned int o, q;
+	u32 best = U32_MAX, cost;
+
+	memset(p->hp, 0, sizeof(p->hp));
+	num_count_pal(p->idx, p->m, p->hp);
+	for (o = 0; o <= NUM_ORDER_MAX; o++) {
+		cost = num_best_q(p->hp[o], NUM_PAL_BINS3, p->freq, &q);
+		cost = min_t(u64, (u64)cost + min(o, p->m) * w * 8 * 256,
+			     U32_MAX - 1);
+		if (cost < best) {
+			best = cost;
+			*cand = NUM_C_PAL0 + o;
+		}
+	}
+	return min_t(u64, (u64)best + p->bits, U32_MAX - 1);
+}
+
+/*
+ * Estimated bits of the values counted in histogram @h2 (@nb bins) for
+ * windows of @per numbers at @order, per number counted or not (a
+ * window's first ones are not, more of them the more differences); the
+ * code's lengths with @table.  @freq is room for the counts of the bins.
+ */
+static u32 num_pick_cost(const u16 *h2, unsigned int nb, unsigned int per,
+			 unsigned int order, u32 *freq, bool table)
+{
+	unsigned int first, last, lo, nsym;
+	u32 cost;
+
+	if (!num_used(h2, nb, &first, &last))
+		return 0;
+	cost = num_cost(h2, NUM_PICK_Q, first, last, NUM_PICK_Q, freq, &lo,
+			&nsym);
+	if (cost == U32_MAX)
+		return cost;
+	if (!table && nsym > 1)
+		cost -= nsym * 4 * 256;
+	return div_u64((u64)cost * per, per - order);
+}
+
 /*
  * The candidate of the fewest estimated bits for @windows windows of @per
  * numbers of @w bytes, @stride numbers apart from @src, scanned in @sc,
  * counted in @h; with @table, the code's lengths are counted too (a
  * sample leaves them out: the page pays them once).  Returns the bits,
- * U32_MAX when none can code them, and the candidate in *@cand.
+ * U32_MAX when none can code them, and the candidate in *@cand.  The
+ * palette's candidates are not among them (zbw_num_pal_pick()).
  */
 noinline_for_stack u32 zbw_num_pick(const u8 *src, unsigned int per,
 				    unsigned int windows, unsigned int stride,
@@ -146,11 +358,10 @@ noinline_for_stack u32 zbw_num_pick(const u8 *src, unsigned int per,
 				    struct num_hist *h, unsigned int *cand,
 				    bool table)
 {
-	unsigned int nb = num_bins(w, NUM_PICK_Q), c, k, first, last, lo;
-	unsigned int nsym;
+	unsigned int nb = num_bins(w, NUM_PICK_Q), c, k;
 	u32 best = U32_MAX, cost;
 
-	for (c = 0; c < NUM_NR_CAND; c++)
+	for (c = 0; c < NUM_NR_HIST; c++)
 		memset(h->h2[c], 0, nb * sizeof(u16));
 	/* windows apart: differences across their gaps mean nothing */
 	for (k = 0; k < windows; k++) {
@@ -158,23 +369,11 @@ noinline_for_stack u32 zbw_num_pick(const u8 *src, unsigned int per,
 		num_count_float(src + k * stride * w, per, w, sc, h->h2);
 	}
 	*cand = NUM_C_INT0;
-	for (c = 0; c < NUM_NR_CAND; c++) {
+	for (c = 0; c < NUM_NR_HIST; c++) {
 		if (c == NUM_C_SINT0 && sc->factor >= 2)
 			continue;
-		cost = 0;
-		if (num_used(h->h2[c], nb, &first, &last)) {
-			cost = num_cost(h->h2[c], NUM_PICK_Q, first, last,
-					NUM_PICK_Q, h->freq, &lo, &nsym);
-			if (!table && cost != U32_MAX && nsym > 1)
-				cost -= nsym * 4 * 256;
-			/*
-			 * per number: a window's first ones are not counted,
-			 * more of them the more differences
-			 */
-			if (cost != U32_MAX)
-				cost = div_u64((u64)cost * per,
-					       per - num_cand_order[c]);
-		}
+		cost = num_pick_cost(h->h2[c], nb, per, num_cand_order[c],
+				     h->freq, table);
 		if (cost < best) {
 			best = cost;
 			*cand = c;
@@ -194,6 +393,8 @@ void zbw_num_view_of(unsigned int cand, unsigned int w,
 	v->factor = 0;
 	v->base = 0;
 	v->low = 0;
+	if (v->view == NUM_PALETTE)
+		return;
 	if (v->view != NUM_FLOAT && sc->factor >= 2) {
 		/* the factor is counted in the signed view */
 		v->view = NUM_SIGNED;
