@@ -5,7 +5,8 @@
  * over the page, each counted into a histogram and costed, and the view
  * of the fewest bits picked; for a page of few distinct numbers its
  * palette, and the indices into it at four orders.  The probe's estimate
- * of a num step is the same pick on the probe's sample.
+ * of a num step is the same pick on the probe's sample, and the palette
+ * counted on the whole page without sorting.
  */
 
 #include "num_enc.h"
@@ -165,6 +166,98 @@ noinline_for_stack bool zbw_num_palette(const u8 *src, unsigned int m,
 		p->bits += min(c0, c1) + 4 * 8 * 256;
 	}
 	return true;
+}
+
+/*
+ * The probe's palette: at most 256 distinct numbers (a page of more is
+ * left to the encoder), in a hash of 512 slots, what its room holds
+ */
+#define NUM_EST_BITS		8
+#define NUM_EST_MAX		BIT(NUM_EST_BITS)
+#define NUM_EST_HASH_BITS	(NUM_EST_BITS + 1)
+
+/**
+ * zbw_num_pal_estimate() - what a page's palette is expected to take
+ * @src: the page
+ * @slen: its length
+ * @w: the step's word size, 2, 4 or 8
+ * @scratch: at least ZBW_NUM_PAL_EST_SCRATCH bytes, 8-byte aligned
+ *
+ * The views are judged on the probe's sample; a palette needs the whole
+ * page: how many distinct numbers it has, how far apart and how often
+ * each comes.  One pass counts them in a hash, without sorting the page:
+ * the indices are estimated at order 0 by their entropy, a bit or more
+ * each (the encoder may find a better order), and the table by the gaps
+ * between the sorted distinct numbers.  A page of numbers that rarely
+ * repeat gives up at the first one past NUM_EST_MAX; so does a page
+ * where numbers come after the same ones as before, which zstd takes as
+ * matches.
+ *
+ * Return: the estimated bits of the page's numbers in the palette view,
+ * in 1/256 bits, with the palette and the header; U32_MAX when not
+ * estimated.
+ */
+u32 zbw_num_pal_estimate(const u8 *src, unsigned int slen, unsigned int w,
+			 void *scratch)
+{
+	/* a hash of numbers and their counts, the numbers sorted there */
+	u64 *key = scratch + BUILD_BUG_ON_ZERO(ZBW_NUM_PAL_EST_SCRATCH <
+					       (sizeof(u64) + 2 * sizeof(u16)) <<
+					       NUM_EST_HASH_BITS), x, g, bits = 0;
+	u16 *cnt = (u16 *)(key + (1u << NUM_EST_HASH_BITS));
+	u16 *next = cnt + (1u << NUM_EST_HASH_BITS);
+	unsigned int m = slen / w, i, h = 0, d = 0, prev = 0, seq = 0;
+	u32 log_m;
+
+	if (!m)
+		return U32_MAX;
+	log_m = zbw_log2_q8(m);
+	memset(cnt, 0, 2 * sizeof(*cnt) << NUM_EST_HASH_BITS);
+	for (i = 0; i < m; i++) {
+		x = zbw_get_word(src, i, w);
+		/* slot h holds the number before: runs need no look-up */
+		if (!i || x != key[h]) {
+			h = num_pal_hash(x) >>
+			    (NUM_PAL_HASH_BITS - NUM_EST_HASH_BITS);
+			while (cnt[h] && key[h] != x)
+				h = (h + 1) & ((1u << NUM_EST_HASH_BITS) - 1);
+			if (!cnt[h]) {
+				if (d++ == NUM_EST_MAX)
+					return U32_MAX;
+				key[h] = x;
+			}
+		}
+		cnt[h]++;
+		/* the number that came after the one before, last time */
+		seq += next[prev] == h + 1;
+		next[prev] = h + 1;
+		prev = h;
+	}
+	/*
+	 * Numbers that follow one another as they did before: runs and
+	 * repeated records, which zstd's matches take for little more than
+	 * their length and a palette codes number by number.  A page of
+	 * many (over two in five) is left to the other chains.
+	 */
+	if (seq * 5 > m * 2)
+		return U32_MAX;
+	/* a code spends a bit or more on each (as num_cost() counts) */
+	for (i = 0, d = 0; i < (1u << NUM_EST_HASH_BITS); i++) {
+		if (!cnt[i])
+			continue;
+		bits += (u64)cnt[i] *
+			max_t(u32, log_m - zbw_log2_q8(cnt[i]), 256);
+		key[d++] = key[i];
+	}
+	/* the numbers packed at the front, the back is free for sorting */
+	num_pal_sort(key, key + NUM_EST_MAX, d);
+	/* a gap: its offset bits and about two of code */
+	for (i = 1; i < d; i++) {
+		g = key[i] - key[i - 1] - 1;
+		bits += (g ? fls64(g) + 1 : 2) * 256;
+	}
+	/* the header, the table's and the code lengths */
+	return min_t(u64, bits + (14 + w) * 8 * 256, U32_MAX - 1);
 }
 
 /* num_scan() for the probe, in a frame of its own */
