@@ -101,6 +101,23 @@ static u32 num_head_bits(const struct num_view *v, unsigned int m)
 	return bytes * 8 * 256;
 }
 
+/*
+ * Whether the palette of the @m numbers of @w bytes at @num (found here
+ * unless it is) takes fewer bits than @view, a view's bits over the whole
+ * page, in 1/256 bits; its candidate in *@cand.  A view of half a bit a
+ * number or less is not tried against: a palette's indices take more but
+ * where they are one bin, and a view sees the same.
+ */
+static bool num_pal_wins(struct num_enc *e, const u8 *num, unsigned int m,
+			 unsigned int w, u64 view, unsigned int *cand)
+{
+	if (view <= m * 128)
+		return false;
+	if (num != e->r)
+		zbw_num_palette(num, m, w, view, &e->pal);
+	return e->pal.count && zbw_num_pal_pick(&e->pal, w, cand) < view;
+}
+
 static int num_put_word(u8 **p, const u8 *end, u64 x, unsigned int w)
 {
 	if (end - *p < w)
@@ -145,11 +162,12 @@ static int num_put_palette(struct num_enc *e, struct num_pal *pal,
 			   unsigned int w, u8 **p, const u8 *end, u8 *room,
 			   unsigned int cap)
 {
-	unsigned int nb = num_bins(w, NUM_Q_MAX), q = pal->mode & NUM_PAL_Q;
-	unsigned int c = pal->count, first3, last3, lo, nsym, i, ob, n;
-	bool order2 = pal->mode & NUM_PAL_ORDER2;
+	unsigned int nb = num_bins(w, NUM_Q_MAX), c = pal->count, q, q2;
+	unsigned int first3, last3, lo, nsym, i, ob, n;
 	struct zbw_bitw bw;
 	u16 *h3 = pal->h3;
+	bool order2;
+	u32 cost;
 	u64 r;
 
 	n = zbw_put_len(*p, end, c - 1);
@@ -160,9 +178,13 @@ static int num_put_palette(struct num_enc *e, struct num_pal *pal,
 	*p += w;
 	if (c == 1)
 		return 0;
-	memset(h3, 0, nb * sizeof(*h3));
-	for (i = 1; i < c; i++)
-		h3[num_bin3(num_pal_gap(pal->val, i, order2, 8 * w))]++;
+	/* the gaps or their differences, and q, of the fewest bits */
+	cost = num_pal_cost(pal, w, false, &q);
+	order2 = num_pal_cost(pal, w, true, &q2) < cost;
+	if (order2)
+		q = q2;
+	else
+		num_pal_cost(pal, w, false, &q);
 	/* c >= 2: a gap or more, in bins that num_pal_cost() could code */
 	if (!num_used(h3, nb, &first3, &last3) ||
 	    num_cost(h3, NUM_Q_MAX, first3, last3, q, pal->freq, &lo,
@@ -170,7 +192,7 @@ static int num_put_palette(struct num_enc *e, struct num_pal *pal,
 		return -EINVAL;
 	if (end - *p < 2 + ZBW_LEN_BYTES_MAX + (nsym + 1) / 2)
 		return -ENOSPC;
-	*(*p)++ = pal->mode;
+	*(*p)++ = q | (order2 ? NUM_PAL_ORDER2 : 0);
 	*p += zbw_put_len(*p, end, lo);
 	*(*p)++ = nsym - 1;
 	memset(e->code, 0, nsym * sizeof(*e->code));
@@ -319,8 +341,10 @@ static __always_inline int num_encode(const u8 *src, unsigned int slen,
 	} else if (best == U32_MAX) {
 		return -EINVAL;
 	}
-	/* before the values replace the numbers */
-	zbw_num_palette(num, m, w, &e->pal);
+	/* the palette of numbers that the values replace: before them */
+	e->pal.count = 0;
+	if (num == e->r)
+		zbw_num_palette(num, m, w, U64_MAX, &e->pal);
 	h3 = e->h3;
 	/*
 	 * The view's values, then, when the palette's indices counted on
@@ -331,10 +355,10 @@ static __always_inline int num_encode(const u8 *src, unsigned int slen,
 		zbw_num_view_of(cand, w, sc, v);
 		memset(h3, 0, nb * sizeof(*h3));
 		num_values(num, e->pal.idx, m, w, v, e->r, e->b3, h3);
-	} while (v->view != NUM_PALETTE && e->pal.count &&
-		 zbw_num_pal_pick(&e->pal, w, &cand) <
-		 (u64)num_best_q(h3, nb, e->h.freq, &q) + num_head_bits(v, m));
-	num_best_q(h3, nb, e->h.freq, &q);
+		best = num_best_q(h3, nb, e->h.freq, &q);
+	} while (v->view != NUM_PALETTE &&
+		 num_pal_wins(e, num, m, w, best + num_head_bits(v, m),
+			      &cand));
 	if (!num_used(h3, nb, &first3, &last3)) {
 		first3 = 0;
 		last3 = 0;

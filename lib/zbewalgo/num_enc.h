@@ -19,21 +19,21 @@
  * common factor taken out when it has one) at each order, the signed
  * view at order 0 (where it differs), the float view at each order, all
  * on a sample of the page; and for a page of few distinct numbers their
- * indices into its palette at each order, on the whole page.
+ * indices into its palette at orders 0 and 1, on the whole page.
  */
 enum {
 	NUM_C_INT0, NUM_C_SINT0, NUM_C_INT1, NUM_C_INT2, NUM_C_INT3,
 	NUM_C_FLT0, NUM_C_FLT1, NUM_C_FLT2, NUM_C_FLT3,
 	NUM_NR_HIST,
-	NUM_C_PAL0 = NUM_NR_HIST, NUM_C_PAL1, NUM_C_PAL2, NUM_C_PAL3,
+	NUM_C_PAL0 = NUM_NR_HIST, NUM_C_PAL1,
 	NUM_NR_CAND,
 };
 
 /*
- * Bins at NUM_Q_MAX of an index's differences: at order 3 they are
- * below 2^(NUM_PAL_BITS + 2), below 2^(NUM_PAL_BITS + 3) as stored
+ * Bins at NUM_Q_MAX of an index and its difference, which is below
+ * 2^NUM_PAL_BITS, below 2^(NUM_PAL_BITS + 1) as stored
  */
-#define NUM_PAL_BINS3	((NUM_PAL_BITS + 4 - NUM_Q_MAX) << NUM_Q_MAX)
+#define NUM_PAL_BINS3	((NUM_PAL_BITS + 2 - NUM_Q_MAX) << NUM_Q_MAX)
 
 /*
  * Greatest common divisor of @a and @b, both nonzero (the kernel's gcd()
@@ -228,7 +228,6 @@ struct num_hist {
  * @count: distinct numbers, 0 for more than NUM_PAL_MAX
  * @m: numbers of the page
  * @bits: estimated bits of the palette, in 1/256 bits
- * @mode: the palette's q and order of its gaps, its second byte
  * @val: the distinct numbers, increasing
  * @seen: the same as first seen
  * @tmp: room for sorting
@@ -236,14 +235,13 @@ struct num_hist {
  * @rank: the place in @val of each number of @seen
  * @h3: the gaps' histogram at NUM_Q_MAX
  * @freq: the counts of the gaps' bins
- * @hp: the histograms of the indices at each order, at NUM_Q_MAX
+ * @hp: the histograms of the indices at orders 0 and 1, at NUM_Q_MAX
  */
 struct num_pal {
 	u16 *idx;
 	unsigned int count;
 	unsigned int m;
 	u32 bits;
-	u8 mode;
 	u64 val[NUM_PAL_MAX];
 	u64 seen[NUM_PAL_MAX];
 	u64 tmp[NUM_PAL_MAX];
@@ -251,7 +249,7 @@ struct num_pal {
 	u16 rank[NUM_PAL_MAX];
 	u16 h3[NUM_BINS3];
 	u32 freq[NUM_SYMS];
-	u16 hp[NUM_ORDER_MAX + 1][NUM_PAL_BINS3];
+	u16 hp[2][NUM_PAL_BINS3];
 };
 
 /* Numbers of a page the encoder picks its candidate on, in NUM_WINDOWS */
@@ -273,9 +271,25 @@ static __always_inline u64 num_pal_gap(const u64 *val, unsigned int i,
 			  bits);
 }
 
+/*
+ * The bits of the gaps of palette @p of @w-byte numbers at order @e (the
+ * format's) and the best q, which goes to *@q; their histogram at
+ * NUM_Q_MAX is left in @p->h3
+ */
+static inline u32 num_pal_cost(struct num_pal *p, unsigned int w, bool e,
+			       unsigned int *q)
+{
+	unsigned int nb = num_bins(w, NUM_Q_MAX), i;
+
+	memset(p->h3, 0, nb * sizeof(*p->h3));
+	for (i = 1; i < p->count; i++)
+		p->h3[num_bin3(num_pal_gap(p->val, i, e, 8 * w))]++;
+	return num_best_q(p->h3, nb, p->freq, q);
+}
+
 bool zbw_num_big_endian(const u8 *src, unsigned int m, unsigned int w);
 bool zbw_num_palette(const u8 *src, unsigned int m, unsigned int w,
-		     struct num_pal *p);
+		     u64 limit, struct num_pal *p);
 u32 zbw_num_pal_pick(struct num_pal *p, unsigned int w, unsigned int *cand);
 u32 zbw_num_pick(const u8 *src, unsigned int per, unsigned int windows,
 		 unsigned int stride, unsigned int w, const struct num_scan *sc,
