@@ -227,10 +227,12 @@ u32 zbw_probe_estimate(const struct zbewalgo_combination *comb,
 		 * all, taken half as much again: the coder writes about an
 		 * eighth more (the bins of the indices), and a chain ranked
 		 * first that writes more than the next would have ends the
-		 * search (search.c) all the same.
+		 * search (search.c) all the same.  It takes a pass over the
+		 * page: only where the views expect less than 2:1.
 		 */
-		bits = zbw_num_pal_estimate(src, slen, w,
-					    (u8 *)scratch + ZBW_PROBE_NUM_ROOM);
+		bits = est < slen / 2 ? U32_MAX :
+		       zbw_num_pal_estimate(src, slen, w, (u8 *)scratch +
+					    ZBW_PROBE_NUM_ROOM);
 		if (bits != U32_MAX)
 			est = min(est, DIV_ROUND_UP(bits, 8 * 256) * 3 / 2);
 		if (est >= slen)
