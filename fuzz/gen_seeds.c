@@ -223,7 +223,9 @@ static unsigned int num_half(float v)
  * their seeds reach every mode of the decoder: unsigned, signed and float
  * views at orders 0, 1 and 2, a common factor, float values whose low
  * mantissa bits are zero (the shift), a page of one value (one bin), big-
- * endian numbers, and lengths that leave a tail or hold a few numbers.
+ * endian numbers, few distinct numbers far apart and the float samples of
+ * an analog-to-digital converter (the palette), and lengths that leave a
+ * tail or hold a few numbers.
  */
 static void num_seeds(void)
 {
@@ -240,7 +242,7 @@ static void num_seeds(void)
 		w = widths[wi];
 		m = PAGE / w;
 		mask = w == 8 ? ~0ull : (1ull << (8 * w)) - 1;
-		for (kind = 0; kind < 13; kind++) {
+		for (kind = 0; kind < 15; kind++) {
 			for (big = 0; big < 2; big++) {
 				for (i = 0; i < m; i++) {
 					switch (kind) {
@@ -323,6 +325,22 @@ static void num_seeds(void)
 							x = f64.u;
 						} else {
 							f32.f = walk;
+							x = w == 4 ? f32.u :
+							    num_half(f32.f);
+						}
+						break;
+					case 12: /* 40 numbers far apart */
+						x = rnd() % 40;
+						x = 0x3c000000 + x * x * 977 +
+						    x * 0x1234;
+						break;
+					case 13: /* a 12-bit ADC's floats */
+						f32.f = (rnd() % 281 + 0.5f) *
+							10.0f / 4095 - 0.3f;
+						if (w == 8) {
+							f64.d = f32.f;
+							x = f64.u;
+						} else {
 							x = w == 4 ? f32.u :
 							    num_half(f32.f);
 						}

@@ -11,8 +11,10 @@
  * number has zero, then differenced up to twice.  What is left is split
  * into a bin (about its logarithm: the top bit and the q bits under it),
  * coded with a canonical prefix code fitted to the page, and the offset
- * in the bin, written as plain bits.  The encoder picks the view, the
- * differences and q that it estimates to take the fewest bits.
+ * in the bin, written as plain bits.  A page of few distinct numbers
+ * (sampled signals, enumerations) is coded as the sorted table of them,
+ * its palette, and each number's index into it.  The encoder picks the
+ * view, the differences and q that it estimates to take the fewest bits.
  */
 
 /**
@@ -22,21 +24,36 @@
  *
  * - ``mode``, one byte: bits 0-1 the view (0: unsigned, 1: signed, its
  *   sign bit flipped; 2: IEEE float, ``y = x | sign`` for a clear sign
- *   bit, ``~x`` for a set one; 3 is invalid), bits 2-3 the order ``d`` of
- *   differences (0 to 3), bit 4 a common factor (views 0 and 1), bit 5 a
- *   shift (view 2), bit 6 one bin for all values (no code lengths), bit 7
- *   big-endian numbers (each number's bytes are reversed before the view
- *   and after decoding); bits 4 and 5 with the other view, and both
- *   together, are invalid;
+ *   bit, ``~x`` for a set one; 3: palette, below), bits 2-3 the order
+ *   ``d`` of differences (0 to 3), bit 4 a common factor (views 0 and 1),
+ *   bit 5 a shift (view 2), bit 6 one bin for all values (no code
+ *   lengths), bit 7 big-endian numbers (each number's bytes are reversed
+ *   before the view and after decoding); bits 4 and 5 with another view,
+ *   and both together, are invalid;
  * - the input length ``n``, a varint (zbw_put_len()); ``m = n / w``
  *   numbers;
+ * - with view 3, the palette: the ``c`` distinct numbers of the input,
+ *   ``u[0] < u[1] < ... < u[c - 1]`` (after the byte reversal of bit 7):
+ *   ``c - 1`` as a varint (``c`` at most 512), ``u[0]`` in ``w`` bytes;
+ *   for ``c >= 2`` one byte (bits 0-1 a ``q``, bit 2 ``p``, bits 3-7
+ *   zero), ``lo`` and ``nsym - 1`` and, unless ``nsym`` is 1, code
+ *   lengths, all as for the numbers below; then the length of the
+ *   palette's stream in bytes, a varint, and the stream, which holds for
+ *   ``i = 1 .. c - 1`` the gap ``g[i] = u[i] - u[i - 1] - 1`` as a value
+ *   (``p = 0``), or with ``g[0] = 0`` its difference ``g[i] - g[i - 1]``
+ *   modulo ``2^B`` stored signed as below (``p = 1``): each as its bin's
+ *   code (none for one bin) and offset, in bins of ``W = B`` bits.  Each
+ *   ``u[i]``, summed modulo ``2^B``, must exceed ``u[i - 1]``.  Then
+ *   ``W = B`` and the values ``k`` are indices into the palette: each
+ *   must be below ``c`` and stands for ``u[k]``;
  * - with bit 5, one byte ``t`` (1..mantissa bits: 10, 23 or 52): every
  *   number's low ``t`` bits are zero and are dropped, and the view works on
  *   the ``W = B - t`` bits left, its sign bit at ``W - 1``; else ``W = B``;
  * - with bit 4, ``base`` and ``g`` (``g`` >= 2), ``w`` bytes each,
  *   little-endian: the viewed values are ``y = base + g * k``;
  *   otherwise ``k = y``;
- * - with ``d = 0`` and no factor, ``low``, ``w`` bytes: ``k = low + r``;
+ * - with ``d = 0``, no factor and a view other than 3, ``low``, ``w``
+ *   bytes: ``k = low + r`` (``k = r`` in view 3);
  * - ``min(d, m)`` raw values, ``w`` bytes each, little-endian: for
  *   ``i < d`` the ``i``-th difference at number ``i`` (``k[0]``, then
  *   ``k[1] - k[0]``, then ``k[2] - 2k[1] + k[0]``), modulo ``2^W``;
@@ -60,8 +77,8 @@
  * factor) and otherwise the ``d``-th difference modulo ``2^W``, read as a
  * signed ``W``-bit number ``s`` and stored as ``2s`` (``s >= 0``) or
  * ``-2s - 1``.  Decoding sums the differences back modulo ``2^W``, forms
- * ``y`` from ``k``, undoes the view and the shift, and stores each number
- * little-endian, then the tail bytes.
+ * ``y`` from ``k`` (``u[k]`` in view 3), undoes the view and the shift,
+ * and stores each number little-endian, then the tail bytes.
  */
 
 #include <linux/swab.h>
@@ -100,9 +117,15 @@ void zbw_num_swap(u8 *dst, const u8 *src, unsigned int m, unsigned int w)
 	}
 }
 
+/*
+ * The decoder's scratch: the code and bins of the values, and the
+ * palette, @count numbers
+ */
 struct num_dec {
 	u16 tab[1u << NUM_CODE_BITS];
 	u64 lower[NUM_SYMS];
+	u64 pal[NUM_PAL_MAX];
+	unsigned int count;
 	u8 obits[NUM_SYMS];
 	u8 order[NUM_SYMS];
 	u8 len[NUM_SYMS];
@@ -127,10 +150,9 @@ static __always_inline u64 num_bits(struct zbw_bitr *r, unsigned int n)
 	return v;
 }
 
-/* Number @i's value, from the bit stream of @br, in the bins of @d */
-static __always_inline void num_get_value(struct zbw_bitr *br, u8 *dst,
-					  unsigned int i, unsigned int w,
-					  bool one, const struct num_dec *d)
+/* A value of @w bytes from the bit stream of @br, in the bins of @d */
+static __always_inline u64 num_read(struct zbw_bitr *br, unsigned int w,
+				    bool one, const struct num_dec *d)
 {
 	unsigned int sym = 0, ob;
 	u64 x;
@@ -150,7 +172,15 @@ static __always_inline void num_get_value(struct zbw_bitr *br, u8 *dst,
 	} else {
 		x = num_bits(br, ob);
 	}
-	zbw_put_word(x + d->lower[sym], dst, i, w);
+	return x + d->lower[sym];
+}
+
+/* Number @i's value, from the bit stream of @br, in the bins of @d */
+static __always_inline void num_get_value(struct zbw_bitr *br, u8 *dst,
+					  unsigned int i, unsigned int w,
+					  bool one, const struct num_dec *d)
+{
+	zbw_put_word(num_read(br, w, one, d), dst, i, w);
 }
 
 /*
@@ -174,40 +204,55 @@ static __always_inline void num_get_values(struct zbw_bitr *br, u8 *dst,
 }
 
 /*
- * Number @i from its value @k in view @v, stored at @dst; @view is
- * v->view, or NUM_NR_VIEWS for a view with a factor, a constant in the
- * loops of num_undo().
+ * Number @i from its value @k in view @v (with the palette of @d),
+ * stored at @dst; @view is v->view, or NUM_VIEW_FACTOR for a view with a
+ * factor, a constant in the loops of num_undo().  True for an index past
+ * the palette (the page is invalid; the first number of the palette is
+ * stored).
  */
-#define NUM_NR_VIEWS	3
-static __always_inline void num_put_number(u8 *dst, unsigned int i, u64 k,
+#define NUM_VIEW_FACTOR	4
+static __always_inline bool num_put_number(u8 *dst, unsigned int i, u64 k,
 					   const struct num_view *v,
+					   const struct num_dec *d,
 					   unsigned int view)
 {
+	bool bad = false;
 	u64 y;
 
-	if (view == NUM_NR_VIEWS)
+	if (view == NUM_PALETTE) {
+		bad = k >= d->count;
+		y = d->pal[bad ? 0 : k];
+	} else if (view == NUM_VIEW_FACTOR) {
 		y = num_from_view(v->base + k * v->factor, NUM_SIGNED,
 				  v->bits);
-	else
+	} else {
 		y = num_from_view(k & num_mask(v->bits), view,
 				  v->bits) << v->shift;
+	}
 	zbw_put_word(y, dst, i, v->w);
+	return bad;
 }
 
-/* Turns the @m values at @dst into the numbers of view @v, in place */
-static __always_inline void num_undo_view(u8 *dst, unsigned int m,
+/*
+ * Turns the @m values at @dst into the numbers of view @v, in place (with
+ * the palette of @d); true when an index is past the palette
+ */
+static __always_inline bool num_undo_view(u8 *dst, unsigned int m,
 					  unsigned int w,
 					  const struct num_view *v,
+					  const struct num_dec *d,
 					  unsigned int view)
 {
 	u64 mask = num_mask(v->bits), c[NUM_ORDER_MAX] = { 0 };
 	unsigned int i, j;
+	bool bad = false;
 
 	if (!v->order) {
 		for (i = 0; i < m; i++)
-			num_put_number(dst, i, zbw_get_word(dst, i, w) + v->low,
-				       v, view);
-		return;
+			bad |= num_put_number(dst, i,
+					      zbw_get_word(dst, i, w) + v->low,
+					      v, d, view);
+		return bad;
 	}
 	/*
 	 * c[j]: the j-th difference at the number before; each number
@@ -218,14 +263,14 @@ static __always_inline void num_undo_view(u8 *dst, unsigned int m,
 		c[i] = zbw_get_word(dst, i, w);
 		for (j = i; j-- > 0;)
 			c[j] = (c[j] + c[j + 1]) & mask;
-		num_put_number(dst, i, c[0], v, view);
+		bad |= num_put_number(dst, i, c[0], v, d, view);
 	}
 	/* then each number brings its highest: the same sums, in registers */
 	if (v->order == 1) {
 		for (; i < m; i++) {
 			c[0] = (c[0] + num_unzigzag(zbw_get_word(dst, i, w))) &
 			       mask;
-			num_put_number(dst, i, c[0], v, view);
+			bad |= num_put_number(dst, i, c[0], v, d, view);
 		}
 	} else if (v->order == 2) {
 		u64 a = c[0], b = c[1];
@@ -233,32 +278,139 @@ static __always_inline void num_undo_view(u8 *dst, unsigned int m,
 		for (; i < m; i++) {
 			b = (b + num_unzigzag(zbw_get_word(dst, i, w))) & mask;
 			a = (a + b) & mask;
-			num_put_number(dst, i, a, v, view);
+			bad |= num_put_number(dst, i, a, v, d, view);
 		}
 	} else {
 		/* the mode's two bits: NUM_ORDER_MAX is 3 */
-		u64 a = c[0], b = c[1], d = c[2];
+		u64 a = c[0], b = c[1], e = c[2];
 
 		for (; i < m; i++) {
-			d = (d + num_unzigzag(zbw_get_word(dst, i, w))) & mask;
-			b = (b + d) & mask;
+			e = (e + num_unzigzag(zbw_get_word(dst, i, w))) & mask;
+			b = (b + e) & mask;
 			a = (a + b) & mask;
-			num_put_number(dst, i, a, v, view);
+			bad |= num_put_number(dst, i, a, v, d, view);
 		}
 	}
+	return bad;
 }
 
-static __always_inline void num_undo(u8 *dst, unsigned int m, unsigned int w,
-				     const struct num_view *v)
+/* num_undo_view() for the view of @v: true for an index past the palette */
+static __always_inline bool num_undo(u8 *dst, unsigned int m, unsigned int w,
+				     const struct num_view *v,
+				     const struct num_dec *d)
 {
+	if (v->view == NUM_PALETTE)
+		return num_undo_view(dst, m, w, v, d, NUM_PALETTE);
 	if (v->factor)
-		num_undo_view(dst, m, w, v, NUM_NR_VIEWS);
-	else if (v->view == NUM_FLOAT)
-		num_undo_view(dst, m, w, v, NUM_FLOAT);
-	else if (v->view == NUM_SIGNED)
-		num_undo_view(dst, m, w, v, NUM_SIGNED);
-	else
-		num_undo_view(dst, m, w, v, NUM_UNSIGNED);
+		return num_undo_view(dst, m, w, v, d, NUM_VIEW_FACTOR);
+	if (v->view == NUM_FLOAT)
+		return num_undo_view(dst, m, w, v, d, NUM_FLOAT);
+	if (v->view == NUM_SIGNED)
+		return num_undo_view(dst, m, w, v, d, NUM_SIGNED);
+	return num_undo_view(dst, m, w, v, d, NUM_UNSIGNED);
+}
+
+/*
+ * The bins from ``lo`` and, unless @one, the code lengths at *@pp (the
+ * format above) of values of @bits bits at @q, into @d; @one is 1 for one
+ * bin (no code lengths), 0 for a code, -1 for one bin when ``nsym`` is 1.
+ * Returns whether there is one bin, or -EINVAL.
+ */
+static int num_get_code(const u8 **pp, const u8 *end, unsigned int q,
+			unsigned int bits, int one, struct num_dec *d)
+{
+	const u8 *p = *pp;
+	unsigned int lo, nsym, i;
+	u32 lo32;
+	int len;
+
+	len = zbw_get_len(p, end, &lo32);
+	if (!len || end - p - len < 1)
+		return -EINVAL;
+	p += len;
+	lo = lo32;
+	nsym = *p++ + 1;
+	if (one < 0)
+		one = nsym == 1;
+	for (i = 0; i < nsym; i++)
+		if (!num_bin_range(lo + i, q, bits, &d->lower[i],
+				   &d->obits[i]))
+			return -EINVAL;
+	if (!one) {
+		if (end - p < (nsym + 1) / 2)
+			return -EINVAL;
+		for (i = 0; i < nsym; i++) {
+			d->len[i] = (p[i / 2] >> (i & 1 ? 4 : 0)) & 15;
+			if (d->len[i] > NUM_CODE_BITS)
+				return -EINVAL;
+		}
+		if ((nsym & 1) && (p[nsym / 2] >> 4))
+			return -EINVAL;
+		p += (nsym + 1) / 2;
+		if (zbw_huf_table(d->len, nsym, NUM_CODE_BITS, d->tab,
+				  d->order))
+			return -EINVAL;
+	} else if (nsym != 1) {
+		return -EINVAL;
+	}
+	*pp = p;
+	return one;
+}
+
+/*
+ * The palette at *@pp (the format above) of numbers of @w bytes, into
+ * @d->pal and @d->count: -EINVAL when it is not one.  A frame of its own:
+ * the page's decoder keeps its bit streams.
+ */
+static noinline_for_stack int num_get_palette(const u8 **pp, const u8 *end,
+					      unsigned int w,
+					      struct num_dec *d)
+{
+	u64 mask = num_mask(8 * w), g = 0, t, r;
+	const u8 *p = *pp;
+	struct zbw_bitr br;
+	unsigned int c, i;
+	int one, len;
+	u32 tlen;
+	u8 k;
+
+	len = zbw_get_len(p, end, &tlen);
+	if (!len || tlen >= NUM_PAL_MAX)
+		return -EINVAL;
+	p += len;
+	c = tlen + 1;
+	if (num_get_word(&p, end, w, &d->pal[0]))
+		return -EINVAL;
+	if (c > 1) {
+		if (p >= end || (*p & ~(NUM_PAL_Q | NUM_PAL_ORDER2)))
+			return -EINVAL;
+		k = *p++;
+		one = num_get_code(&p, end, k & NUM_PAL_Q, 8 * w, -1, d);
+		if (one < 0)
+			return one;
+		len = zbw_get_len(p, end, &tlen);
+		if (!len || end - p - len < tlen)
+			return -EINVAL;
+		p += len;
+		zbw_bitr_init(&br, p, p + tlen);
+		t = d->pal[0];
+		for (i = 1; i < c; i++) {
+			r = one ? num_read(&br, w, true, d) :
+				  num_read(&br, w, false, d);
+			g = k & NUM_PAL_ORDER2 ? (g + num_unzigzag(r)) & mask : r;
+			/* increasing: no number twice, none past 2^B */
+			if (((t + g + 1) & mask) <= t)
+				return -EINVAL;
+			t = (t + g + 1) & mask;
+			d->pal[i] = t;
+		}
+		if (!zbw_bitr_done(&br))
+			return -EINVAL;
+		p += tlen;
+	}
+	d->count = c;
+	*pp = p;
+	return 0;
 }
 
 static __always_inline int num_decode(const u8 *src, unsigned int slen,
@@ -268,9 +420,9 @@ static __always_inline int num_decode(const u8 *src, unsigned int slen,
 	const u8 *p = src, *end = src + slen;
 	struct num_dec *dd = scratch;
 	struct num_view v = { .w = w };
-	unsigned int q, lo, nsym, i, m, tail;
+	unsigned int q, i, m, tail;
 	struct zbw_bitr br[2];
-	u32 n, lo32, alen;
+	u32 n, alen;
 	bool one;
 	u64 x;
 	u8 mode;
@@ -282,8 +434,7 @@ static __always_inline int num_decode(const u8 *src, unsigned int slen,
 	v.view = mode & NUM_MODE_VIEW;
 	v.order = (mode & NUM_MODE_ORDER) >> NUM_MODE_ORDER_SHIFT;
 	one = mode & NUM_MODE_ONE;
-	if (v.view > NUM_FLOAT ||
-	    ((mode & NUM_MODE_FACTOR) && v.view == NUM_FLOAT) ||
+	if (((mode & NUM_MODE_FACTOR) && v.view >= NUM_FLOAT) ||
 	    ((mode & NUM_MODE_SHIFT) && v.view != NUM_FLOAT))
 		return -EINVAL;
 	len = zbw_get_size(p, end, dcap, &n);
@@ -292,6 +443,11 @@ static __always_inline int num_decode(const u8 *src, unsigned int slen,
 	p += len;
 	m = n / w;
 	tail = n - m * w;
+	if (v.view == NUM_PALETTE) {
+		len = num_get_palette(&p, end, w, dd);
+		if (len)
+			return len;
+	}
 	if (mode & NUM_MODE_SHIFT) {
 		if (p >= end || !*p || *p > num_mantissa[w])
 			return -EINVAL;
@@ -302,7 +458,8 @@ static __always_inline int num_decode(const u8 *src, unsigned int slen,
 	    (num_get_word(&p, end, w, &v.base) ||
 	     num_get_word(&p, end, w, &v.factor) || v.factor < 2))
 		return -EINVAL;
-	if (!v.order && !v.factor && num_get_word(&p, end, w, &v.low))
+	if (!v.order && !v.factor && v.view != NUM_PALETTE &&
+	    num_get_word(&p, end, w, &v.low))
 		return -EINVAL;
 	for (i = 0; i < v.order && i < m; i++) {
 		if (num_get_word(&p, end, w, &x) || x > num_mask(v.bits))
@@ -312,33 +469,9 @@ static __always_inline int num_decode(const u8 *src, unsigned int slen,
 	if (end - p < 3 || *p > NUM_Q_MAX)
 		return -EINVAL;
 	q = *p++;
-	len = zbw_get_len(p, end, &lo32);
-	if (!len || end - p - len < 1)
-		return -EINVAL;
-	p += len;
-	lo = lo32;
-	nsym = *p++ + 1;
-	for (i = 0; i < nsym; i++)
-		if (!num_bin_range(lo + i, q, v.bits, &dd->lower[i],
-				   &dd->obits[i]))
-			return -EINVAL;
-	if (!one) {
-		if (end - p < (nsym + 1) / 2)
-			return -EINVAL;
-		for (i = 0; i < nsym; i++) {
-			dd->len[i] = (p[i / 2] >> (i & 1 ? 4 : 0)) & 15;
-			if (dd->len[i] > NUM_CODE_BITS)
-				return -EINVAL;
-		}
-		if ((nsym & 1) && (p[nsym / 2] >> 4))
-			return -EINVAL;
-		p += (nsym + 1) / 2;
-		if (zbw_huf_table(dd->len, nsym, NUM_CODE_BITS, dd->tab,
-				  dd->order))
-			return -EINVAL;
-	} else if (nsym != 1) {
-		return -EINVAL;
-	}
+	len = num_get_code(&p, end, q, v.bits, one, dd);
+	if (len < 0)
+		return len;
 	if (end - p < tail)
 		return -EINVAL;
 	memcpy(dst + m * w, p, tail);
@@ -354,9 +487,9 @@ static __always_inline int num_decode(const u8 *src, unsigned int slen,
 		num_get_values(br, dst, v.order, m, w, true, dd);
 	else
 		num_get_values(br, dst, v.order, m, w, false, dd);
-	if (!zbw_bitr_done(&br[0]) || !zbw_bitr_done(&br[1]))
+	if (!zbw_bitr_done(&br[0]) || !zbw_bitr_done(&br[1]) ||
+	    num_undo(dst, m, w, &v, dd))
 		return -EINVAL;
-	num_undo(dst, m, w, &v);
 	if (mode & NUM_MODE_BIG_ENDIAN)
 		zbw_num_swap(dst, dst, m, w);
 	return n;

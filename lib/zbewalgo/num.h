@@ -7,6 +7,8 @@
 #ifndef __ZBEWALGO_NUM_H
 #define __ZBEWALGO_NUM_H
 
+#include <linux/bits.h>
+
 #include "bitstream.h"
 #include "huffman.h"
 
@@ -29,12 +31,23 @@
 #define NUM_MODE_ONE		0x40
 #define NUM_MODE_BIG_ENDIAN	0x80
 
-enum { NUM_UNSIGNED, NUM_SIGNED, NUM_FLOAT };
+enum { NUM_UNSIGNED, NUM_SIGNED, NUM_FLOAT, NUM_PALETTE };
+
+/*
+ * Distinct numbers a palette holds at most (num.c's format), an index
+ * having NUM_PAL_BITS bits: pages of 257 to 512 distinct numbers still
+ * gain from one, of more hardly ever
+ */
+#define NUM_PAL_BITS		9
+#define NUM_PAL_MAX		BIT(NUM_PAL_BITS)
+/* the palette's second byte: q, and its gaps' second differences */
+#define NUM_PAL_Q		0x03
+#define NUM_PAL_ORDER2		0x04
 
 /**
  * struct num_view - how the numbers of a page are turned into values
  * @w: bytes per number
- * @view: NUM_UNSIGNED, NUM_SIGNED or NUM_FLOAT
+ * @view: NUM_UNSIGNED, NUM_SIGNED, NUM_FLOAT or NUM_PALETTE
  * @order: differences taken, 0..NUM_ORDER_MAX
  * @shift: low zero bits dropped (floats), 0 for none
  * @bits: the width W the view works in, 8 * @w - @shift

@@ -2,36 +2,13 @@
 /*
  * The encoder of the num2, num4 and num8 steps (num.c has their format):
  * one pass over the page for its byte order, shift, common factor and
- * smallest values; nine views measured on numbers spread over it
- * (num_pick.c); the chosen view's values counted over the whole page,
- * the bins' resolution and code chosen; two bit streams.
+ * smallest values, one for its palette until it has too many distinct
+ * numbers; nine views and the palette's indices measured on numbers
+ * spread over it (num_pick.c); the chosen view's values counted over the
+ * whole page, the bins' resolution and code chosen; two bit streams.
  */
 
 #include "num_enc.h"
-
-/*
- * The fewest estimated bits of histogram @h3 at any q, the q in *@q; 0
- * for an empty one (nothing but raw numbers).
- */
-static u32 num_best_q(const u16 *h3, unsigned int nb, u32 *freq,
-		      unsigned int *q)
-{
-	unsigned int first3, last3, qq, lo, nsym;
-	u32 best = U32_MAX, cost;
-
-	*q = 0;
-	if (!num_used(h3, nb, &first3, &last3))
-		return 0;
-	for (qq = 0; qq <= NUM_Q_MAX; qq++) {
-		cost = num_cost(h3, NUM_Q_MAX, first3, last3, qq, freq, &lo,
-				&nsym);
-		if (cost < best) {
-			best = cost;
-			*q = qq;
-		}
-	}
-	return best;
-}
 
 /* The encoder's scratch: the code, the histograms, then the values */
 struct num_enc {
@@ -47,13 +24,16 @@ struct num_enc {
 	u8 *r;
 	u16 *b3;
 	struct num_hist h;
+	struct num_pal pal;
 };
 
 /*
  * struct num_enc, then the values of @max_len bytes, their bins (as
  * many bytes: two for every two or more) and the two bit streams, each
  * at most as long as the room for the step's output
- * (zbewalgo_stage_cap(), which @max_len already is)
+ * (zbewalgo_stage_cap(), which @max_len already is); the room of the
+ * streams holds the palette's indices (two bytes a number) until the
+ * values are made, then the palette's stream
  */
 size_t zbw_num_enc_size(unsigned int max_len)
 {
@@ -69,12 +49,12 @@ static __always_inline u64 num_value(u64 x, const struct num_view *v)
 }
 
 /*
- * The values of view @v of the @m numbers at @src, as @w-byte words at
- * @r: the raw ones first, then the others, whose bins at NUM_Q_MAX go to
- * @b3 and are counted in @h3.
+ * The values of view @v of the @m numbers at @src (their indices @idx in
+ * the palette view), as @w-byte words at @r: the raw ones first, then
+ * the others, whose bins at NUM_Q_MAX go to @b3 and are counted in @h3.
  */
-static __always_inline void num_values(const u8 *src, unsigned int m,
-				       unsigned int w,
+static __always_inline void num_values(const u8 *src, const u16 *idx,
+				       unsigned int m, unsigned int w,
 				       const struct num_view *v, u8 *r,
 				       u16 *b3, u16 *h3)
 {
@@ -83,7 +63,8 @@ static __always_inline void num_values(const u8 *src, unsigned int m,
 
 	for (i = 0; i < m; i++) {
 		/* t[j]: the j-th difference at number i */
-		t[0] = num_value(zbw_get_word(src, i, w), v);
+		t[0] = v->view == NUM_PALETTE ? idx[i] :
+		       num_value(zbw_get_word(src, i, w), v);
 		for (j = 1; j <= v->order; j++) {
 			t[j] = (t[j - 1] - prev[j - 1]) & num_mask(bits);
 			prev[j - 1] = t[j - 1];
@@ -103,6 +84,40 @@ static __always_inline void num_values(const u8 *src, unsigned int m,
 	}
 }
 
+/*
+ * Bits of the header of view @v for @m numbers that another view may not
+ * have, in 1/256 bits
+ */
+static u32 num_head_bits(const struct num_view *v, unsigned int m)
+{
+	unsigned int bytes = min(v->order, m) * v->w;
+
+	if (v->shift)
+		bytes++;
+	if (v->factor)
+		bytes += 2 * v->w;
+	else if (!v->order)
+		bytes += v->w;
+	return bytes * 8 * 256;
+}
+
+/*
+ * Whether the palette of the @m numbers of @w bytes at @num (found here
+ * unless it is) takes fewer bits than @view, a view's bits over the whole
+ * page, in 1/256 bits; its candidate in *@cand.  A view of half a bit a
+ * number or less is not tried against: a palette's indices take more but
+ * where they are one bin, and a view sees the same.
+ */
+static bool num_pal_wins(struct num_enc *e, const u8 *num, unsigned int m,
+			 unsigned int w, u64 view, unsigned int *cand)
+{
+	if (view <= m * 128)
+		return false;
+	if (num != e->r)
+		zbw_num_palette(num, m, w, view, &e->pal);
+	return e->pal.count && zbw_num_pal_pick(&e->pal, w, cand) < view;
+}
+
 static int num_put_word(u8 **p, const u8 *end, u64 x, unsigned int w)
 {
 	if (end - *p < w)
@@ -112,43 +127,6 @@ static int num_put_word(u8 **p, const u8 *end, u64 x, unsigned int w)
 	return 0;
 }
 
-/* The header of view @v up to the bins (format above); -ENOSPC */
-static int num_put_head(const struct num_view *v, unsigned int slen,
-			const u8 *r, unsigned int m, u8 **p, const u8 *end)
-{
-	u8 mode = v->view | v->order << NUM_MODE_ORDER_SHIFT;
-	unsigned int i;
-	int n;
-
-	if (v->factor)
-		mode |= NUM_MODE_FACTOR;
-	if (v->shift)
-		mode |= NUM_MODE_SHIFT;
-	if (*p >= end)
-		return -ENOSPC;
-	*(*p)++ = mode;
-	n = zbw_put_size(*p, end, slen);
-	if (n < 0)
-		return n;
-	*p += n;
-	if (v->shift) {
-		if (*p >= end)
-			return -ENOSPC;
-		*(*p)++ = v->shift;
-	}
-	if (v->factor && (num_put_word(p, end, v->base, v->w) ||
-			  num_put_word(p, end, v->factor, v->w)))
-		return -ENOSPC;
-	if (!v->order && !v->factor &&
-	    num_put_word(p, end, v->low, v->w))
-		return -ENOSPC;
-	for (i = 0; i < v->order && i < m; i++)
-		if (num_put_word(p, end, zbw_get_word(r, i, v->w), v->w))
-			return -ENOSPC;
-	return 0;
-}
-
-/* The bit stream of values @order.. of the @m at @r, at @q, codes @code */
 /*
  * A value, in the bin of code @code (its length in bits 16-20, the
  * offset's length in bits 24-29), into @bw
@@ -172,6 +150,125 @@ static __always_inline int num_put_value(struct zbw_bitw *bw, u64 x,
 		ob -= 32;
 	}
 	zbw_bitw_put(bw, x, ob);
+	return 0;
+}
+
+/*
+ * The palette @pal of numbers of @w bytes (num.c's format) at *@p, its
+ * stream made at @room (@cap bytes) first, in the code's room of @e:
+ * -ENOSPC
+ */
+static int num_put_palette(struct num_enc *e, struct num_pal *pal,
+			   unsigned int w, u8 **p, const u8 *end, u8 *room,
+			   unsigned int cap)
+{
+	unsigned int nb = num_bins(w, NUM_Q_MAX), c = pal->count, q, q2;
+	unsigned int first3, last3, lo, nsym, i, ob, n;
+	struct zbw_bitw bw;
+	u16 *h3 = pal->h3;
+	bool order2;
+	u32 cost;
+	u64 r;
+
+	n = zbw_put_len(*p, end, c - 1);
+	if (!n || end - *p - n < w)
+		return -ENOSPC;
+	*p += n;
+	zbw_put_word(pal->val[0], *p, 0, w);
+	*p += w;
+	if (c == 1)
+		return 0;
+	/* the gaps or their differences, and q, of the fewest bits */
+	cost = num_pal_cost(pal, w, false, &q);
+	order2 = num_pal_cost(pal, w, true, &q2) < cost;
+	if (order2)
+		q = q2;
+	else
+		num_pal_cost(pal, w, false, &q);
+	/* c >= 2: a gap or more, in bins that num_pal_cost() could code */
+	if (!num_used(h3, nb, &first3, &last3) ||
+	    num_cost(h3, NUM_Q_MAX, first3, last3, q, pal->freq, &lo,
+		     &nsym) == U32_MAX)
+		return -EINVAL;
+	if (end - *p < 2 + ZBW_LEN_BYTES_MAX + (nsym + 1) / 2)
+		return -ENOSPC;
+	*(*p)++ = q | (order2 ? NUM_PAL_ORDER2 : 0);
+	*p += zbw_put_len(*p, end, lo);
+	*(*p)++ = nsym - 1;
+	memset(e->code, 0, nsym * sizeof(*e->code));
+	if (nsym > 1) {
+		zbw_huf_lengths(pal->freq, nsym, NUM_CODE_BITS, e->len,
+				e->buf);
+		for (i = 0; i < nsym; i += 2)
+			*(*p)++ = e->len[i] |
+				  (i + 1 < nsym ? e->len[i + 1] << 4 : 0);
+		zbw_huf_canon(e->len, nsym, NUM_CODE_BITS, e->next, NULL);
+		for (i = 0; i < nsym; i++)
+			if (e->len[i])
+				e->code[i] = zbw_huf_rev(e->next[e->len[i]]++,
+							 e->len[i]) |
+					     e->len[i] << 16;
+	}
+	for (i = first3; i <= last3; i++)
+		e->code3[i] = e->code[num_merge(i, NUM_Q_MAX, q, &ob) - lo] |
+			      ob << 24;
+	zbw_bitw_init(&bw, room, room + cap);
+	for (i = 1; i < c; i++) {
+		r = num_pal_gap(pal->val, i, order2, 8 * w);
+		if (num_put_value(&bw, r, e->code3[num_bin3(r)], w))
+			return -ENOSPC;
+	}
+	if (!zbw_bitw_close(&bw))
+		return -ENOSPC;
+	n = zbw_put_len(*p, end, bw.p - room);
+	if (!n || end - *p - n < bw.p - room)
+		return -ENOSPC;
+	*p += n;
+	memcpy(*p, room, bw.p - room);
+	*p += bw.p - room;
+	return 0;
+}
+
+/*
+ * The header of view @v up to the bins (format above), the palette's
+ * stream made at @room (@cap bytes) first: -ENOSPC
+ */
+static int num_put_head(struct num_enc *e, const struct num_view *v,
+			unsigned int slen, const u8 *r, unsigned int m,
+			u8 **p, const u8 *end, u8 *room, unsigned int cap)
+{
+	u8 mode = v->view | v->order << NUM_MODE_ORDER_SHIFT;
+	unsigned int i;
+	int n;
+
+	if (v->factor)
+		mode |= NUM_MODE_FACTOR;
+	if (v->shift)
+		mode |= NUM_MODE_SHIFT;
+	if (*p >= end)
+		return -ENOSPC;
+	*(*p)++ = mode;
+	n = zbw_put_size(*p, end, slen);
+	if (n < 0)
+		return n;
+	*p += n;
+	if (v->view == NUM_PALETTE &&
+	    num_put_palette(e, &e->pal, v->w, p, end, room, cap))
+		return -ENOSPC;
+	if (v->shift) {
+		if (*p >= end)
+			return -ENOSPC;
+		*(*p)++ = v->shift;
+	}
+	if (v->factor && (num_put_word(p, end, v->base, v->w) ||
+			  num_put_word(p, end, v->factor, v->w)))
+		return -ENOSPC;
+	if (!v->order && !v->factor && v->view != NUM_PALETTE &&
+	    num_put_word(p, end, v->low, v->w))
+		return -ENOSPC;
+	for (i = 0; i < v->order && i < m; i++)
+		if (num_put_word(p, end, zbw_get_word(r, i, v->w), v->w))
+			return -ENOSPC;
 	return 0;
 }
 
@@ -224,6 +321,7 @@ static __always_inline int num_encode(const u8 *src, unsigned int slen,
 	e->r = (u8 *)scratch + zbw_num_enc_size(0);
 	e->b3 = (u16 *)(e->r + ALIGN(slen, 2));
 	sa = (u8 *)(e->b3 + m);
+	e->pal.idx = (u16 *)sa;
 	per = min_t(unsigned int, m, NUM_PICK) / NUM_WINDOWS;
 	num_scan(src, m, w, sc);
 	best = zbw_num_pick(src, per, NUM_WINDOWS, m / NUM_WINDOWS, w, sc,
@@ -243,11 +341,24 @@ static __always_inline int num_encode(const u8 *src, unsigned int slen,
 	} else if (best == U32_MAX) {
 		return -EINVAL;
 	}
-	zbw_num_view_of(cand, w, sc, v);
+	/* the palette of numbers that the values replace: before them */
+	e->pal.count = 0;
+	if (num == e->r)
+		zbw_num_palette(num, m, w, U64_MAX, &e->pal);
 	h3 = e->h3;
-	memset(h3, 0, nb * sizeof(*h3));
-	num_values(num, m, w, v, e->r, e->b3, h3);
-	num_best_q(h3, nb, e->h.freq, &q);
+	/*
+	 * The view's values, then, when the palette's indices counted on
+	 * the whole page take fewer bits than they, the indices' (one call:
+	 * one copy of the inlined loop in the frame)
+	 */
+	do {
+		zbw_num_view_of(cand, w, sc, v);
+		memset(h3, 0, nb * sizeof(*h3));
+		num_values(num, e->pal.idx, m, w, v, e->r, e->b3, h3);
+		best = num_best_q(h3, nb, e->h.freq, &q);
+	} while (v->view != NUM_PALETTE &&
+		 num_pal_wins(e, num, m, w, best + num_head_bits(v, m),
+			      &cand));
 	if (!num_used(h3, nb, &first3, &last3)) {
 		first3 = 0;
 		last3 = 0;
@@ -258,7 +369,7 @@ static __always_inline int num_encode(const u8 *src, unsigned int slen,
 	for (i = 0; i < nsym; i++)
 		used += !!e->h.freq[i];
 
-	err = num_put_head(v, slen, e->r, m, &p, end);
+	err = num_put_head(e, v, slen, e->r, m, &p, end, sa, dcap);
 	if (err)
 		return err;
 	if (used <= 1)

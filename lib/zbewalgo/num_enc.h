@@ -17,13 +17,23 @@
 /*
  * The candidates the encoder measures: the integer values (the page's
  * common factor taken out when it has one) at each order, the signed
- * view at order 0 (where it differs), the float view at each order.
+ * view at order 0 (where it differs), the float view at each order, all
+ * on a sample of the page; and for a page of few distinct numbers their
+ * indices into its palette at orders 0 and 1, on the whole page.
  */
 enum {
 	NUM_C_INT0, NUM_C_SINT0, NUM_C_INT1, NUM_C_INT2, NUM_C_INT3,
 	NUM_C_FLT0, NUM_C_FLT1, NUM_C_FLT2, NUM_C_FLT3,
+	NUM_NR_HIST,
+	NUM_C_PAL0 = NUM_NR_HIST, NUM_C_PAL1,
 	NUM_NR_CAND,
 };
+
+/*
+ * Bins at NUM_Q_MAX of an index and its difference, which is below
+ * 2^NUM_PAL_BITS, below 2^(NUM_PAL_BITS + 1) as stored
+ */
+#define NUM_PAL_BINS3	((NUM_PAL_BITS + 2 - NUM_Q_MAX) << NUM_Q_MAX)
 
 /*
  * Greatest common divisor of @a and @b, both nonzero (the kernel's gcd()
@@ -178,17 +188,109 @@ static inline bool num_used(const u16 *h3, unsigned int nb,
 	return true;
 }
 
+/*
+ * The fewest estimated bits of histogram @h3 (@nb bins at NUM_Q_MAX) at
+ * any q, the q in *@q; 0 for an empty one (nothing but raw numbers).
+ * @freq is room for the counts of the bins.
+ */
+static inline u32 num_best_q(const u16 *h3, unsigned int nb, u32 *freq,
+			     unsigned int *q)
+{
+	unsigned int first3, last3, qq, lo, nsym;
+	u32 best = U32_MAX, cost;
+
+	*q = 0;
+	if (!num_used(h3, nb, &first3, &last3))
+		return 0;
+	for (qq = 0; qq <= NUM_Q_MAX; qq++) {
+		cost = num_cost(h3, NUM_Q_MAX, first3, last3, qq, freq, &lo,
+				&nsym);
+		if (cost < best) {
+			best = cost;
+			*q = qq;
+		}
+	}
+	return best;
+}
+
 /* The candidates' histograms at NUM_PICK_Q, in the probe's room too */
 struct num_hist {
 	u32 freq[NUM_SYMS];
-	u16 h2[NUM_NR_CAND][NUM_BINS2];
+	u16 h2[NUM_NR_HIST][NUM_BINS2];
+};
+
+/* Slots of the palette's hash of numbers, at most a quarter of them used */
+#define NUM_PAL_HASH_BITS	(NUM_PAL_BITS + 2)
+
+/**
+ * struct num_pal - a page's palette as the encoder finds it
+ * @idx: each number's index into @val (in the encoder's scratch)
+ * @count: distinct numbers, 0 for more than NUM_PAL_MAX
+ * @m: numbers of the page
+ * @bits: estimated bits of the palette, in 1/256 bits
+ * @val: the distinct numbers, increasing
+ * @seen: the same as first seen
+ * @tmp: room for sorting
+ * @slot: the hash of the numbers, each 1 + its place in @seen, 0 for none
+ * @rank: the place in @val of each number of @seen
+ * @h3: the gaps' histogram at NUM_Q_MAX
+ * @freq: the counts of the gaps' bins
+ * @hp: the histograms of the indices at orders 0 and 1, at NUM_Q_MAX
+ */
+struct num_pal {
+	u16 *idx;
+	unsigned int count;
+	unsigned int m;
+	u32 bits;
+	u64 val[NUM_PAL_MAX];
+	u64 seen[NUM_PAL_MAX];
+	u64 tmp[NUM_PAL_MAX];
+	u16 slot[1u << NUM_PAL_HASH_BITS];
+	u16 rank[NUM_PAL_MAX];
+	u16 h3[NUM_BINS3];
+	u32 freq[NUM_SYMS];
+	u16 hp[2][NUM_PAL_BINS3];
 };
 
 /* Numbers of a page the encoder picks its candidate on, in NUM_WINDOWS */
 #define NUM_PICK	128
 #define NUM_WINDOWS	4
 
+/*
+ * The value of the palette's gap @i (1 .. count - 1) of the @bits-bit
+ * numbers @val, at order @e of the format (num.c)
+ */
+static __always_inline u64 num_pal_gap(const u64 *val, unsigned int i,
+				       bool e, unsigned int bits)
+{
+	u64 g = val[i] - val[i - 1] - 1;
+
+	if (!e)
+		return g;
+	return num_zigzag(g - (i > 1 ? val[i - 1] - val[i - 2] - 1 : 0),
+			  bits);
+}
+
+/*
+ * The bits of the gaps of palette @p of @w-byte numbers at order @e (the
+ * format's) and the best q, which goes to *@q; their histogram at
+ * NUM_Q_MAX is left in @p->h3
+ */
+static inline u32 num_pal_cost(struct num_pal *p, unsigned int w, bool e,
+			       unsigned int *q)
+{
+	unsigned int nb = num_bins(w, NUM_Q_MAX), i;
+
+	memset(p->h3, 0, nb * sizeof(*p->h3));
+	for (i = 1; i < p->count; i++)
+		p->h3[num_bin3(num_pal_gap(p->val, i, e, 8 * w))]++;
+	return num_best_q(p->h3, nb, p->freq, q);
+}
+
 bool zbw_num_big_endian(const u8 *src, unsigned int m, unsigned int w);
+bool zbw_num_palette(const u8 *src, unsigned int m, unsigned int w,
+		     u64 limit, struct num_pal *p);
+u32 zbw_num_pal_pick(struct num_pal *p, unsigned int w, unsigned int *cand);
 u32 zbw_num_pick(const u8 *src, unsigned int per, unsigned int windows,
 		 unsigned int stride, unsigned int w, const struct num_scan *sc,
 		 struct num_hist *h, unsigned int *cand, bool table);

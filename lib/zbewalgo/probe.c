@@ -194,13 +194,14 @@ static bool zbw_probe_permutes(unsigned int id)
 /**
  * zbw_probe_estimate() - what a chain is expected to make of a page
  * @comb: the chain
+ * @src: the page (a num step's palette is counted on all of it)
  * @slen: the page's length
  * @scratch: as given to zbw_probe_sample() for the page
  *
  * Return: the estimated compressed size of the page, in bytes.
  */
 u32 zbw_probe_estimate(const struct zbewalgo_combination *comb,
-		       unsigned int slen, void *scratch)
+		       const u8 *src, unsigned int slen, void *scratch)
 {
 	u8 *buf[2] = { (u8 *)scratch + ZBW_PROBE_STAGE,
 		       (u8 *)scratch + 2 * ZBW_PROBE_STAGE };
@@ -218,7 +219,23 @@ u32 zbw_probe_estimate(const struct zbewalgo_combination *comb,
 			return slen;
 		bits = zbw_num_estimate(in, n, ZBW_PROBE_WINDOWS, w,
 					(u8 *)scratch + ZBW_PROBE_NUM_ROOM);
-		if (bits == U32_MAX)
+		est = bits == U32_MAX ? slen :
+		      ZBW_NUM_HEAD + DIV_ROUND_UP((u64)bits * slen,
+						  8 * 256 * ZBW_PROBE_BYTES);
+		/*
+		 * The palette's estimate is of the whole page, header and
+		 * all, taken half as much again: the coder writes about an
+		 * eighth more (the bins of the indices), and a chain ranked
+		 * first that writes more than the next would have ends the
+		 * search (search.c) all the same.  It takes a pass over the
+		 * page: only where the views expect less than 2:1.
+		 */
+		bits = est < slen / 2 ? U32_MAX :
+		       zbw_num_pal_estimate(src, slen, w, (u8 *)scratch +
+					    ZBW_PROBE_NUM_ROOM);
+		if (bits != U32_MAX)
+			est = min(est, DIV_ROUND_UP(bits, 8 * 256) * 3 / 2);
+		if (est >= slen)
 			return slen;
 		/*
 		 * The model is the coder's own and comes within a tenth of
@@ -228,8 +245,6 @@ u32 zbw_probe_estimate(const struct zbewalgo_combination *comb,
 		 * repeat at a tenth of a byte, where a long match costs
 		 * less): scaled alike, the two kinds rank fairly.
 		 */
-		est = ZBW_NUM_HEAD + DIV_ROUND_UP((u64)bits * slen,
-						  8 * 256 * ZBW_PROBE_BYTES);
 		return est >= slen / 4 ? est * 13 / 16 : est * 3 / 2;
 	}
 	for (j = 0; j < k; j++) {
@@ -359,7 +374,7 @@ void zbw_probe(const u8 *src, unsigned int slen,
 			p->est[i] = p->est[cut];
 		} else {
 			p->est[i] = j < i ? p->est[j] :
-				    zbw_probe_estimate(c, slen, scratch);
+				    zbw_probe_estimate(c, src, slen, scratch);
 			if (p->est[i] < easy)
 				cut = i;
 		}

@@ -120,6 +120,13 @@ bool zbw_looks_random(struct zbw_sample *s, const u8 *src,
 u32 zbw_num_estimate(const u8 *sample, unsigned int n, unsigned int windows,
 		     unsigned int w, void *scratch);
 /*
+ * The estimate of a num step's palette (num_pick.c) takes the same room:
+ * a hash of 512 numbers and their counts
+ */
+#define ZBW_NUM_PAL_EST_SCRATCH	ZBW_NUM_EST_SCRATCH
+u32 zbw_num_pal_estimate(const u8 *src, unsigned int slen, unsigned int w,
+			 void *scratch);
+/*
  * A table has at most one combination per step it holds, so the probe's
  * arrays have ZBEWALGO_MAX_TABLE_STEPS entries.
  */
@@ -146,7 +153,7 @@ bool zbw_probe_same_layout(const struct zbewalgo_combination *a,
 			   const struct zbewalgo_combination *b);
 void zbw_probe_sample(const u8 *src, unsigned int slen, void *scratch);
 u32 zbw_probe_estimate(const struct zbewalgo_combination *comb,
-		       unsigned int slen, void *scratch);
+		       const u8 *src, unsigned int slen, void *scratch);
 bool zbw_probe_plain_chain(const struct zbewalgo_combination *comb);
 u32 zbw_probe_plain_estimate(const struct zbewalgo_combination *comb,
 			     unsigned int slen);

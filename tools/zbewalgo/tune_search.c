@@ -46,7 +46,8 @@ static void probe_pages(const struct tuner *t, const struct pageset *ps,
 		if (t->page < ZBW_CHECK_MIN)
 			continue;
 		zbw_probe_sample(ps->data + i * t->page, t->page, scratch);
-		est[i] = zbw_probe_estimate(comb, t->page, scratch);
+		est[i] = zbw_probe_estimate(comb, ps->data + i * t->page,
+					    t->page, scratch);
 	}
 }
 

@@ -287,4 +287,184 @@ out:
 	return used;
 }
 
+/*
+ * Number @i of page @k of zbw_case_num_palette(), of @w bytes: few
+ * distinct numbers, far apart (no common factor, no smooth run), so that
+ * the num step's palette view pays; the last page has one distinct number
+ * too many for a palette.
+ */
+static inline u64 zbw_case_pal_number(unsigned int k, unsigned int i,
+				      u32 *rng)
+{
+	u64 j;
+
+	switch (k) {
+	case 0:	/* float32 bit patterns of 40 levels */
+		j = zbw_case_rnd(rng) % 40;
+		return 0x3c000000 + j * j * 977 + j * 0x1234;
+	case 1:	/* 300 16-bit numbers anywhere */
+		return (u16)((zbw_case_rnd(rng) % 300 + 1) * 40503u);
+	case 2:	/* 64-bit pointers to 50 objects */
+		return 0x7f3a00000000ull +
+		       (((zbw_case_rnd(rng) % 50 + 1) * 0x9e3779b9ull) &
+			0xffffff0ull);
+	case 3:	/* 512 16-bit numbers, as many as a palette holds */
+		j = i < 512 ? i * 263 % 512 : zbw_case_rnd(rng) % 512;
+		return (u16)((j + 1) * 40503u);
+	default: /* 513 of them */
+		j = i < 513 ? i * 263 % 513 : zbw_case_rnd(rng) % 513;
+		return (u16)((j + 1) * 40503u);
+	}
+}
+
+/* Step and bytes per number of the pages of zbw_case_pal_number() */
+static const u8 zbw_case_pal_step[] = {
+	ZBEWALGO_STEP_NUM4, ZBEWALGO_STEP_NUM2, ZBEWALGO_STEP_NUM8,
+	ZBEWALGO_STEP_NUM2, ZBEWALGO_STEP_NUM2,
+};
+
+/*
+ * Payloads of the num4 step for 8 bytes, 2 numbers, in the palette view
+ * (num.c's format), with the result zbewalgo_decompress() must give
+ */
+static const struct {
+	const char *what;
+	u8 len;
+	u8 b[16];
+	int ret;
+} zbw_case_pal_bad[] = {
+	{ "one number", 11, { 0x43, 8, 0, 0x11, 0x22, 0x33, 0x44, 0, 0, 0, 0 },
+	  0 },
+	{ "two numbers", 15, { 0x43, 8, 1, 0x11, 0x22, 0x33, 0x44, 0, 0, 0, 0,
+			       0, 0, 0, 0 }, 0 },
+	{ "an index past the count", 11,
+	  { 0x43, 8, 0, 0x11, 0x22, 0x33, 0x44, 0, 1, 0, 0 }, -EINVAL },
+	{ "a count past the most", 12,
+	  { 0x43, 8, 0x80, 4, 0x11, 0x22, 0x33, 0x44, 0, 0, 0, 0 }, -EINVAL },
+	{ "a number past 2^32", 15,
+	  { 0x43, 8, 1, 0xff, 0xff, 0xff, 0xff, 0, 0, 0, 0, 0, 0, 0, 0 },
+	  -EINVAL },
+	{ "a number twice", 15,
+	  { 0x43, 8, 1, 0x11, 0x22, 0x33, 0x44, 4, 1, 0, 0, 0, 0, 0, 0 },
+	  -EINVAL },
+	{ "unknown bits of the palette", 15,
+	  { 0x43, 8, 1, 0x11, 0x22, 0x33, 0x44, 8, 0, 0, 0, 0, 0, 0, 0 },
+	  -EINVAL },
+	{ "a factor", 11, { 0x53, 8, 0, 0x11, 0x22, 0x33, 0x44, 0, 0, 0, 0 },
+	  -EINVAL },
+	{ "a shift", 11, { 0x63, 8, 0, 0x11, 0x22, 0x33, 0x44, 0, 0, 0, 0 },
+	  -EINVAL },
+};
+
+/*
+ * The num steps' palette view (num.c's format), on @ctx (for pages of up
+ * to 4096 bytes; its table and thresholds are replaced) and
+ * zbewalgo_decompress() with
+ * @scratch: pages of few distinct numbers, each compressed by the num
+ * step of its word size alone, are written in the palette view (but the
+ * page of one number too many) and come back byte-exact, every cut of
+ * them refused and corruptions harmless (zbw_case_corrupted()), a byte
+ * appended refused; hand-made palettes decode or are refused as the
+ * format says.
+ */
+static inline void zbw_case_num_palette(void *env, struct zbewalgo_ctx *ctx,
+					void *scratch,
+					struct zbw_case_stats *st)
+{
+	const struct zbewalgo_params params = {
+		.max_output_size = 4096, .early_abort_size = 512,
+		.tolerance_shift = 5,
+	};
+	size_t cap = ZBEWALGO_STORED_SIZE(4096), clen, olen;
+	struct zbewalgo_table *t = kmalloc(sizeof(*t), GFP_KERNEL);
+	u8 *page = kmalloc(4096, GFP_KERNEL), *c = kmalloc(cap, GFP_KERNEL);
+	u8 *out = kmalloc(4096, GFP_KERNEL);
+	unsigned int k, i, w;
+	u32 rng = 7;
+	int ret;
+
+	ZBW_CASE_CHECK(env, t && page && c && out, "out of memory");
+	if (!t || !page || !c || !out)
+		goto out;
+	memset(t, 0, sizeof(*t));
+	t->nr = 1;
+	t->comb[0].nr_steps = 1;
+	zbewalgo_ctx_set_table(ctx, t);
+	/* pages of random-looking bytes: no incompressibility test */
+	zbewalgo_ctx_set_params(ctx, &params);
+	for (k = 0; k < ARRAY_SIZE(zbw_case_pal_step); k++) {
+		struct zbw_case_page pg = { page, 4096, "palette page" };
+		u8 *exact;
+
+		t->comb[0].ids[0] = zbw_case_pal_step[k];
+		w = zbw_num_width(zbw_case_pal_step[k]);
+		for (i = 0; i < 4096 / w; i++) {
+			u64 x = zbw_case_pal_number(k, i, &rng);
+
+			if (w == 2)
+				put_unaligned_le16(x, page + 2 * i);
+			else if (w == 4)
+				put_unaligned_le32(x, page + 4 * i);
+			else
+				put_unaligned_le64(x, page + 8 * i);
+		}
+		clen = cap;
+		ret = zbewalgo_compress(ctx, page, 4096, c, &clen);
+		ZBW_CASE_CHECK(env, !ret && clen > 4 && c[0] == zbw_page_byte0(1),
+			       "palette page %u: compressed to %zu bytes (%d)",
+			       k, clen, ret);
+		if (ret || clen <= 4 || c[0] != zbw_page_byte0(1))
+			continue;
+		/* byte 0, the step, 4096 in two bytes, then the mode */
+		ZBW_CASE_CHECK(env, ((c[4] & 3) == 3) ==
+			       (k + 1 < ARRAY_SIZE(zbw_case_pal_step)),
+			       "palette page %u: mode 0x%02x", k, c[4]);
+		olen = 4096;
+		ret = zbewalgo_decompress(c, clen, out, &olen, scratch);
+		ZBW_CASE_CHECK(env, !ret && olen == 4096 &&
+			       !memcmp(out, page, 4096),
+			       "palette page %u: no round trip (%d)", k, ret);
+		exact = kmemdup(c, clen, GFP_KERNEL);
+		ZBW_CASE_CHECK(env, exact, "out of memory");
+		if (!exact)
+			continue;
+		zbw_case_corrupted(env, &pg, exact, clen, scratch, 4096, 256,
+				   &rng, st);
+		zbw_case_trailing(env, &pg, exact, clen, scratch, 4096, &rng);
+		kfree(exact);
+	}
+	for (k = 0; k < ARRAY_SIZE(zbw_case_pal_bad); k++) {
+		u8 *p = kmalloc(3 + zbw_case_pal_bad[k].len, GFP_KERNEL);
+
+		ZBW_CASE_CHECK(env, p, "out of memory");
+		if (!p)
+			break;
+		p[0] = zbw_page_byte0(1);
+		p[1] = ZBEWALGO_STEP_NUM4;
+		p[2] = 8;
+		memcpy(p + 3, zbw_case_pal_bad[k].b, zbw_case_pal_bad[k].len);
+		olen = 4096;
+		ret = zbewalgo_decompress(p, 3 + zbw_case_pal_bad[k].len, out,
+					  &olen, scratch);
+		ZBW_CASE_CHECK(env, ret == zbw_case_pal_bad[k].ret,
+			       "palette of %s gave %d", zbw_case_pal_bad[k].what,
+			       ret);
+		/* both numbers are the first of the palette */
+		ZBW_CASE_CHECK(env, ret || (olen == 8 &&
+					    get_unaligned_le32(out) ==
+					    0x44332211 &&
+					    get_unaligned_le32(out + 4) ==
+					    0x44332211),
+			       "palette of %s: %zu bytes, %08x",
+			       zbw_case_pal_bad[k].what, olen,
+			       get_unaligned_le32(out));
+		kfree(p);
+	}
+out:
+	kfree(out);
+	kfree(c);
+	kfree(page);
+	kfree(t);
+}
+
 #endif /* __ZBEWALGO_CASES_H */

@@ -272,6 +272,22 @@ static void zbewalgo_test_corrupted(struct kunit *test)
 		   st.cuts, st.detected, st.flips);
 }
 
+/*
+ * The num steps' palette view (zbewalgo_cases.h): pages of few distinct
+ * numbers, their cuts and corruptions, and hand-made palettes that the
+ * decoder must refuse: an index past the count, a count past the most,
+ * a table that does not increase.
+ */
+static void zbewalgo_test_num_palette(struct kunit *test)
+{
+	struct zbw_fixture *f = test->priv;
+	struct zbw_case_stats st = { 0 };
+
+	zbw_case_num_palette(test, f->ctx, f->scratch, &st);
+	kunit_info(test, "%lu cuts rejected, %lu of %lu corruptions detected\n",
+		   st.cuts, st.detected, st.flips);
+}
+
 /* One encoding per page: a byte appended to any page makes it invalid. */
 static void zbewalgo_test_trailing_bytes(struct kunit *test)
 {
@@ -376,6 +392,7 @@ static struct kunit_case zbewalgo_test_cases[] = {
 	KUNIT_CASE(zbewalgo_test_lent_scratch),
 #endif
 	KUNIT_CASE(zbewalgo_test_corrupted),
+	KUNIT_CASE(zbewalgo_test_num_palette),
 	KUNIT_CASE(zbewalgo_test_trailing_bytes),
 	KUNIT_CASE(zbewalgo_test_ctx_decompress_bound),
 	KUNIT_CASE(zbewalgo_test_random_input),

@@ -22,7 +22,8 @@ make: writes a new release's set, pages.bin (the compressed pages back to
 back) and pages.tsv (one row a page), from the data sets of gen-data.py
 compressed by TOOL: every combination of the level 1, 2 and 3 tables
 alone, every step alone (and ALONE_CHAINS), the num steps on byte-reversed
-sets (big-endian numbers), each level's whole table
+sets (big-endian numbers) and on pages of few distinct numbers (their
+palette view), each level's whole table
 (so the engine's choice and stored pages are there too), short pages,
 16 KiB and 64 KiB pages, and pages of each level that a dictionary
 (dict.zstd, trained by TOOL's train-dict on other pages of the same
@@ -33,6 +34,7 @@ changed once committed; a new format or step gets a new release's set.
 import hashlib
 import os
 import shlex
+import struct
 import subprocess
 import sys
 import tempfile
@@ -152,6 +154,31 @@ def check(argv):
     return 1 if failed else 0
 
 
+def palette_pages():
+    """(name, word size, page) of few distinct numbers far apart, which
+    the num steps write in their palette view."""
+    x = 12345
+
+    def rnd(n):
+        nonlocal x
+        x = (x * 1103515245 + 12345) % 2 ** 31
+        return x % n
+
+    def page(w, fmt, numbers):
+        return b''.join(struct.pack(fmt, v) for v in numbers)[:4096]
+
+    adc = [((rnd(281) + 0.5) * 10 / 4095 - 0.3) for _ in range(1024)]
+    objs = [0x7f3a00000000 + ((k + 1) * 0x9e3779b9 & 0xffffff0)
+            for k in range(50)]
+    yield 'adc-float32', 4, page(4, '<f', adc)
+    yield 'adc-float32.big-endian', 4, page(4, '>f', adc)
+    yield 'pointers', 8, page(8, '<Q', [objs[rnd(50)] for _ in range(512)])
+    yield 'u16-of-300', 2, page(2, '<H', [(rnd(300) + 1) * 40503 % 65536
+                                          for _ in range(2048)])
+    yield 'u16-of-512', 2, page(2, '<H', [(k * 263 % 512 + 1) * 40503 % 65536
+                                          for k in range(2048)])
+
+
 def tool_lines(tool, *args):
     out = subprocess.run([tool] + list(args), capture_output=True,
                          text=True, check=True)
@@ -232,6 +259,17 @@ def make(argv):
         p = b''.join(p[i:i + w][::-1] for i in range(0, len(p), w))
         add('num%d.%s.big-endian' % (w, s), p, ['-c', 'num%d' % w],
             want='num%d' % w)
+    # and pages of few distinct numbers in their palette view (view 3)
+    for name, w, p in palette_pages():
+        if not add('num%d.%s' % (w, name), p, ['-c', 'num%d' % w],
+                   want='num%d' % w) or rows[-1]['chain'] != 'num%d' % w:
+            raise SystemExit('num%d: %s not compressed' % (w, name))
+        c = blob[rows[-1]['offset']:]
+        head = 1 + (c[0] >> 4 & 7)
+        while c[head] & 0x80:
+            head += 1
+        if c[head + 1] & 3 != 3:
+            raise SystemExit('num%d: %s not in the palette view' % (w, name))
     for lvl in ('1', '2', '3'):
         for name, p in pages(4096):
             if name.endswith('.5'):

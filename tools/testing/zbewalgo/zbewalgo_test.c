@@ -198,6 +198,7 @@ int main(int argc, char **argv)
 	test_random_input();
 	test_step_decoders_hostile();
 	test_num_views();
+	test_num_palette();
 	test_dictionary();
 
 	printf("# %lu checks, %lu failed\n", checks, check_failures);

@@ -234,7 +234,8 @@ static u64 num_case_value(const struct num_case *c, unsigned int i)
 		f.f = 280.0f + 10.0f * (float)i / 1024 + (float)(rnd() % 64) / 4096;
 		return f.u;
 	case 3:	/* float32 of both signs, 12 low bits zero: a shift */
-		f.f = 1.0f + (float)(rnd() % 256) / 64;
+		/* more distinct numbers than a palette holds */
+		f.f = 1.0f + (float)(rnd() % 768) / 256;
 		return (f.u & ~0xfffu) | (rnd() % 2 ? 0x80000000u : 0);
 	case 4:	/* float64 stored big-endian */
 		d.d = 3.25 + (double)i / 512 + (double)(rnd() % 1024) / 1e6;
@@ -243,8 +244,18 @@ static u64 num_case_value(const struct num_case *c, unsigned int i)
 		return 0x123456789abc0000ull + rnd() % 5000;
 	case 6: /* second differences 0: order 2, one bin */
 		return 7 * (u64)i * i;
-	default: /* third differences constant: order 3, one bin */
+	case 7: /* third differences constant: order 3, one bin */
 		return 5 * (u64)i * i * i + 3 * (u64)i;
+	case 8: /* a 12-bit ADC's float32 samples, 40 levels: a palette */
+		f.f = ((float)(rnd() % 40) + 0.5f) * 10.0f / 4095 - 0.05f;
+		return f.u;
+	case 9: /* 300 distinct 16-bit numbers anywhere: a palette */
+		return (u16)((rnd() % 300 + 1) * 40503u);
+	case 10: /* 64-bit pointers to 50 objects: a palette at order 0 */
+		return 0x7f3a00000000ull + (((rnd() % 50 + 1) *
+					     0x9e3779b9ull) & 0xffffff0ull);
+	default: /* four values in runs: a palette at order 1 */
+		return (i / 64 % 4) * 0x01010101u;
 	}
 }
 
@@ -262,13 +273,21 @@ static const struct num_case num_cases[] = {
 	  NUM_FACTOR | NUM_VIEW | NUM_BE, 1400 },
 	{ "smooth f32", ZBEWALGO_STEP_NUM4, 4, 0, NUM_BE, 1100 },
 	{ "f32 +-, 12 low bits zero", ZBEWALGO_STEP_NUM4, 4, 2 | NUM_SHIFT,
-	  NUM_VIEW | NUM_SHIFT | NUM_BE, 1700 },
+	  NUM_VIEW | NUM_SHIFT | NUM_BE, 1800 },
 	{ "big-endian f64", ZBEWALGO_STEP_NUM8, 8, NUM_BE, NUM_BE, 2800 },
 	{ "u64 in a narrow range", ZBEWALGO_STEP_NUM8, 8, 0, NUM_BE, 900 },
 	{ "quadratic u32", ZBEWALGO_STEP_NUM4, 4, 0x08 | NUM_ONE,
 	  NUM_ORDER | NUM_ONE | NUM_BE, 40 },
 	{ "cubic u64", ZBEWALGO_STEP_NUM8, 8, 0x0c | NUM_ONE,
 	  NUM_ORDER | NUM_ONE | NUM_BE, 120 },
+	{ "f32 of 40 levels", ZBEWALGO_STEP_NUM4, 4, 3,
+	  NUM_VIEW | NUM_FACTOR | NUM_SHIFT | NUM_BE, 900 },
+	{ "u16 of 300 values", ZBEWALGO_STEP_NUM2, 2, 3,
+	  NUM_VIEW | NUM_FACTOR | NUM_SHIFT | NUM_BE, 3300 },
+	{ "pointers to 50 objects", ZBEWALGO_STEP_NUM8, 8, 3,
+	  NUM_VIEW | NUM_ORDER | NUM_FACTOR | NUM_SHIFT | NUM_BE, 700 },
+	{ "u32 of 4 values in runs", ZBEWALGO_STEP_NUM4, 4, 0x04 | 3,
+	  NUM_VIEW | NUM_ORDER | NUM_FACTOR | NUM_SHIFT | NUM_BE, 180 },
 };
 
 static const struct num_case *num_cases_first(void)
@@ -311,6 +330,28 @@ void test_num_views(void)
 	free(dec);
 	free(enc);
 	free(page);
+	free(scratch);
+	end();
+}
+
+/*
+ * The num steps' palette view (zbewalgo_cases.h, which KUnit runs too):
+ * pages of few distinct numbers round-trip in it, their cuts are
+ * refused, hand-made palettes decode or are refused as the format says.
+ */
+void test_num_palette(void)
+{
+	struct zbewalgo_ctx *ctx = zbewalgo_ctx_create(PAGE);
+	void *scratch = malloc(zbewalgo_decompress_scratch_size(PAGE));
+	struct zbw_case_stats st = { 0 };
+
+	begin("num steps: the palette view, and hostile palettes");
+	CHECK(ctx && scratch, "out of memory");
+	if (ctx && scratch)
+		zbw_case_num_palette(NULL, ctx, scratch, &st);
+	printf("#   %lu cuts rejected, %lu of %lu corruptions detected\n",
+	       st.cuts, st.detected, st.flips);
+	zbewalgo_ctx_destroy(ctx);
 	free(scratch);
 	end();
 }
