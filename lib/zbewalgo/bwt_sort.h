@@ -24,7 +24,7 @@
  * insertion sort; its stack never holds more than 2 * 16 + 1 ranges.
  * Groups that still agree after BWT_QS_DEFER bytes (long repeats) are
  * left to prefix doubling.  It gives up after BWT_QS_WORK(n) key reads,
- * which the pages of the benchmark suite never reach.
+ * which real pages (text, code, numbers, heaps) do not reach.
  */
 #define BWT_QS_SMALL		12
 #define BWT_QS_STACK		40

@@ -142,9 +142,8 @@ void zbw_sample_page(const u8 *src, unsigned int slen, void *scratch,
  * A page whose byte lanes look alike, with no lane below 3 bits nor 2
  * bits under another, and whose words do not count up in steps (3 bits
  * or more in the steps between blocks), has no word structure for a
- * layout step to bring out: text, code, tables of strings.  On the
- * bench's pages, the chains with layout steps almost never beat zstd
- * alone on such pages.
+ * layout step to bring out: text, code, tables of strings.  On such
+ * pages the chains with layout steps almost never beat zstd alone.
  */
 #define ZBW_PLAIN_MIN		(3 * 256)
 #define ZBW_PLAIN_SPREAD	(2 * 256)

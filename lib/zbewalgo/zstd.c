@@ -40,7 +40,7 @@
 #include "zbewalgo_internal.h"
 
 /*
- * zstd's level for each zbewalgo level.  On the bench sets, level -1
+ * zstd's level for each zbewalgo level.  On arrays of numbers, level -1
  * takes 30% fewer instructions than 1 and loses 8% of the ratio; level 9
  * gains 2% over 3 (nothing on text) at two and a half times the time.
  */
@@ -123,7 +123,7 @@ static zstd_parameters zbw_zstd_params(int zlevel, unsigned int max_len)
 
 	/*
 	 * Hash tables no larger than the window: a quarter less memory for
-	 * 4 KiB pages, the same ratio to 0.1% on the bench sets.
+	 * 4 KiB pages, the same ratio to 0.1% on memory and numeric pages.
 	 */
 	cp->hashLog = min(cp->hashLog, cp->windowLog);
 	cp->chainLog = min(cp->chainLog, cp->windowLog - 1);
