@@ -261,21 +261,30 @@ def tuning_files(repo):
     return sorted(o[:-2] + '.c' for o in m.group(1).split())
 
 
-def lib_makefile(text, classic):
-    """lib/zbewalgo/Makefile without the tuning plane and, unless
-    classic, without the classic steps: without the blocks and lines that
-    list and build them."""
-    drop = ['ZBEWALGO_TUNING :='] + ([] if classic else ['ZBEWALGO_CLASSIC :='])
-    blocks = [b for b in text.split('\n\n') if not any(d in b for d in drop)]
-    text = '\n'.join(l for l in '\n\n'.join(blocks).split('\n')
-                     if TUNING not in l and (classic or CLASSIC not in l)
-                     and 'tuning plane' not in l)
-    text = text.replace(' $(ZBEWALGO_TUNING), \\', ', \\')
+def lib_makefile(text, classic, tuning):
+    """lib/zbewalgo/Makefile as far as the series has come: without the
+    tuning plane unless tuning, without the classic steps unless classic
+    (the lines that list and build them, and the classic steps' block)."""
+    if not classic:
+        text = '\n\n'.join(b for b in text.split('\n\n')
+                           if 'ZBEWALGO_CLASSIC :=' not in b)
+    lines = text.split('\n')
+    if not tuning:
+        lines = [l for l in lines if TUNING not in l and
+                 'ZBEWALGO_TUNING :=' not in l and 'tuning plane' not in l]
+    if not classic:
+        lines = [l for l in lines if CLASSIC not in l]
+    text = '\n'.join(lines)
+    if not tuning:
+        text = text.replace(' $(ZBEWALGO_TUNING), \\', ', \\')
     if not classic:
         text = text.replace('$(filter-out $(ZBEWALGO_CLASSIC),$(ZBEWALGO_CORE)) \\\n\t\t ',
                             '$(ZBEWALGO_CORE) ')
-    if 'TUNING' in text or (not classic and 'CLASSIC' in text):
-        sys.exit('lib/zbewalgo/Makefile: an option left in the lib stage')
+    if (not tuning and 'TUNING' in text) or (not classic and 'CLASSIC' in text):
+        sys.exit('lib/zbewalgo/Makefile: an option left before its stage')
+    for var in ('ZBEWALGO_KERNEL :=', 'ZBEWALGO_CORE :=', 'libzbewalgo-y :='):
+        if var not in text:
+            sys.exit('lib/zbewalgo/Makefile: no %s in the stage' % var)
     return text
 
 
@@ -302,8 +311,7 @@ def copy_lib(repo, tree, classic, tuning):
             elif name == 'Makefile' and sub == 'lib/zbewalgo':
                 with open(os.path.join(repo, rel)) as f:
                     text = f.read()
-                tree.write(rel, text if tuning else
-                           lib_makefile(text, classic))
+                tree.write(rel, lib_makefile(text, classic, tuning))
             elif name == 'Kconfig':
                 with open(os.path.join(repo, rel)) as f:
                     text = f.read()
