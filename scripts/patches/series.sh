@@ -17,7 +17,9 @@
 #    classic steps), and the core alone, without CONFIG_ZBEWALGO_TUNING
 #    and CONFIG_ZBEWALGO_CLASSIC_STEPS; every C file the series adds must
 #    end up in a .ko (the optional parts' files in none in the core), and
-#    the build logs must have no warning about a file the series touches.
+#    the build logs must have no warning about a file the series touches;
+#  - the same lean build of the tree after the core's last patch (the one
+#    before the first patch that adds a file of the optional parts).
 # make check-patches is the thorough check (a build after every patch,
 # W=1 and sparse, kernel-doc, KUnit under UML, a qemu boot).  The tree and
 # objects live in $ZBW_CACHE/patches/DEBVER/series (objects kept, so
@@ -96,8 +98,8 @@ optional=("${classic[@]}" "${tuning[@]}")
 # adds must end up in a module, but in the lean build (the core) the files
 # of the classic steps and of the tuning plane, which must not.
 build() {
-	local name=$1 frag=$2 obj=$3 log=$LOGS/build-$1.log t=$SECONDS bad='' f ko m want got
-	local -a make=(nice -n 10 make -C "$T" O="$obj" ARCH=x86_64 "CC=ccache gcc" -j"$JOBS")
+	local name=$1 frag=$2 obj=$3 src=${4:-$T} log=$LOGS/build-$1.log t=$SECONDS bad='' f ko m want got
+	local -a make=(nice -n 10 make -C "$src" O="$obj" ARCH=x86_64 "CC=ccache gcc" -j"$JOBS")
 	mkdir -p "$obj"
 	: >"$log"
 	# Objects and modules of an earlier run must not count as built by this one.
@@ -105,7 +107,7 @@ build() {
 	find "$obj" -name '*.ko' -delete
 	say "x86_64 vmlinux and modules, $name (log: $log)"
 	if ! { "${make[@]}" tinyconfig &&
-	       "$T/scripts/kconfig/merge_config.sh" -m -O "$obj" "$obj/.config" "$frag" &&
+	       "$src/scripts/kconfig/merge_config.sh" -m -O "$obj" "$obj/.config" "$frag" &&
 	       "${make[@]}" olddefconfig; } >>"$log" 2>&1; then
 		bad="configuration failed"
 	else
@@ -115,7 +117,7 @@ build() {
 			got=$(grep -E "^${want%%=*}=" "$obj/.config" || true)
 			[ "$got" = "$want" ] || bad="$bad wanted $want, got ${got:-unset};"
 		done < <(grep -E '^CONFIG_[A-Za-z0-9_]+=' "$frag" | tac | awk -F= '!seen[$1]++')
-		if [ "$name" = lean ] &&
+		if [ "$name" != full ] &&
 		   grep -Eq '^CONFIG_ZBEWALGO_(CLASSIC_STEPS|TUNING)=' "$obj/.config"; then
 			bad="$bad CONFIG_ZBEWALGO_CLASSIC_STEPS or _TUNING is set;"
 		fi
@@ -140,6 +142,15 @@ build() {
 	declare -A in_ko=()
 	local left_out=0
 	for f in "${added[@]}"; do
+		# the core's tree has none of the optional parts' files
+		if [ "$name" = core ] && [ ! -e "$src/$f" ]; then
+			if printf '%s\n' "${optional[@]}" | grep -qxF "$f"; then
+				left_out=$((left_out + 1))
+				continue
+			fi
+			result FAIL "$f" "not in the core's tree, but not optional"
+			continue
+		fi
 		ko=
 		while read -r m; do
 			[ ! -f "$obj/${m%.mod}.ko" ] || ko=${m%.mod}.ko
@@ -160,12 +171,12 @@ build() {
 	while read -r ko; do
 		result ok "$ko, $name" "built, from${in_ko[$ko]}"
 	done < <(printf '%s\n' "${!in_ko[@]}" | LC_ALL=C sort)
-	if [ "$name" = lean ]; then
+	if [ "$name" != full ]; then
 		if [ "$left_out" = "${#optional[@]}" ]; then
-			result ok "the classic steps and the tuning plane left out, lean" \
+			result ok "the classic steps and the tuning plane left out, $name" \
 				"$left_out files in no module"
 		else
-			result FAIL "the classic steps and the tuning plane left out, lean" \
+			result FAIL "the classic steps and the tuning plane left out, $name" \
 				"$left_out of ${#optional[@]} files"
 		fi
 	fi
@@ -181,6 +192,26 @@ LEAN=$S/fragment-lean.config
 	echo '# CONFIG_ZBEWALGO_TUNING is not set'
 } >"$LEAN"
 build lean "$LEAN" "$OBJ-lean"
+# The core as a maintainer could take it: the tree after the last patch
+# before the first that adds an optional part's file, built alone.
+core=
+while read -r c; do
+	new=$(git -C "$T" diff-tree --no-commit-id --name-only --diff-filter=A -r "$c")
+	if grep -xF -f <(printf '%s\n' "${optional[@]}") <<<"$new" >/dev/null; then
+		core=$(git -C "$T" rev-parse "$c^")
+		break
+	fi
+done < <(git -C "$T" rev-list --reverse base..HEAD)
+if [ -z "$core" ]; then
+	result FAIL "the core's tree" "no patch adds the optional parts' files"
+else
+	CORE_SRC=$S/core-src
+	rm -rf "$CORE_SRC"
+	mkdir -p "$CORE_SRC"
+	git -C "$T" archive "$core" | tar -x -C "$CORE_SRC"
+	build core "$LEAN" "$OBJ-core" "$CORE_SRC"
+	rm -rf "$CORE_SRC"
+fi
 
 echo >&2
 say "summary ($SUMMARY):"
