@@ -98,7 +98,7 @@ optional=("${classic[@]}" "${tuning[@]}")
 # adds must end up in a module, but in the lean build (the core) the files
 # of the classic steps and of the tuning plane, which must not.
 build() {
-	local name=$1 frag=$2 obj=$3 src=${4:-$T} log=$LOGS/build-$1.log t=$SECONDS bad='' f ko m want got
+	local name=$1 frag=$2 obj=$3 src=${4:-$T} log=$LOGS/build-$1.log t=$SECONDS bad='' f ko m want got new
 	local -a make=(nice -n 10 make -C "$src" O="$obj" ARCH=x86_64 "CC=ccache gcc" -j"$JOBS")
 	mkdir -p "$obj"
 	: >"$log"
@@ -196,8 +196,8 @@ build lean "$LEAN" "$OBJ-lean"
 # before the first that adds an optional part's file, built alone.
 core=
 while read -r c; do
-	new=$(git -C "$T" diff-tree --no-commit-id --name-only --diff-filter=A -r "$c")
-	if grep -xF -f <(printf '%s\n' "${optional[@]}") <<<"$new" >/dev/null; then
+	adds=$(git -C "$T" diff-tree --no-commit-id --name-only --diff-filter=A -r "$c")
+	if grep -xF -f <(printf '%s\n' "${optional[@]}") <<<"$adds" >/dev/null; then
 		core=$(git -C "$T" rev-parse "$c^")
 		break
 	fi
