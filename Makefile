@@ -37,11 +37,13 @@ else
 BUILD		?= build
 endif
 
-# The algorithm core only: lib/zbewalgo/Makefile lists it for Kbuild too.
+# The algorithm: the core and the classic steps (the core alone with
+# ZBW_LEAN=1), as lib/zbewalgo/Makefile lists them for Kbuild too.
 include lib/zbewalgo/Makefile
-LIB_SRCS	:= $(addprefix lib/zbewalgo/,$(patsubst %.o,%.c,$(if $(filter 1,$(ZBW_LEAN)), \
-		   $(filter-out $(ZBEWALGO_CLASSIC),$(ZBEWALGO_CORE)),$(ZBEWALGO_CORE))))
-LIB_HDRS	:= include/linux/zbewalgo.h $(wildcard lib/zbewalgo/*.h) \
+LIB_SRCS	:= $(addprefix lib/zbewalgo/,$(patsubst %.o,%.c,$(ZBEWALGO_CORE) \
+		   $(if $(filter 1,$(ZBW_LEAN)),,$(ZBEWALGO_CLASSIC))))
+LIB_HDRS	:= include/linux/zbewalgo.h \
+		   $(wildcard lib/zbewalgo/core/*.h lib/zbewalgo/classic/*.h) \
 		   $(wildcard tools/zbewalgo/shim/*/*.h)
 LIB_OBJS	:= $(patsubst %.c,$(BUILD)/%.o,$(LIB_SRCS))
 
@@ -554,8 +556,8 @@ bench-kernel: testdata
 # put in place: tools/testing/zbewalgo/kerneldoc_rst.py); every literal
 # block of the guides (GUIDES) is tagged with where it runs
 # (tools/testing/kernel/doc-blocks.py); the format document's step
-# table matches lib/zbewalgo/steps.h, and each step's section includes a
-# DOC: block of its source (spec-steps.py); the
+# table matches lib/zbewalgo/core/steps.h, and each step's section
+# includes a DOC: block of its source (spec-steps.py); the
 # generated figures of README, the admin guide and fuzz/README are what
 # the committed results render, and no measured figure stands in the
 # prose of README and the guides outside them
@@ -594,7 +596,7 @@ docs:
 	@scripts/install-deps.sh python3-docutils
 	@/usr/bin/python3 $(KDOC_RST) $$(find Documentation docs -name '*.rst' | sort)
 	@python3 $(HUF_GEN) --check $(HUF_TABLES) $(HUF_SPEC)
-	@python3 tools/testing/zbewalgo/spec-steps.py lib/zbewalgo/steps.h $(HUF_SPEC)
+	@python3 tools/testing/zbewalgo/spec-steps.py lib/zbewalgo/core/steps.h $(HUF_SPEC)
 	@echo "docs: $(HUF_SPEC) lists the tables of $(HUF_TABLES)"
 	@python3 tools/testing/zbewalgo/render_test.py
 	@python3 $(RENDER) --check
@@ -616,12 +618,12 @@ doc-user: $(TOOL) testdata
 # part of the page format: regenerate only for a new format version.
 HUF_DIR		:= tools/testing/zbewalgo/huffman-tables
 HUF_GEN		:= $(HUF_DIR)/gen.py
-HUF_TABLES	:= lib/zbewalgo/huffman_tables.h
+HUF_TABLES	:= lib/zbewalgo/classic/huffman_tables.h
 HUF_SPEC	:= Documentation/staging/zbewalgo.rst
 HUF_HELD_OUT	:= /(book1|geo|obj2|pic|kennedy\.xls|ptt5)$$
 .PHONY: huffman-tables
 huffman-tables: $(BUILD)/libzbewalgo.a corpus
-	$(CC) $(CPPFLAGS) -Ilib/zbewalgo $(CFLAGS) $(WARN) \
+	$(CC) $(CPPFLAGS) -Ilib/zbewalgo/core $(CFLAGS) $(WARN) \
 		-o $(BUILD)/lz-sections $(HUF_DIR)/lz-sections.c $(BUILD)/libzbewalgo.a
 	$(BUILD)/lz-sections $$(ls $(CORPUS)/calgary/* $(CORPUS)/canterbury/* | \
 		grep -Ev '$(HUF_HELD_OUT)') >$(BUILD)/lz-sections.txt

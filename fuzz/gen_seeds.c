@@ -35,7 +35,7 @@
 
 #include <linux/slab.h>
 
-#include "../lib/zbewalgo/zbewalgo_internal.h"
+#include "../lib/zbewalgo/core/zbewalgo_internal.h"
 /* the pages of the dictionary's pieces the unit tests and KUnit use */
 #define ZBW_CASE_CHECK(env, cond, ...) do { if (!(cond)) abort(); } while (0)
 #include "../lib/zbewalgo/tests/zbewalgo_cases.h"

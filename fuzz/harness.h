@@ -27,7 +27,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../lib/zbewalgo/zbewalgo_internal.h"
+#include "../lib/zbewalgo/core/zbewalgo_internal.h"
 
 #define FUZZ_PAGE	4096
 

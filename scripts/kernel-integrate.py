@@ -228,60 +228,24 @@ def add_toctree(tree, rel, name):
 
 
 CLASSIC = 'CONFIG_ZBEWALGO_CLASSIC_STEPS'
-
-
-def classic_files(repo):
-    """The files of the classic steps: lib/zbewalgo/Makefile's
-    ZBEWALGO_CLASSIC, and the headers only they include."""
-    d = os.path.join(repo, 'lib/zbewalgo')
-    with open(os.path.join(d, 'Makefile')) as f:
-        m = re.search(r'^ZBEWALGO_CLASSIC := ((?:.*\\\n)*.*)$', f.read(), re.M)
-    objs = m.group(1).replace('\\\n', ' ').split()
-    files = {o[:-2] + '.c' for o in objs}
-    users = {}
-    for sub in ('', 'tests/'):
-        for name in os.listdir(os.path.join(d, sub or '.')):
-            if not name.endswith(('.c', '.h')):
-                continue
-            with open(os.path.join(d, sub, name)) as f:
-                for h in re.findall(r'^#include "([^"/]+)"', f.read(), re.M):
-                    users.setdefault(h, set()).add(sub + name)
-    files |= {h for h, u in users.items() if u <= files}
-    return sorted(files)
-
-
 TUNING = 'CONFIG_ZBEWALGO_TUNING'
-
-
-def tuning_files(repo):
-    """The files of the run-time tuning plane: lib/zbewalgo/Makefile's
-    ZBEWALGO_TUNING."""
-    with open(os.path.join(repo, 'lib/zbewalgo/Makefile')) as f:
-        m = re.search(r'^ZBEWALGO_TUNING := (.*)$', f.read(), re.M)
-    return sorted(o[:-2] + '.c' for o in m.group(1).split())
+LIB = 'lib/zbewalgo'
 
 
 def lib_makefile(text, classic, tuning):
-    """lib/zbewalgo/Makefile as far as the series has come: without the
-    tuning plane unless tuning, without the classic steps unless classic
-    (the lines that list and build them, and the classic steps' block)."""
-    if not classic:
-        text = '\n\n'.join(b for b in text.split('\n\n')
-                           if 'ZBEWALGO_CLASSIC :=' not in b)
-    lines = text.split('\n')
-    if not tuning:
-        lines = [l for l in lines if TUNING not in l and
-                 'ZBEWALGO_TUNING :=' not in l and 'tuning plane' not in l]
-    if not classic:
-        lines = [l for l in lines if CLASSIC not in l]
-    text = '\n'.join(lines)
-    if not tuning:
-        text = text.replace(' $(ZBEWALGO_TUNING), \\', ', \\')
-    if not classic:
-        text = text.replace('$(filter-out $(ZBEWALGO_CLASSIC),$(ZBEWALGO_CORE)) \\\n\t\t ',
-                            '$(ZBEWALGO_CORE) ')
+    """lib/zbewalgo/Makefile without the parts the series has not come
+    to: unless classic, without the classic steps, and unless tuning,
+    without the tuning plane (the blocks that list them and the lines
+    that build them)."""
+    drop = (([] if classic else ['ZBEWALGO_CLASSIC :=']) +
+            ([] if tuning else ['ZBEWALGO_TUNING :=']))
+    blocks = [b for b in text.split('\n\n') if not any(d in b for d in drop)]
+    text = '\n'.join(l for l in '\n\n'.join(blocks).split('\n')
+                     if (tuning or TUNING not in l) and
+                     (classic or CLASSIC not in l))
     if (not tuning and 'TUNING' in text) or (not classic and 'CLASSIC' in text):
-        sys.exit('lib/zbewalgo/Makefile: an option left before its stage')
+        sys.exit('lib/zbewalgo/Makefile: an option left that this stage '
+                 'does not add')
     for var in ('ZBEWALGO_KERNEL :=', 'ZBEWALGO_CORE :=', 'libzbewalgo-y :='):
         if var not in text:
             sys.exit('lib/zbewalgo/Makefile: no %s in the stage' % var)
@@ -290,28 +254,26 @@ def lib_makefile(text, classic, tuning):
 
 def copy_lib(repo, tree, classic, tuning):
     """lib/zbewalgo and its tests as far as the series has come: the
-    classic steps and the tuning plane each with its option, or neither
-    (their files, Kconfig entries, Makefile lines and the code under
-    them left out)."""
-    skip = set(tuning_files(repo)) if not tuning else set()
-    if not classic:
-        skip |= set(classic_files(repo))
+    classic steps (classic/) and the tuning plane (tuning/) each with its
+    option, or neither (their folders, Kconfig entries, Makefile lines
+    and the code under them left out)."""
     defines = {}
     if not classic:
         defines[CLASSIC] = False
     if not tuning:
         defines[TUNING] = False
-    for sub in ('lib/zbewalgo', 'lib/zbewalgo/tests'):
-        for name in sorted(os.listdir(os.path.join(repo, sub))):
-            rel = sub + '/' + name
-            if name in skip and sub == 'lib/zbewalgo':
+    subs = ['', 'core/'] + (['classic/'] if classic else []) + \
+        (['tuning/'] if tuning else []) + ['tests/']
+    for sub in subs:
+        for name in sorted(os.listdir(os.path.join(repo, LIB, sub or '.'))):
+            rel = LIB + '/' + sub + name
+            if os.path.isdir(os.path.join(repo, rel)):
                 continue
             if name.endswith(('.c', '.h')):
                 copy(repo, tree, rel, defines)
-            elif name == 'Makefile' and sub == 'lib/zbewalgo':
+            elif name == 'Makefile' and not sub:
                 with open(os.path.join(repo, rel)) as f:
-                    text = f.read()
-                tree.write(rel, lib_makefile(text, classic, tuning))
+                    tree.write(rel, lib_makefile(f.read(), classic, tuning))
             elif name == 'Kconfig':
                 with open(os.path.join(repo, rel)) as f:
                     text = f.read()

@@ -8,8 +8,8 @@
  * published with RCU; the streams that compress with it are stream.c's.
  * Statistics are per-CPU counters of the table they were gathered under,
  * shared by every configuration with that table: a threshold write keeps
- * them.  Nothing here calls sysfs.c or debugfs.c, which show and change
- * a configuration.
+ * them.  Nothing here calls tuning/sysfs.c or debugfs.c, which show and
+ * change a configuration.
  */
 
 #include <kunit/visibility.h>

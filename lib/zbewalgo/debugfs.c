@@ -12,7 +12,7 @@
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 
-#include "zbewalgo_internal.h"
+#include "core/zbewalgo_internal.h"
 #include "stream.h"
 
 static struct dentry *zbw_debugfs_root;

@@ -2,7 +2,7 @@
 /*
  * The zbewalgo library's init and exit: the shared configuration
  * (config.c) first, then what shows and changes it, /sys/kernel/zbewalgo
- * (sysfs.c) and the devices' debugfs directories (debugfs.c).  The
+ * (tuning/sysfs.c) and the devices' debugfs directories (debugfs.c).  The
  * configuration and the streams call neither.
  */
 

@@ -3,7 +3,7 @@
  * zbewalgo shared configuration: what sysfs changes and streams use.
  * Kernel only; not part of the algorithm core.  The configuration's
  * lifetime and statistics are config.c's, the streams stream.c's, its
- * files sysfs.c's and debugfs.c's, and module.c sets them up.
+ * files tuning/sysfs.c's and debugfs.c's, and module.c sets them up.
  */
 #ifndef __ZBEWALGO_STREAM_H
 #define __ZBEWALGO_STREAM_H
@@ -13,7 +13,7 @@
 #include <linux/u64_stats_sync.h>
 #include <linux/zbewalgo.h>
 
-#include "zbewalgo_internal.h"
+#include "core/zbewalgo_internal.h"
 
 /**
  * struct zbewalgo_stats - per-CPU counters of one table

@@ -7,7 +7,7 @@
  * sample and looks for the combination table and thresholds with the best
  * zram ratio within a compression speed budget.  Besides the public API of
  * include/linux/zbewalgo.h it uses the engine's search (search.h) and the
- * list of steps (steps.h) of lib/zbewalgo.
+ * list of steps (steps.h) of lib/zbewalgo/core.
  *
  * The search has three stages.
  *  1. Beam search over chains on a small screening subset of the sample.
@@ -65,11 +65,11 @@ static double cpu_now_cost(void)
 	return (t1 - t0) / 1000;
 }
 
-/* The set of each step in lib/zbewalgo/steps.h, "core" or "classic". */
+/* The set of each step in lib/zbewalgo/core/steps.h, "core" or "classic". */
 static const char *const step_set[256] = {
 #define ZBW_STEP(NAME, name, id, set) \
 	[id] = #set,
-#include "../../lib/zbewalgo/steps.h"
+#include "../../lib/zbewalgo/core/steps.h"
 #undef ZBW_STEP
 };
 

@@ -26,7 +26,7 @@
 #include <linux/zbewalgo.h>
 
 #include "zbewalgo_tool.h"
-#include "../../lib/zbewalgo/search.h"
+#include "../../lib/zbewalgo/core/search.h"
 
 /*
  * The sample is taken in runs of consecutive pages, as pages of one kind

@@ -212,10 +212,10 @@ const struct chainres *tune_res_of(const struct tuner *t, int ci, int set)
 /* ---- replaying the engine -------------------------------------------------- */
 
 /*
- * The engine's search (lib/zbewalgo/engine.c, zbewalgo_compress()) over
- * the per-chain measurements, through the engine's own calls
- * (zbw_probe_rank() in lib/zbewalgo/probe.c, zbw_search_*() in
- * lib/zbewalgo/search.c): which chain comes next, which result is kept
+ * The engine's search (lib/zbewalgo/core/engine.c, zbewalgo_compress())
+ * over the per-chain measurements, through the engine's own calls
+ * (zbw_probe_rank() in lib/zbewalgo/core/probe.c, zbw_search_*() in
+ * lib/zbewalgo/core/search.c): which chain comes next, which result is kept
  * and when the search stops.  A chain's result after step k is the
  * one-chain result of its k-step prefix, which is the engine's
  * best-of-prefixes.

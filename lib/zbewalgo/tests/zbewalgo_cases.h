@@ -325,7 +325,8 @@ static const u8 zbw_case_pal_step[] = {
 
 /*
  * Payloads of the num4 step for 8 bytes, 2 numbers, in the palette view
- * (num.c's format), with the result zbewalgo_decompress() must give
+ * (../core/num.c's format), with the result zbewalgo_decompress() must
+ * give
  */
 static const struct {
 	const char *what;
@@ -357,8 +358,8 @@ static const struct {
 };
 
 /*
- * The num steps' palette view (num.c's format), on @ctx (for pages of up
- * to 4096 bytes; its table and thresholds are replaced) and
+ * The num steps' palette view (../core/num.c's format), on @ctx (for
+ * pages of up to 4096 bytes; its table and thresholds are replaced) and
  * zbewalgo_decompress() with
  * @scratch: pages of few distinct numbers, each compressed by the num
  * step of its word size alone, are written in the palette view (but the

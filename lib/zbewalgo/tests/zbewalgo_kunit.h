@@ -12,9 +12,9 @@
 #include <kunit/test.h>
 #include <linux/zbewalgo.h>
 
-#include "../engine.h"
+#include "../core/engine.h"
 #include "../stream.h"
-#include "../zbewalgo_internal.h"
+#include "../core/zbewalgo_internal.h"
 
 #define ZBW_CASE_CHECK(env, cond, ...) \
 	KUNIT_EXPECT_TRUE_MSG(((struct kunit *)(env)), cond, __VA_ARGS__)

@@ -66,9 +66,9 @@ static bool zbw_built(unsigned int id)
 }
 
 /*
- * The classic steps of steps.h: in a build with them, tables take them and
- * level 3 has fifteen chains; without them a table that names one is
- * refused, unchanged, and level 3 has its ten chains of core steps.
+ * The classic steps of ../core/steps.h: in a build with them, tables take
+ * them and level 3 has fifteen chains; without them a table that names one
+ * is refused, unchanged, and level 3 has its ten chains of core steps.
  */
 static void zbewalgo_test_classic_steps(struct kunit *test)
 {

@@ -288,8 +288,8 @@ tune_table() {
 classic_table() {
 	local re
 	re=$(sed -n 's/^ZBW_STEP([A-Z0-9_]*, \([a-z0-9]*\), [0-9]*, classic)$/\1/p' \
-		"$REPO/lib/zbewalgo/steps.h" | paste -sd'|')
-	[ -n "$re" ] || die "no classic steps in $REPO/lib/zbewalgo/steps.h"
+		"$REPO/lib/zbewalgo/core/steps.h" | paste -sd'|')
+	[ -n "$re" ] || die "no classic steps in $REPO/lib/zbewalgo/core/steps.h"
 	{ "$REPO/build/zbewalgo" table
 	  "$REPO/build/zbewalgo" -l 3 table | grep -E "(^|-)($re)(-|\$)"
 	} | awk '!seen[$0]++' | paste -sd';' | sed 's/^/zbewalgo.table=/' >"$1"

@@ -76,13 +76,14 @@ for arch in "$@"; do
 	say "$arch: prepare, then lib/zbewalgo, crypto/zbewalgo.o, zram's backend (log: $LOG)"
 	run "${MAKE[@]}" prepare
 	objs=(lib/zbewalgo/ crypto/zbewalgo.o drivers/block/zram/backend_zbewalgo.o)
-	# The call graph comes with the objects: rebuild them all for it.
-	rm -f "$K"/obj/lib/zbewalgo/*.ci "$K"/obj/lib/zbewalgo/*.o \
+	# The call graph comes with the objects: rebuild them all for it (the
+	# library's: its directory's, core/'s, classic/'s and tuning/'s).
+	rm -f "$K"/obj/lib/zbewalgo/{,core/,classic/,tuning/}*.{ci,o} \
 		"$K"/obj/crypto/zbewalgo.{o,ci} "$K"/obj/drivers/block/zram/backend_zbewalgo.{o,ci}
 	run "${MAKE[@]}" KCFLAGS=-fcallgraph-info=su "${objs[@]}"
 
 	files=()
-	for f in "$K"/obj/lib/zbewalgo/*.o "$K/obj/crypto/zbewalgo.o" \
+	for f in "$K"/obj/lib/zbewalgo/{,core/,classic/,tuning/}*.o "$K/obj/crypto/zbewalgo.o" \
 		 "$K/obj/drivers/block/zram/backend_zbewalgo.o"; do
 		# the module's objects, not the module linked from them
 		[ "${f##*/}" = libzbewalgo.o ] || files+=("${f#"$K"/obj/}")

@@ -8,7 +8,7 @@ Each FILE is parsed as "python3 -m docutils --halt=warning
 --report=warning --no-file-insertion FILE /dev/null" does, except that
 the kernel's Sphinx directive
 
-  .. kernel-doc:: lib/zbewalgo/FILE.c
+  .. kernel-doc:: lib/zbewalgo/DIR/FILE.c
      :doc: TITLE
 
 is known: like the kernel's kernel-doc, it takes the comment of FILE.c

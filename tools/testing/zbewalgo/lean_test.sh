@@ -4,7 +4,7 @@
 # The kernel's build without CONFIG_ZBEWALGO_CLASSIC_STEPS, in user space:
 # LEAN is the tool built from the core without the classic steps' files
 # (make ZBW_LEAN=1), FULL the usual build.  LEAN must
-#  - list the classic steps of lib/zbewalgo/steps.h as not built;
+#  - list the classic steps of lib/zbewalgo/core/steps.h as not built;
 #  - refuse a table that names one, saying why;
 #  - write the same bytes as FULL with the default table and levels 1
 #    and 2, and at level 3 use the ten chains of core steps only (those
@@ -28,7 +28,7 @@ check() {	# check NAME COMMAND...: the command must succeed
 }
 
 classic=$(sed -n 's/^ZBW_STEP([A-Z0-9]*, *\([a-z0-9]*\), *[0-9]*, *classic).*/\1/p' \
-	"$here/../../../lib/zbewalgo/steps.h")
+	"$here/../../../lib/zbewalgo/core/steps.h")
 [ -n "$classic" ] || { echo "lean_test.sh: no classic step in steps.h" >&2; exit 2; }
 
 not_built=$("$lean" steps | sed -n 's/^[0-9]* \([a-z0-9]*\) (not built)$/\1/p')

@@ -56,13 +56,19 @@ class Scratch(unittest.TestCase):
         # Without a code id the history decides; set_code() adds one.
         note = os.path.join(render.RESULTS, 'machine.txt')
         self.write(note, re.sub(r'(?m)^# code: .*\n', '', self.read(note)))
-        os.makedirs(os.path.join(self.dir, 'lib/zbewalgo'))
-        self.write('lib/zbewalgo/engine.c', 'int x;\n')
+        for d in ('core', 'classic', 'tuning'):
+            os.makedirs(os.path.join(self.dir, 'lib/zbewalgo', d))
+        self.write('lib/zbewalgo/core/engine.c', 'int x;\n')
+        self.write('lib/zbewalgo/core/engine.h', '\n')
         self.write('lib/zbewalgo/Makefile',
-                   'ZBEWALGO_CORE := engine.o \\\n\t\tlz.o\n'
+                   'ZBEWALGO_CORE := core/engine.o\n'
+                   'ZBEWALGO_CLASSIC := \\\n\t\tclassic/lz.o\n'
+                   'ZBEWALGO_TUNING := tuning/sysfs.o\n'
                    'libzbewalgo-y := $(ZBEWALGO_CORE) stream.o\n')
-        self.write('lib/zbewalgo/lz.c', 'int l;\n')
+        self.write('lib/zbewalgo/classic/lz.c', 'int l;\n')
         self.write('lib/zbewalgo/stream.c', 'int s;\n')
+        self.write('lib/zbewalgo/stream.h', '\n')
+        self.write('lib/zbewalgo/tuning/sysfs.c', 'int f;\n')
 
     def tearDown(self):
         shutil.rmtree(self.dir)
@@ -277,7 +283,7 @@ class Stale(Scratch):
         r = self.check(allow_stale=False)
         self.assertEqual(r.returncode, 0, r.stderr)
         self.assertIn('describe HEAD', r.stdout)
-        self.write('lib/zbewalgo/engine.c', 'int y;\n')
+        self.write('lib/zbewalgo/core/engine.c', 'int y;\n')
         self.commit('code change')
         r = self.check(allow_stale=False)
         self.assertEqual(r.returncode, 1)
@@ -293,7 +299,7 @@ class Stale(Scratch):
         self.git('init', '-q')
         self.commit('one')
         self.git('checkout', '-q', '-b', 'side')
-        self.write('lib/zbewalgo/engine.c', 'int side;\n')
+        self.write('lib/zbewalgo/core/engine.c', 'int side;\n')
         side = self.commit('side')
         self.git('checkout', '-q', '-')
         self.set_tree(side)
@@ -355,26 +361,32 @@ class Stale(Scratch):
             shutil.rmtree(os.path.join(clone, '.git'))
             r = run([sys.executable, RENDER, '--repo', clone, '--check'])
             self.assertEqual(r.returncode, 0, r.stderr)
-            with open(os.path.join(clone, 'lib/zbewalgo/engine.c'), 'a') as f:
+            with open(os.path.join(clone, 'lib/zbewalgo/core/engine.c'),
+                      'a') as f:
                 f.write('int z;\n')
             r = run([sys.executable, RENDER, '--repo', clone, '--check'])
             self.assertEqual(r.returncode, 1)
             self.assertIn('differ from the code', r.stderr)
         finally:
             shutil.rmtree(clone)
-        # The kernel-only files do not count, a core file on a
-        # continuation line of ZBEWALGO_CORE does.
+        # The kernel-only files (the top folder's, tuning/) do not count,
+        # a classic step's on a continuation line of ZBEWALGO_CLASSIC and
+        # a core header do.
         self.write('lib/zbewalgo/stream.c', 'int t;\n')
+        self.write('lib/zbewalgo/stream.h', '/* t */\n')
+        self.write('lib/zbewalgo/tuning/sysfs.c', 'int g;\n')
         self.commit('kernel only')
         r = self.check(allow_stale=False)
         self.assertEqual(r.returncode, 0, r.stderr)
-        self.write('lib/zbewalgo/lz.c', 'int m;\n')
-        self.commit('core')
-        r = self.check(allow_stale=False)
-        self.assertEqual(r.returncode, 1)
-        self.git('revert', '--no-edit', 'HEAD')
+        for f, text in (('classic/lz.c', 'int m;\n'),
+                        ('core/engine.h', '/* e */\n')):
+            self.write('lib/zbewalgo/' + f, text)
+            self.commit(f)
+            r = self.check(allow_stale=False)
+            self.assertEqual(r.returncode, 1, f)
+            self.git('revert', '--no-edit', 'HEAD')
         # A new header file counts as a change of the code.
-        self.write('lib/zbewalgo/new.h', '\n')
+        self.write('lib/zbewalgo/core/new.h', '\n')
         self.commit('four')
         r = self.check(allow_stale=False)
         self.assertEqual(r.returncode, 1)
@@ -387,7 +399,7 @@ class Stale(Scratch):
         self.assertEqual(render.tree_id(self.dir, res), tree)
         self.write(os.path.join(render.RESULTS, 'machine.txt'), 'new\n')
         self.assertEqual(render.tree_id(self.dir, res), tree)
-        self.write('lib/zbewalgo/engine.c', 'int z;\n')
+        self.write('lib/zbewalgo/core/engine.c', 'int z;\n')
         self.assertEqual(render.tree_id(self.dir, res), tree + '-dirty')
 
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-only
-"""Check the format document's steps against lib/zbewalgo/steps.h.
+"""Check the format document's steps against lib/zbewalgo/core/steps.h.
 
 usage: spec-steps.py STEPS_H SPEC_RST
 
@@ -9,11 +9,12 @@ table with its id and name, in id order, and be named "NAME (ID)" in a
 section title; the table must list nothing else.  Each such section must
 take the step's format from its source with
 
-  .. kernel-doc:: lib/zbewalgo/FILE.c
+  .. kernel-doc:: lib/zbewalgo/DIR/FILE.c
      :doc: TITLE
 
-where TITLE names the step and FILE.c (relative to the current
-directory, the source tree) has that DOC: block.  (The admin guide
+where TITLE names the step and FILE.c (DIR is core or classic; the
+path is relative to the current directory, the source tree) has that
+DOC: block.  (The admin guide
 refers to the step table rather than listing the steps, so a new step
 does not touch it.)
 """

@@ -20,8 +20,9 @@ prints "ok - ..." or "not ok - ..."; the exit status is 1 if one failed.
     commas made spaces);
 each must give zram the same keys: the recommended table (which the tool
 parses back to the same table), early_abort_size and max_output_size, or
-the preset level alone.  The table's classic steps (lib/zbewalgo/steps.h)
-are listed and warned about, none with --lean.  The decompression budget
+the preset level alone.  The table's classic steps
+(lib/zbewalgo/core/steps.h) are listed and warned about, none with
+--lean.  The decompression budget
 is the one asked for and, by default, the recommendation decompresses no
 slower than the default table (in the model within 10%, measured within
 5%, tune's allowances for noise), or is the default table, or comes with
@@ -35,7 +36,8 @@ import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-STEPS_H = os.path.join(HERE, '..', '..', '..', 'lib', 'zbewalgo', 'steps.h')
+STEPS_H = os.path.join(HERE, '..', '..', '..', 'lib', 'zbewalgo', 'core',
+                       'steps.h')
 KEYS = {'algo', 'priority', 'level', 'dict', 'zbewalgo.table',
         'zbewalgo.early_abort_size', 'zbewalgo.max_output_size'}
 DECODE_SLACK = 0.05	# tune.h

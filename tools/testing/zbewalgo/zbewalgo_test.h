@@ -15,8 +15,8 @@
 
 #include <linux/zstd.h>
 
-#include "../../../lib/zbewalgo/zbewalgo_internal.h"
-#include "../../../lib/zbewalgo/engine.h"
+#include "../../../lib/zbewalgo/core/zbewalgo_internal.h"
+#include "../../../lib/zbewalgo/core/engine.h"
 
 #define PAGE	4096
 

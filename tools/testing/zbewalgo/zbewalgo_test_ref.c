@@ -7,7 +7,7 @@
  */
 
 #include "zbewalgo_test.h"
-#include "../../../lib/zbewalgo/huffman_tables.h"
+#include "../../../lib/zbewalgo/classic/huffman_tables.h"
 
 /* Reference BWT: rotations sorted by qsort on a doubled copy. */
 static const unsigned char *ref_text;

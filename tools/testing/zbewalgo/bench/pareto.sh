@@ -61,9 +61,9 @@ for v in "${variants[@]}"; do
 		git -C "$repo" archive HEAD | tar -x -C "$src"
 		# zstd's level inside the zstd step, for each zbewalgo level
 		sed -i "s/^\(static const int zbw_zstd_levels\[ZBEWALGO_MAX_LEVEL\] = \){[^}]*}/\1{ ${levels// /, } }/" \
-			"$src/lib/zbewalgo/zstd.c"
+			"$src/lib/zbewalgo/core/zstd.c"
 		grep -q "zbw_zstd_levels\[ZBEWALGO_MAX_LEVEL\] = { ${levels// /, } }" \
-			"$src/lib/zbewalgo/zstd.c" || { echo "pareto: cannot set levels $levels" >&2; exit 1; }
+			"$src/lib/zbewalgo/core/zstd.c" || { echo "pareto: cannot set levels $levels" >&2; exit 1; }
 		make -C "$src" -s build/zbewalgo >/dev/null
 	fi
 	set -- -a "$algs"

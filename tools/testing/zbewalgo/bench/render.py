@@ -27,10 +27,12 @@ right if the renderer writes it from the results.
 
 tree-id prints the commit of the work tree for a results header, with
 "-dirty" when files outside EXCLUDE_DIR (the results) have changes.
-code-id prints the SHA-256 of the code the results describe (the core
-sources and headers of lib/zbewalgo and include/linux/zbewalgo.h, by path
-and content, see code_files()), so a clone without the measured commit in its history (shallow,
-or a tarball) can still tell whether the results describe its code.
+code-id prints the SHA-256 of the code the results describe (the sources
+and headers of lib/zbewalgo that user space builds, core/ and classic/,
+its Makefile and include/linux/zbewalgo.h, by path and content, see
+code_files()), so a clone without the measured commit in its history
+(shallow, or a tarball) can still tell whether the results describe its
+code.
 
 The cover letter (scripts/patches/cover.py) imports this module, so that
 every figure is read in one place.
@@ -216,26 +218,30 @@ def git(repo, *args):
 
 def code_files(repo):
     """The files of CODE that decide what the user-space build does: the
-    core of lib/zbewalgo (ZBEWALGO_CORE of its Makefile, as make reads it,
-    and the Makefile), its headers and include/linux/zbewalgo.h; not the
-    kernel-only files (ZBEWALGO_KERNEL: stream.c, sysfs.c, ...) or the
-    tests."""
+    Makefile of lib/zbewalgo, the sources it lists for user space
+    (ZBEWALGO_CORE and ZBEWALGO_CLASSIC, as make reads them: core/ and
+    classic/), every header of their folders, and
+    include/linux/zbewalgo.h; not what only the kernel builds (the top
+    folder's config.c, stream.c, stream.h, ..., tuning/) or the tests."""
     lib = CODE[0]
     files = [f for f in CODE[1:] if os.path.isfile(os.path.join(repo, f))]
     mk = os.path.join(lib, 'Makefile')
-    core = []
+    srcs = []
     if os.path.isfile(os.path.join(repo, mk)):
         r = subprocess.run(['make', '-s', '--no-print-directory', '-C', repo,
                             '-f', '-'], capture_output=True, text=True,
-                           input='include %s\n$(info $(ZBEWALGO_CORE))\n'
+                           input='include %s\n'
+                                 '$(info $(ZBEWALGO_CORE) $(ZBEWALGO_CLASSIC))\n'
                                  'all: ;@:\n' % mk)
         if r.returncode:
             sys.exit('render.py: make cannot read %s: %s' % (mk, r.stderr))
-        core = [o[:-2] + '.c' for o in r.stdout.split() if o.endswith('.o')]
+        srcs = [o[:-2] + '.c' for o in r.stdout.split() if o.endswith('.o')]
         files.append(mk)
-    for n in sorted(os.listdir(os.path.join(repo, lib))):
-        if n.endswith('.h') or n in core:
-            files.append(os.path.join(lib, n))
+    for d in sorted({os.path.dirname(f) for f in srcs}):
+        for n in sorted(os.listdir(os.path.join(repo, lib, d))):
+            f = os.path.join(d, n)
+            if n.endswith('.h') or f in srcs:
+                files.append(os.path.join(lib, f))
     return sorted(files)
 
 

@@ -3,9 +3,9 @@
  * zbewalgo run-time tuning: /sys/kernel/zbewalgo/, documented in
  * Documentation/ABI/testing/sysfs-kernel-zbewalgo.
  *
- * Every write builds a new configuration and publishes it (see config.c);
- * a write that does not parse returns -EINVAL and changes nothing.  The
- * statistics stay until the table changes.
+ * Every write builds a new configuration and publishes it (see
+ * ../config.c); a write that does not parse returns -EINVAL and changes
+ * nothing.  The statistics stay until the table changes.
  */
 
 #include <linux/kobject.h>
@@ -13,8 +13,8 @@
 #include <linux/slab.h>
 #include <linux/sysfs.h>
 
-#include "zbewalgo_internal.h"
-#include "stream.h"
+#include "../core/zbewalgo_internal.h"
+#include "../stream.h"
 
 static struct kobject *zbw_kobj;
 

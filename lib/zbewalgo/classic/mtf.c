@@ -15,7 +15,7 @@
  * front the same way.  Every byte string is a valid encoding.
  */
 
-#include "zbewalgo_internal.h"
+#include "../core/zbewalgo_internal.h"
 
 /*
  * Decoder: the list is kept in 32 u64 values: entry p is bits 8 * (p % 8)

@@ -25,7 +25,7 @@
  * has exactly one encoding.
  */
 
-#include "zbewalgo_internal.h"
+#include "../core/zbewalgo_internal.h"
 
 static int sieve4_encode(const u8 *src, unsigned int slen, u8 *dst,
 			 unsigned int dcap, void *scratch)

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * The huffman step (huffman.c), the construction of its codes
- * (huffman_code.c) and the sections of lz and huffman4 (section.c).
+ * The huffman step (../classic/huffman.c), the construction of its codes
+ * (huffman_code.c) and the sections of lz and huffman4
+ * (../classic/section.c).
  */
 #ifndef __ZBEWALGO_HUFFMAN_H
 #define __ZBEWALGO_HUFFMAN_H

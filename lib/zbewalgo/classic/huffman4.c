@@ -24,7 +24,7 @@
  * section format of ``lz``, with the lengths fixed by ``n``.)
  */
 
-#include "zbewalgo_internal.h"
+#include "../core/zbewalgo_internal.h"
 
 #define HUF4_QUARTERS	4
 

@@ -31,7 +31,7 @@
  * high nibbles are zero, which J-bit encoding then removes.
  */
 
-#include "zbewalgo_internal.h"
+#include "../core/zbewalgo_internal.h"
 
 /* Multiplier that gathers bit 8i of a word into bit 56 + i. */
 #define JBE_GATHER	0x0102040810204080ULL

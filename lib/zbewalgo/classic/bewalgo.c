@@ -17,7 +17,7 @@
  * produce exactly ``m`` words, and no byte may follow the tail.
  */
 
-#include "zbewalgo_internal.h"
+#include "../core/zbewalgo_internal.h"
 
 /* Most words one token covers. */
 #define BEWALGO_MAX_RUN	128

@@ -22,7 +22,7 @@
  * encoding.
  */
 
-#include "bitstream.h"
+#include "../core/bitstream.h"
 
 /* Histograms of the radix sort: 8 byte positions x 256 values. */
 #define BW2_HIST_SIZE	(8 * 256 * sizeof(u16))

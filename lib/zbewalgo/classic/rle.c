@@ -17,7 +17,7 @@
  * encoding; a run cut short by the end of the input is invalid.
  */
 
-#include "zbewalgo_internal.h"
+#include "../core/zbewalgo_internal.h"
 
 #define RLE_LIT_MAX	128u
 #define RLE_REP_MIN	3u

@@ -47,7 +47,7 @@
  * around its output buffer.
  */
 
-#include "zbewalgo_internal.h"
+#include "../core/zbewalgo_internal.h"
 
 #define LZ_MIN		4	/* shortest match */
 #define LZ_MAX_IN	65536	/* positions fit 16 bits */

@@ -42,8 +42,8 @@
  * one lookup.
  */
 
-#include "bitstream.h"
-#include "huffman.h"
+#include "../core/bitstream.h"
+#include "../core/huffman.h"
 #include "huffman_tables.h"
 
 #define ZBW_HUF_TAB_SIZE	2048	/* 2^ZBW_HUF_MAX_BITS */

@@ -3,7 +3,7 @@
  * Sections of the lz and huffman4 steps: byte strings stored as they are
  * or coded by the huffman step, whichever is shorter.
  */
-#include "huffman.h"
+#include "../core/huffman.h"
 
 /**
  * zbw_put_section() - write a section of the lz and huffman4 steps

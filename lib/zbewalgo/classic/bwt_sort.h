@@ -8,7 +8,7 @@
 #ifndef __ZBEWALGO_BWT_SORT_H
 #define __ZBEWALGO_BWT_SORT_H
 
-#include "zbewalgo_internal.h"
+#include "../core/zbewalgo_internal.h"
 
 #define BWT_MAX_LEN	65535u
 /*
