@@ -137,13 +137,14 @@ void zbw_probe_sample(const u8 *src, unsigned int slen, void *scratch)
 	u8 *sample = scratch;
 	u16 *count = (u16 *)(sample + 3 * ZBW_PROBE_STAGE) +
 		     (2u << ZBW_PROBE_HASH_BITS);
+	u32 *facts = (u32 *)(sample + ZBW_PROBE_BYTES);
 
 	for (i = 0; i < ZBW_PROBE_WINDOWS; i++)
 		memcpy(sample + i * ZBW_PROBE_WINDOW, src + i * step,
 		       ZBW_PROBE_WINDOW);
-	/* kept after the counts for every chain whose layout permutes it */
-	*(u32 *)(count + 256) = zbw_probe_bits(sample, ZBW_PROBE_BYTES, count);
-	*((u32 *)(count + 256) + 1) = zbw_probe_width(sample);
+	/* kept after the sample for every chain whose layout permutes it */
+	facts[0] = zbw_probe_bits(sample, ZBW_PROBE_BYTES, count);
+	facts[1] = zbw_probe_width(sample);
 }
 
 /**
@@ -207,17 +208,18 @@ u32 zbw_probe_estimate(const struct zbewalgo_combination *comb,
 		       (u8 *)scratch + 2 * ZBW_PROBE_STAGE };
 	u32 *slot = (u32 *)((u8 *)scratch + 3 * ZBW_PROBE_STAGE);
 	u16 *count = (u16 *)(slot + (1u << ZBW_PROBE_HASH_BITS));
+	const u32 *facts = (const u32 *)((u8 *)scratch + ZBW_PROBE_BYTES);
 	unsigned int j, k = zbw_probe_steps(comb);
 	const u8 *in = scratch;
 	int n = ZBW_PROBE_BYTES;
 	/* the sample's, until a step changes the bytes */
-	u32 bits = *(u32 *)(count + 256), est;
+	u32 bits = facts[0], est;
 	unsigned int w = zbw_num_width(comb->ids[0]);
 
 	if (w) {
-		if (w != *((u32 *)(count + 256) + 1))
+		if (w != facts[1])
 			return slen;
-		bits = zbw_num_estimate(in, n, ZBW_PROBE_WINDOWS, w,
+		bits = zbw_num_estimate(in, n, ZBW_PROBE_WINDOWS, w, src, slen,
 					(u8 *)scratch + ZBW_PROBE_NUM_ROOM);
 		est = bits == U32_MAX ? slen :
 		      ZBW_NUM_HEAD + DIV_ROUND_UP((u64)bits * slen,

@@ -101,24 +101,26 @@ bool zbw_looks_random(struct zbw_sample *s, const u8 *src,
 /* slots for about the positions of the largest layout (sieve4's) */
 #define ZBW_PROBE_HASH_BITS	10
 /*
- * The sample and two buffers for its layouts, zbewalgo_stage_cap() bytes
- * each; the hash of words; byte counts; the sample's entropy and the word
- * size its lanes show.
+ * The sample (then the sample's entropy and the word size its lanes
+ * show) and two buffers for its layouts, zbewalgo_stage_cap() bytes each;
+ * the hash of words; byte counts.
  */
 #define ZBW_PROBE_STAGE		(ZBW_PROBE_BYTES + ZBW_PROBE_BYTES / 2 + 64)
-#define ZBW_PROBE_SCRATCH	(3 * ZBW_PROBE_STAGE + \
-				 (sizeof(u32) << ZBW_PROBE_HASH_BITS) + \
-				 256 * sizeof(u16) + 2 * sizeof(u32))
 /*
  * The num steps' estimate (num_enc.c) takes the room of the two layout
- * buffers, the hash and the byte counts, which it does not use
+ * buffers, the hash and the byte counts, which it does not use, and 1 KiB
+ * more (the histograms of its lag candidates); the sample's entropy and
+ * word size are kept after the sample
  */
 #define ZBW_PROBE_NUM_ROOM	ZBW_PROBE_STAGE
 #define ZBW_NUM_EST_SCRATCH	(2 * ZBW_PROBE_STAGE + \
 				 (sizeof(u32) << ZBW_PROBE_HASH_BITS) + \
-				 256 * sizeof(u16))
+				 256 * sizeof(u16) + 1024)
+#define ZBW_PROBE_SCRATCH	(ZBW_PROBE_NUM_ROOM + ZBW_NUM_EST_SCRATCH)
+
 u32 zbw_num_estimate(const u8 *sample, unsigned int n, unsigned int windows,
-		     unsigned int w, void *scratch);
+		     unsigned int w, const u8 *page, unsigned int slen,
+		     void *scratch);
 /*
  * The estimate of a num step's palette (num_pick.c) takes the same room:
  * a hash of 512 numbers and their counts
