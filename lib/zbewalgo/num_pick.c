@@ -689,6 +689,7 @@ void zbw_num_view_of(unsigned int cand, unsigned int w,
  * @page: the page
  * @slen: its length
  * @scratch: at least ZBW_NUM_EST_SCRATCH bytes, 8-byte aligned
+ * @lagged: set when a lag candidate gave the estimate
  *
  * The lag candidates are counted on the page (in its own byte order
  * only).
@@ -699,7 +700,7 @@ void zbw_num_view_of(unsigned int cand, unsigned int w,
  */
 u32 zbw_num_estimate(const u8 *sample, unsigned int n, unsigned int windows,
 		     unsigned int w, const u8 *page, unsigned int slen,
-		     void *scratch)
+		     void *scratch, bool *lagged)
 {
 	struct num_hist *h = scratch +
 			     BUILD_BUG_ON_ZERO(sizeof(struct num_hist) +
@@ -710,17 +711,22 @@ u32 zbw_num_estimate(const u8 *sample, unsigned int n, unsigned int windows,
 	u8 *swapped = (u8 *)(h + 1);
 	struct num_scan *sc = (struct num_scan *)(swapped + ZBW_PROBE_BYTES);
 	unsigned int per = n / windows / w, cand;
-	u32 best;
+	u32 best, be;
 
 	num_scan_sample(sample, n / w, w, sc);
 	sc->lag = zbw_num_lag(page, slen / w, w);
 	best = zbw_num_pick(sample, per, windows, per, w, sc, page, slen / w,
 			    h, &cand, false);
+	*lagged = cand == NUM_C_LAG1 || cand == NUM_C_LAG2;
 	if (zbw_num_big_endian(sample, n / w, w)) {
 		zbw_num_swap(swapped, sample, n / w, w);
 		num_scan_sample(swapped, n / w, w, sc);
-		best = min(best, zbw_num_pick(swapped, per, windows, per, w,
-					      sc, NULL, 0, h, &cand, false));
+		be = zbw_num_pick(swapped, per, windows, per, w, sc, NULL, 0, h,
+				  &cand, false);
+		if (be < best) {
+			best = be;
+			*lagged = false;
+		}
 	}
 	return best;
 }

@@ -120,7 +120,7 @@ bool zbw_looks_random(struct zbw_sample *s, const u8 *src,
 
 u32 zbw_num_estimate(const u8 *sample, unsigned int n, unsigned int windows,
 		     unsigned int w, const u8 *page, unsigned int slen,
-		     void *scratch);
+		     void *scratch, bool *lagged);
 /*
  * The estimate of a num step's palette (num_pick.c) takes the same room:
  * a hash of 512 numbers and their counts
@@ -143,9 +143,12 @@ u32 zbw_num_pal_estimate(const u8 *src, unsigned int slen, unsigned int w,
  * @order: table indexes, smallest estimate first, ties in table order
  * @layout: by table index, the first chain whose layout the probe sees
  *	as this one's (zbw_probe_same_layout())
+ * @unsure: by table index, the chains whose estimates are less sure (a
+ *	num step's at a lag): the search looks further after them
  */
 struct zbw_probe {
 	unsigned int nr;
+	u64 unsure;
 	u32 est[ZBW_PROBE_MAX];
 	u8 order[ZBW_PROBE_MAX];
 	u8 layout[ZBW_PROBE_MAX];
@@ -155,7 +158,8 @@ bool zbw_probe_same_layout(const struct zbewalgo_combination *a,
 			   const struct zbewalgo_combination *b);
 void zbw_probe_sample(const u8 *src, unsigned int slen, void *scratch);
 u32 zbw_probe_estimate(const struct zbewalgo_combination *comb,
-		       const u8 *src, unsigned int slen, void *scratch);
+		       const u8 *src, unsigned int slen, void *scratch,
+		       bool *unsure);
 bool zbw_probe_plain_chain(const struct zbewalgo_combination *comb);
 u32 zbw_probe_plain_estimate(const struct zbewalgo_combination *comb,
 			     unsigned int slen);
@@ -193,7 +197,7 @@ void zbw_search_start(struct zbw_search *s, const struct zbw_probe *probe,
 int zbw_search_chain(const struct zbw_search *s, unsigned int i);
 bool zbw_search_result(struct zbw_search *s, int ci, unsigned int steps,
 		       size_t size);
-bool zbw_search_stop(const struct zbw_search *s);
+bool zbw_search_stop(const struct zbw_search *s, unsigned int i);
 bool zbw_search_chain_done(const struct zbw_search *s, unsigned int i);
 
 #endif /* __ZBEWALGO_SEARCH_H */
