@@ -224,8 +224,9 @@ static unsigned int num_half(float v)
  * views at orders 0, 1 and 2, a common factor, float values whose low
  * mantissa bits are zero (the shift), a page of one value (one bin), big-
  * endian numbers, few distinct numbers far apart and the float samples of
- * an analog-to-digital converter (the palette), and lengths that leave a
- * tail or hold a few numbers.
+ * an analog-to-digital converter (the palette), records of three fields
+ * (differences at a lag), and lengths that leave a tail or hold a few
+ * numbers.
  */
 static void num_seeds(void)
 {
@@ -242,7 +243,7 @@ static void num_seeds(void)
 		w = widths[wi];
 		m = PAGE / w;
 		mask = w == 8 ? ~0ull : (1ull << (8 * w)) - 1;
-		for (kind = 0; kind < 15; kind++) {
+		for (kind = 0; kind < 16; kind++) {
 			for (big = 0; big < 2; big++) {
 				for (i = 0; i < m; i++) {
 					switch (kind) {
@@ -344,6 +345,11 @@ static void num_seeds(void)
 							x = w == 4 ? f32.u :
 							    num_half(f32.f);
 						}
+						break;
+					case 14: /* records: a lag of 3 */
+						x = i % 3 == 0 ? 0x5600 + 0x28 *
+						    (i / 3) : i % 3 == 1 ?
+						    0x91 + i / 3 : 0;
 						break;
 					default: /* random: no view pays */
 						x = (unsigned long long)rnd()

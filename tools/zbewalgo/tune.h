@@ -91,9 +91,13 @@ struct pageset {
 /* ---- the search ---------------------------------------------------------- */
 
 /* One chain measured page by page on one page set. */
+/* struct chainres's est: the probe's unsure (struct zbw_probe) */
+#define TUNE_EST_UNSURE		BIT(31)
+
 struct chainres {
 	uint32_t *size;		/* engine output, or NO_RESULT when stored */
-	uint32_t *est;		/* the probe's estimate (zbw_probe()) */
+	uint32_t *est;		/* the probe's estimate (zbw_probe()), */
+				/* TUNE_EST_UNSURE when it is less sure */
 	float *ct, *dt;		/* seconds */
 	double zb, tc, td;	/* sums: zram bytes, seconds */
 };

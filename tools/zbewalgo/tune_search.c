@@ -39,6 +39,7 @@ static void probe_pages(const struct tuner *t, const struct pageset *ps,
 			const struct zbewalgo_combination *comb, uint32_t *est)
 {
 	static u8 scratch[ZBW_PROBE_SCRATCH] __aligned(8);
+	bool unsure;
 	size_t i;
 
 	for (i = 0; i < ps->n; i++) {
@@ -47,7 +48,9 @@ static void probe_pages(const struct tuner *t, const struct pageset *ps,
 			continue;
 		zbw_probe_sample(ps->data + i * t->page, t->page, scratch);
 		est[i] = zbw_probe_estimate(comb, ps->data + i * t->page,
-					    t->page, scratch);
+					    t->page, scratch, &unsure);
+		if (unsure)
+			est[i] |= TUNE_EST_UNSURE;
 	}
 }
 
@@ -252,18 +255,24 @@ static void sim(const struct tuner *t, int set, const int *tab, int n,
 		 * plain page when a chain has no layout steps
 		 */
 		plain = false;
+		probe.unsure = 0;
 		for (i = 0; n > 1 && ps->plain[p] && i < n; i++)
 			plain |= zbw_probe_plain_chain(&t->cands[tab[i]].comb);
 		for (i = 0; i < n; i++) {
 			const struct zbewalgo_combination *c =
 				&t->cands[tab[i]].comb;
 
-			if (plain)
+			if (plain) {
 				probe.est[i] = zbw_probe_plain_estimate(c,
 									t->page);
-			else
-				probe.est[i] = n > 1 ?
+			} else {
+				uint32_t e = n > 1 ?
 					tune_res_of(t, tab[i], set)->est[p] : 0;
+
+				probe.est[i] = e & ~TUNE_EST_UNSURE;
+				if (e & TUNE_EST_UNSURE)
+					probe.unsure |= 1ull << i;
+			}
 			for (k = 0; k < i; k++)
 				if (zbw_probe_same_layout(&t->cands[tab[k]].comb,
 							  c))
@@ -288,7 +297,7 @@ static void sim(const struct tuner *t, int set, const int *tab, int n,
 				if (zbw_search_result(&s, ci, k + 1,
 						      r->size[p]))
 					wpre = c->prefix[k];
-				if (zbw_search_stop(&s)) {
+				if (zbw_search_stop(&s, i)) {
 					cost += r->ct[p];
 					goto done;
 				}

@@ -528,7 +528,7 @@ int zbewalgo_compress(struct zbewalgo_ctx *ctx, const void *src, size_t slen,
 			in = ctx->buf[ob];
 			inlen = ret;
 			ob ^= 1;
-			if (zbw_search_stop(&s))
+			if (zbw_search_stop(&s, i))
 				goto finish;
 		}
 		if (zbw_search_chain_done(&s, i))

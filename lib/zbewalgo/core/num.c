@@ -8,9 +8,11 @@
  * value that orders like it (an integer as it is or with its sign bit
  * flipped, an IEEE float by sign and magnitude), optionally divided by
  * the page's common factor or stripped of the low mantissa bits every
- * number has zero, then differenced up to twice.  What is left is split
- * into a bin (about its logarithm: the top bit and the q bits under it),
- * coded with a canonical prefix code fitted to the page, and the offset
+ * number has zero, then differenced up to three times, with the number
+ * before or, in an array of records, with the same field of the record
+ * before (a lag).  What is left is split into a bin (about its
+ * logarithm: the top bit and the q bits under it), coded with a
+ * canonical prefix code fitted to the page, and the offset
  * in the bin, written as plain bits.  A page of few distinct numbers
  * (sampled signals, enumerations) is coded as the sorted table of them,
  * its palette, and each number's index into it.  The encoder picks the
@@ -28,8 +30,13 @@
  *   ``d`` of differences (0 to 3), bit 4 a common factor (views 0 and 1),
  *   bit 5 a shift (view 2), bit 6 one bin for all values (no code
  *   lengths), bit 7 big-endian numbers (each number's bytes are reversed
- *   before the view and after decoding); bits 4 and 5 with another view,
- *   and both together, are invalid;
+ *   before the view and after decoding); bits 4 and 5 with another view
+ *   are invalid; both together mean a lag byte, next;
+ * - with bits 4 and 5 together, the lag byte: bits 0-4 ``L - 1`` (1 to
+ *   31: the lag ``L`` is 2 to 32), bit 5 a common factor and bit 6 a
+ *   shift (as bits 4 and 5 of the mode byte are without a lag, with the
+ *   same views), bit 7 zero; ``d`` is at least 1.  Without it ``L = 1``
+ *   and bits 4 and 5 of the mode byte are the factor and the shift;
  * - the input length ``n``, a varint (zbw_put_len()); ``m = n / w``
  *   numbers;
  * - with view 3, the palette: the ``c`` distinct numbers of the input,
@@ -46,17 +53,20 @@
  *   ``u[i]``, summed modulo ``2^B``, must exceed ``u[i - 1]``.  Then
  *   ``W = B`` and the values ``k`` are indices into the palette: each
  *   must be below ``c`` and stands for ``u[k]``;
- * - with bit 5, one byte ``t`` (1..mantissa bits: 10, 23 or 52): every
+ * - with the shift, one byte ``t`` (1..mantissa bits: 10, 23 or 52): every
  *   number's low ``t`` bits are zero and are dropped, and the view works on
  *   the ``W = B - t`` bits left, its sign bit at ``W - 1``; else ``W = B``;
- * - with bit 4, ``base`` and ``g`` (``g`` >= 2), ``w`` bytes each,
+ * - with the factor, ``base`` and ``g`` (``g`` >= 2), ``w`` bytes each,
  *   little-endian: the viewed values are ``y = base + g * k``;
  *   otherwise ``k = y``;
  * - with ``d = 0``, no factor and a view other than 3, ``low``, ``w``
  *   bytes: ``k = low + r`` (``k = r`` in view 3);
- * - ``min(d, m)`` raw values, ``w`` bytes each, little-endian: for
- *   ``i < d`` the ``i``-th difference at number ``i`` (``k[0]``, then
- *   ``k[1] - k[0]``, then ``k[2] - 2k[1] + k[0]``), modulo ``2^W``;
+ * - ``min(dL, m)`` raw values, ``w`` bytes each, little-endian: for
+ *   ``i < dL`` the ``j``-th difference at number ``i``, ``j = i / L``,
+ *   modulo ``2^W`` (with ``L = 1``: ``k[0]``, then ``k[1] - k[0]``, then
+ *   ``k[2] - 2k[1] + k[0]``); the ``j``-th difference at number
+ *   ``i >= jL`` is ``k[i]`` for ``j = 0``, else the ``(j - 1)``-th at
+ *   ``i`` less the ``(j - 1)``-th at ``i - L``;
  * - one byte ``q`` (0..3), then ``lo`` as a varint and one byte
  *   ``nsym - 1``: the bins ``lo .. lo + nsym - 1`` (every bin below 2^21);
  * - without bit 6, ``nsym`` code lengths of 4 bits each (0: bin unused,
@@ -66,7 +76,7 @@
  * - the length of stream A in bytes, a varint, stream A, then stream B
  *   to the end of the output: two LSB-first bit streams (0..7 zero bits
  *   pad the last byte of each), A for the remaining numbers
- *   ``d, d + 2, ...``, B for ``d + 1, d + 3, ...`` (two streams decode
+ *   ``dL, dL + 2, ...``, B for ``dL + 1, dL + 3, ...`` (two streams decode
  *   side by side), each number as its bin's code (none with bit 6, where
  *   the bin is ``lo``) and then its offset in ``obits`` bits.
  *
@@ -294,6 +304,27 @@ static __always_inline bool num_undo_view(u8 *dst, unsigned int m,
 	return bad;
 }
 
+/*
+ * The @m values at @dst of view @v at its lag, turned into the values
+ * ``k`` in place: the differences summed back, a pass for each order
+ */
+static __always_inline void num_lag_sums(u8 *dst, unsigned int m,
+					 unsigned int w,
+					 const struct num_view *v)
+{
+	unsigned int lag = v->lag, i, j;
+	u64 mask = num_mask(v->bits);
+
+	for (i = v->order * lag; i < m; i++)
+		zbw_put_word(num_unzigzag(zbw_get_word(dst, i, w)) & mask, dst,
+			     i, w);
+	for (j = v->order; j-- > 0;)
+		for (i = (j + 1) * lag; i < m; i++)
+			zbw_put_word((zbw_get_word(dst, i, w) +
+				      zbw_get_word(dst, i - lag, w)) & mask,
+				     dst, i, w);
+}
+
 /* num_undo_view() for the view of @v: true for an index past the palette */
 static __always_inline bool num_undo(u8 *dst, unsigned int m, unsigned int w,
 				     const struct num_view *v,
@@ -420,12 +451,12 @@ static __always_inline int num_decode(const u8 *src, unsigned int slen,
 	const u8 *p = src, *end = src + slen;
 	struct num_dec *dd = scratch;
 	struct num_view v = { .w = w };
-	unsigned int q, i, m, tail;
+	unsigned int q, i, m, tail, first;
 	struct zbw_bitr br[2];
 	u32 n, alen;
 	bool one;
 	u64 x;
-	u8 mode;
+	u8 mode, flags;
 	int len;
 
 	if (p >= end)
@@ -433,9 +464,20 @@ static __always_inline int num_decode(const u8 *src, unsigned int slen,
 	mode = *p++;
 	v.view = mode & NUM_MODE_VIEW;
 	v.order = (mode & NUM_MODE_ORDER) >> NUM_MODE_ORDER_SHIFT;
+	v.lag = 1;
 	one = mode & NUM_MODE_ONE;
-	if (((mode & NUM_MODE_FACTOR) && v.view >= NUM_FLOAT) ||
-	    ((mode & NUM_MODE_SHIFT) && v.view != NUM_FLOAT))
+	flags = mode & NUM_MODE_LAG;
+	if (flags == NUM_MODE_LAG) {
+		if (p >= end || !v.order || !(*p & NUM_LAG_MINUS1) ||
+		    (*p & ~(NUM_LAG_MINUS1 | NUM_LAG_FACTOR | NUM_LAG_SHIFT)))
+			return -EINVAL;
+		v.lag = (*p & NUM_LAG_MINUS1) + 1;
+		flags = (*p & NUM_LAG_FACTOR ? NUM_MODE_FACTOR : 0) |
+			(*p & NUM_LAG_SHIFT ? NUM_MODE_SHIFT : 0);
+		p++;
+	}
+	if (((flags & NUM_MODE_FACTOR) && v.view >= NUM_FLOAT) ||
+	    ((flags & NUM_MODE_SHIFT) && v.view != NUM_FLOAT))
 		return -EINVAL;
 	len = zbw_get_size(p, end, dcap, &n);
 	if (len < 0)
@@ -448,20 +490,21 @@ static __always_inline int num_decode(const u8 *src, unsigned int slen,
 		if (len)
 			return len;
 	}
-	if (mode & NUM_MODE_SHIFT) {
+	if (flags & NUM_MODE_SHIFT) {
 		if (p >= end || !*p || *p > num_mantissa[w])
 			return -EINVAL;
 		v.shift = *p++;
 	}
 	v.bits = 8 * w - v.shift;
-	if ((mode & NUM_MODE_FACTOR) &&
+	if ((flags & NUM_MODE_FACTOR) &&
 	    (num_get_word(&p, end, w, &v.base) ||
 	     num_get_word(&p, end, w, &v.factor) || v.factor < 2))
 		return -EINVAL;
 	if (!v.order && !v.factor && v.view != NUM_PALETTE &&
 	    num_get_word(&p, end, w, &v.low))
 		return -EINVAL;
-	for (i = 0; i < v.order && i < m; i++) {
+	first = min(v.order * v.lag, m);
+	for (i = 0; i < first; i++) {
 		if (num_get_word(&p, end, w, &x) || x > num_mask(v.bits))
 			return -EINVAL;
 		zbw_put_word(x, dst, i, w);
@@ -484,11 +527,17 @@ static __always_inline int num_decode(const u8 *src, unsigned int slen,
 	zbw_bitr_init(&br[0], p, p + alen);
 	zbw_bitr_init(&br[1], p + alen, end);
 	if (one)
-		num_get_values(br, dst, v.order, m, w, true, dd);
+		num_get_values(br, dst, first, m, w, true, dd);
 	else
-		num_get_values(br, dst, v.order, m, w, false, dd);
-	if (!zbw_bitr_done(&br[0]) || !zbw_bitr_done(&br[1]) ||
-	    num_undo(dst, m, w, &v, dd))
+		num_get_values(br, dst, first, m, w, false, dd);
+	if (!zbw_bitr_done(&br[0]) || !zbw_bitr_done(&br[1]))
+		return -EINVAL;
+	/* at a lag the sums come first, then the view as at order 0 */
+	if (v.lag > 1) {
+		num_lag_sums(dst, m, w, &v);
+		v.order = 0;
+	}
+	if (num_undo(dst, m, w, &v, dd))
 		return -EINVAL;
 	if (mode & NUM_MODE_BIG_ENDIAN)
 		zbw_num_swap(dst, dst, m, w);

@@ -30,6 +30,14 @@
 #define NUM_MODE_SHIFT		0x20
 #define NUM_MODE_ONE		0x40
 #define NUM_MODE_BIG_ENDIAN	0x80
+/* both at once: the lag byte follows the mode, with its own factor and shift */
+#define NUM_MODE_LAG		(NUM_MODE_FACTOR | NUM_MODE_SHIFT)
+
+/* the lag byte: the lag less one, then the factor and the shift */
+#define NUM_LAG_MINUS1		0x1f
+#define NUM_LAG_FACTOR		0x20
+#define NUM_LAG_SHIFT		0x40
+#define NUM_LAG_MAX		32
 
 enum { NUM_UNSIGNED, NUM_SIGNED, NUM_FLOAT, NUM_PALETTE };
 
@@ -49,6 +57,7 @@ enum { NUM_UNSIGNED, NUM_SIGNED, NUM_FLOAT, NUM_PALETTE };
  * @w: bytes per number
  * @view: NUM_UNSIGNED, NUM_SIGNED, NUM_FLOAT or NUM_PALETTE
  * @order: differences taken, 0..NUM_ORDER_MAX
+ * @lag: numbers between the two of a difference, 1..NUM_LAG_MAX
  * @shift: low zero bits dropped (floats), 0 for none
  * @bits: the width W the view works in, 8 * @w - @shift
  * @factor: common factor g, 0 for none
@@ -59,6 +68,7 @@ struct num_view {
 	unsigned int w;
 	unsigned int view;
 	unsigned int order;
+	unsigned int lag;
 	unsigned int shift;
 	unsigned int bits;
 	u64 factor;

@@ -3,9 +3,10 @@
  * The encoder of the num2, num4 and num8 steps (num.c has their format):
  * one pass over the page for its byte order, shift, common factor and
  * smallest values, one for its palette until it has too many distinct
- * numbers; nine views and the palette's indices measured on numbers
- * spread over it (num_pick.c); the chosen view's values counted over the
- * whole page, the bins' resolution and code chosen; two bit streams.
+ * numbers; its lag, if it is an array of records; nine views, two at the
+ * lag and the palette's indices measured on numbers spread over it
+ * (num_pick.c); the chosen view's values counted over the whole page, the
+ * bins' resolution and code chosen; two bit streams.
  */
 
 #include "num_enc.h"
@@ -85,13 +86,45 @@ static __always_inline void num_values(const u8 *src, const u16 *idx,
 }
 
 /*
+ * The values of view @v at its lag (> 1) of the @m numbers at @src (or
+ * their indices @idx), as num_values() makes them: the view's values
+ * first, then the differences a pass for each order, from the last
+ * number down; @r may be @src
+ */
+static __always_inline void num_values_lag(const u8 *src, const u16 *idx,
+					   unsigned int m, unsigned int w,
+					   const struct num_view *v, u8 *r,
+					   u16 *b3, u16 *h3)
+{
+	unsigned int lag = v->lag, first = min(v->order * lag, m), i, j;
+	u64 mask = num_mask(v->bits), x;
+
+	for (i = 0; i < m; i++)
+		zbw_put_word(v->view == NUM_PALETTE ? idx[i] :
+			     num_value(zbw_get_word(src, i, w), v), r, i, w);
+	for (j = 1; j <= v->order; j++)
+		for (i = m; i-- > j * lag;)
+			zbw_put_word((zbw_get_word(r, i, w) -
+				      zbw_get_word(r, i - lag, w)) & mask,
+				     r, i, w);
+	for (i = first; i < m; i++) {
+		x = num_zigzag(zbw_get_word(r, i, w), v->bits);
+		zbw_put_word(x, r, i, w);
+		b3[i] = num_bin3(x);
+		h3[b3[i]]++;
+	}
+}
+
+/*
  * Bits of the header of view @v for @m numbers that another view may not
  * have, in 1/256 bits
  */
 static u32 num_head_bits(const struct num_view *v, unsigned int m)
 {
-	unsigned int bytes = min(v->order, m) * v->w;
+	unsigned int bytes = min(v->order * v->lag, m) * v->w;
 
+	if (v->lag > 1)
+		bytes++;
 	if (v->shift)
 		bytes++;
 	if (v->factor)
@@ -237,17 +270,26 @@ static int num_put_head(struct num_enc *e, const struct num_view *v,
 			unsigned int slen, const u8 *r, unsigned int m,
 			u8 **p, const u8 *end, u8 *room, unsigned int cap)
 {
-	u8 mode = v->view | v->order << NUM_MODE_ORDER_SHIFT;
+	u8 mode = v->view | v->order << NUM_MODE_ORDER_SHIFT, lag = 0;
 	unsigned int i;
 	int n;
 
-	if (v->factor)
-		mode |= NUM_MODE_FACTOR;
-	if (v->shift)
-		mode |= NUM_MODE_SHIFT;
-	if (*p >= end)
+	if (v->lag > 1) {
+		/* the factor and the shift go to the lag byte */
+		mode |= NUM_MODE_LAG;
+		lag = (v->lag - 1) | (v->factor ? NUM_LAG_FACTOR : 0) |
+		      (v->shift ? NUM_LAG_SHIFT : 0);
+	} else {
+		if (v->factor)
+			mode |= NUM_MODE_FACTOR;
+		if (v->shift)
+			mode |= NUM_MODE_SHIFT;
+	}
+	if (end - *p < 1 + !!lag)
 		return -ENOSPC;
 	*(*p)++ = mode;
+	if (lag)
+		*(*p)++ = lag;
 	n = zbw_put_size(*p, end, slen);
 	if (n < 0)
 		return n;
@@ -266,27 +308,27 @@ static int num_put_head(struct num_enc *e, const struct num_view *v,
 	if (!v->order && !v->factor && v->view != NUM_PALETTE &&
 	    num_put_word(p, end, v->low, v->w))
 		return -ENOSPC;
-	for (i = 0; i < v->order && i < m; i++)
+	for (i = 0; i < v->order * v->lag && i < m; i++)
 		if (num_put_word(p, end, zbw_get_word(r, i, v->w), v->w))
 			return -ENOSPC;
 	return 0;
 }
 
 /*
- * The bit streams of values @order.. of the @m at @r, in bins @b3 at
+ * The bit streams of values @first.. of the @m at @r, in bins @b3 at
  * NUM_Q_MAX, codes @code3 by those bins: A for every other one from
- * @order, B for those between.
+ * @first, B for those between.
  */
 static __always_inline int num_put_values(const u8 *r, const u16 *b3,
 					  unsigned int m, unsigned int w,
-					  unsigned int order,
+					  unsigned int first,
 					  const u32 *code3,
 					  struct zbw_bitw *bw)
 {
 	unsigned int i;
 
-	for (i = order; i < m; i++)
-		if (num_put_value(&bw[(i - order) & 1], zbw_get_word(r, i, w),
+	for (i = first; i < m; i++)
+		if (num_put_value(&bw[(i - first) & 1], zbw_get_word(r, i, w),
 				  code3[b3[i]], w))
 			return -ENOSPC;
 	return zbw_bitw_close(&bw[0]) && zbw_bitw_close(&bw[1]) ? 0 :
@@ -324,15 +366,17 @@ static __always_inline int num_encode(const u8 *src, unsigned int slen,
 	e->pal.idx = (u16 *)sa;
 	per = min_t(unsigned int, m, NUM_PICK) / NUM_WINDOWS;
 	num_scan(src, m, w, sc);
+	sc->lag = zbw_num_lag(src, m, w);
 	best = zbw_num_pick(src, per, NUM_WINDOWS, m / NUM_WINDOWS, w, sc,
-			    &e->h, &cand, true);
+			    src, m, &e->h, &cand, true);
 	be = zbw_num_big_endian(src, m, w);
 	if (be) {
 		/* the values replace the numbers there as they are made */
 		zbw_num_swap(e->r, src, m, w);
 		num_scan(e->r, m, w, sc_be);
+		sc_be->lag = zbw_num_lag(e->r, m, w);
 		be = zbw_num_pick(e->r, per, NUM_WINDOWS, m / NUM_WINDOWS, w,
-				  sc_be, &e->h, &cand_be, true) < best;
+				  sc_be, e->r, m, &e->h, &cand_be, true) < best;
 	}
 	if (be) {
 		num = e->r;
@@ -354,7 +398,11 @@ static __always_inline int num_encode(const u8 *src, unsigned int slen,
 	do {
 		zbw_num_view_of(cand, w, sc, v);
 		memset(h3, 0, nb * sizeof(*h3));
-		num_values(num, e->pal.idx, m, w, v, e->r, e->b3, h3);
+		if (v->lag > 1)
+			num_values_lag(num, e->pal.idx, m, w, v, e->r, e->b3,
+				       h3);
+		else
+			num_values(num, e->pal.idx, m, w, v, e->r, e->b3, h3);
 		best = num_best_q(h3, nb, e->h.freq, &q);
 	} while (v->view != NUM_PALETTE &&
 		 num_pal_wins(e, num, m, w, best + num_head_bits(v, m),
@@ -404,7 +452,8 @@ static __always_inline int num_encode(const u8 *src, unsigned int slen,
 	/* both streams in the scratch, then their lengths are known */
 	zbw_bitw_init(&bw[0], sa, sa + dcap);
 	zbw_bitw_init(&bw[1], sa + dcap, sa + 2 * dcap);
-	err = num_put_values(e->r, e->b3, m, w, v->order, e->code3, bw);
+	err = num_put_values(e->r, e->b3, m, w, v->order * v->lag, e->code3,
+			     bw);
 	if (err)
 		return err;
 	alen = bw[0].p - sa;

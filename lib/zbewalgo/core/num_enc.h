@@ -17,13 +17,16 @@
 /*
  * The candidates the encoder measures: the integer values (the page's
  * common factor taken out when it has one) at each order, the signed
- * view at order 0 (where it differs), the float view at each order, all
- * on a sample of the page; and for a page of few distinct numbers their
- * indices into its palette at orders 0 and 1, on the whole page.
+ * view at order 0 (where it differs), the float view at each order, the
+ * integer values at orders 1 and 2 at the page's lag (an array of
+ * records: zbw_num_lag()), all on a sample of the page; and for a page of
+ * few distinct numbers their indices into its palette at orders 0 and 1,
+ * on the whole page.
  */
 enum {
 	NUM_C_INT0, NUM_C_SINT0, NUM_C_INT1, NUM_C_INT2, NUM_C_INT3,
 	NUM_C_FLT0, NUM_C_FLT1, NUM_C_FLT2, NUM_C_FLT3,
+	NUM_C_LAG1, NUM_C_LAG2,
 	NUM_NR_HIST,
 	NUM_C_PAL0 = NUM_NR_HIST, NUM_C_PAL1,
 	NUM_NR_CAND,
@@ -64,11 +67,13 @@ static __always_inline u64 num_divide(u64 y, u64 g)
  * @factor: common factor of the signed view's values counted from its
  *	smallest, 0 or 1 for none
  * @shift: low bits all numbers have zero, up to the float mantissa's
+ * @lag: the page's lag, 1 for none (zbw_num_lag())
  */
 struct num_scan {
 	u64 low[3];
 	u64 factor;
 	unsigned int shift;
+	unsigned int lag;
 };
 
 static __always_inline void num_scan(const u8 *src, unsigned int m,
@@ -108,6 +113,7 @@ static __always_inline void num_scan(const u8 *src, unsigned int m,
 	sc->low[NUM_UNSIGNED] = lu;
 	sc->low[NUM_SIGNED] = ls;
 	sc->factor = dor ? g << __ffs64(dor) : 0;
+	sc->lag = 1;
 }
 
 /* Bins at @q of values of @w bytes */
@@ -288,12 +294,14 @@ static inline u32 num_pal_cost(struct num_pal *p, unsigned int w, bool e,
 }
 
 bool zbw_num_big_endian(const u8 *src, unsigned int m, unsigned int w);
+unsigned int zbw_num_lag(const u8 *src, unsigned int m, unsigned int w);
 bool zbw_num_palette(const u8 *src, unsigned int m, unsigned int w,
 		     u64 limit, struct num_pal *p);
 u32 zbw_num_pal_pick(struct num_pal *p, unsigned int w, unsigned int *cand);
 u32 zbw_num_pick(const u8 *src, unsigned int per, unsigned int windows,
 		 unsigned int stride, unsigned int w, const struct num_scan *sc,
-		 struct num_hist *h, unsigned int *cand, bool table);
+		 const u8 *page, unsigned int m, struct num_hist *h,
+		 unsigned int *cand, bool table);
 void zbw_num_view_of(unsigned int cand, unsigned int w,
 		     const struct num_scan *sc, struct num_view *v);
 

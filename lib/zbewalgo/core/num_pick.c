@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * What the encoder of the num2, num4 and num8 steps measures before it
- * writes a page (num_enc.c): the byte order, nine views on numbers spread
- * over the page, each counted into a histogram and costed, and the view
- * of the fewest bits picked; for a page of few distinct numbers its
- * palette, and the indices into it at orders 0 and 1.  The probe's estimate
- * of a num step is the same pick on the probe's sample, and the palette
- * counted on the whole page without sorting.
+ * writes a page (num_enc.c): the byte order, the lag of an array of
+ * records, nine views on numbers spread over the page and two at the lag,
+ * each counted into a histogram and costed, and the view of the fewest
+ * bits picked; for a page of few distinct numbers its palette, and the
+ * indices into it at orders 0 and 1.  The probe's estimate of a num step
+ * is the same pick on the probe's sample (the lag's on the page), and the
+ * palette counted on the whole page without sorting.
  */
 
 #include "num_enc.h"
@@ -25,7 +26,7 @@ static const u8 num_cand_view[NUM_NR_CAND] = {
 static const u8 num_cand_order[NUM_NR_CAND] = {
 	[NUM_C_INT1] = 1, [NUM_C_INT2] = 2, [NUM_C_INT3] = 3,
 	[NUM_C_FLT1] = 1, [NUM_C_FLT2] = 2, [NUM_C_FLT3] = 3,
-	[NUM_C_PAL1] = 1,
+	[NUM_C_LAG1] = 1, [NUM_C_LAG2] = 2, [NUM_C_PAL1] = 1,
 };
 
 /*
@@ -45,6 +46,65 @@ noinline_for_stack bool zbw_num_big_endian(const u8 *src, unsigned int m,
 		last += hweight8(src[i * w + w - 1] ^ src[(i - 1) * w + w - 1]);
 	}
 	return 2 * first < last && last >= 2 * m;
+}
+
+/* Numbers in the middle of the page whose differences zbw_num_lag() sums */
+#define NUM_LAG_LOOK		8u
+
+/* zbw_num_lag() for a constant @w: loads of the word size */
+static __always_inline unsigned int num_lag(const u8 *src, unsigned int m,
+					    unsigned int w)
+{
+	unsigned int start = m / 2, sh = 64 - 8 * w, lag, i;
+	u16 sum[NUM_LAG_MAX + 1];
+	u32 best = U32_MAX;
+	s64 d;
+
+	if (start < NUM_LAG_MAX || start + NUM_LAG_LOOK > m)
+		return 1;
+	for (lag = 1; lag <= NUM_LAG_MAX; lag++) {
+		sum[lag] = 0;
+		for (i = start; i < start + NUM_LAG_LOOK; i++) {
+			/* the difference, signed, and its bits but the sign */
+			d = (s64)((zbw_get_word(src, i, w) -
+				   zbw_get_word(src, i - lag, w)) << sh) >> sh;
+			sum[lag] += fls64((d ^ (d >> 63)) | 1);
+		}
+		best = min_t(u32, best, sum[lag]);
+	}
+	for (lag = 1; sum[lag] > best + best / 8; lag++)
+		;
+	/* a lag that takes a quarter less than the number before, or none */
+	return 4 * sum[lag] <= 3 * sum[1] ? lag : 1;
+}
+
+/**
+ * zbw_num_lag() - the length of a page's records, in numbers
+ * @src: the numbers
+ * @m: how many
+ * @w: bytes each
+ *
+ * In an array of records of L numbers a field changes little from one
+ * record to the next (a counter, a pointer into an array of like
+ * objects, a flag) where neighbouring numbers, other fields, differ
+ * wildly: the differences at lag L are small, those at lag 1 are not.
+ * The bits of the differences of NUM_LAG_LOOK numbers in the middle of
+ * the page are summed at each lag up to NUM_LAG_MAX: the lag is the least
+ * whose sum is within an eighth of the least sum (the record's multiples
+ * do as well, and cost more raw numbers), if its sum is a quarter below
+ * that of lag 1.  256 differences, a fraction of what the pick counts;
+ * on programs' swapped pages 8 numbers found lags as good as 16 or 64.
+ *
+ * Return: the lag, 1 when the numbers before do about as well (no
+ * records) or the page is too short to tell.
+ */
+unsigned int zbw_num_lag(const u8 *src, unsigned int m, unsigned int w)
+{
+	if (w == 2)
+		return num_lag(src, m, 2);
+	if (w == 4)
+		return num_lag(src, m, 4);
+	return num_lag(src, m, 8);
 }
 
 /* The slot of number @x in the palette's hash */
@@ -414,6 +474,47 @@ static noinline_for_stack void num_count_float(const u8 *src, unsigned int m,
 	}
 }
 
+/*
+ * Adds the values of the lag candidates of @all numbers spread over the
+ * page @page of @m numbers of @w bytes to @h[NUM_C_LAG1] and
+ * @h[NUM_C_LAG2], with the numbers they are the differences with.  Not
+ * the windows of the other candidates: an array of records is periodic
+ * over a window more often than over the page (a sparse matrix's column
+ * indices, which jump at the end of a row).  Each number is at a place
+ * of its own in its stretch of the page, so that a stride that is a
+ * multiple of the lag does not see one field only.  @sc's factor counts
+ * when it is the page's (@sc of a sample does not know it: the numbers
+ * are taken as they are).  The values counted at each order go to @n.
+ */
+static noinline_for_stack void num_count_lag(const u8 *page, unsigned int m,
+					     unsigned int all, unsigned int w,
+					     const struct num_scan *sc,
+					     bool factor, u16 (*h)[NUM_BINS2],
+					     unsigned int *n)
+{
+	unsigned int bits = 8 * w, lag = sc->lag, stride = m / all, j, p;
+	u64 mask = num_mask(bits), a, b, d;
+	struct num_scan raw = { .factor = 0 };
+
+	if (!factor)
+		sc = &raw;
+	for (j = 0; j < all && stride; j++) {
+		p = j * stride + (j * 37 + 11) % stride;
+		if (p < lag)
+			continue;
+		a = num_int(zbw_get_word(page, p, w), sc, bits);
+		b = num_int(zbw_get_word(page, p - lag, w), sc, bits);
+		d = (a - b) & mask;
+		h[NUM_C_LAG1][num_bin2(num_zigzag(d, bits))]++;
+		n[0]++;
+		if (p < 2 * lag)
+			continue;
+		a = num_int(zbw_get_word(page, p - 2 * lag, w), sc, bits);
+		h[NUM_C_LAG2][num_bin2(num_zigzag(d - b + a, bits))]++;
+		n[1]++;
+	}
+}
+
 /* The zigzag form of a difference of indices */
 static __always_inline u32 num_pal_zigzag(s32 d)
 {
@@ -497,18 +598,25 @@ static u32 num_pick_cost(const u16 *h2, unsigned int nb, unsigned int per,
  * The candidate of the fewest estimated bits for @windows windows of @per
  * numbers of @w bytes, @stride numbers apart from @src, scanned in @sc,
  * counted in @h; with @table, the code's lengths are counted too (a
- * sample leaves them out: the page pays them once).  Returns the bits,
- * U32_MAX when none can code them, and the candidate in *@cand.  The
- * palette's candidates are not among them (zbw_num_pal_pick()).
+ * sample leaves them out: the page pays them once).  The lag candidates
+ * (when @sc has a lag) are counted on as many numbers of @page, of @m
+ * numbers (num_count_lag(); @sc's factor only when @page is @src), and
+ * pay for their raw numbers.
+ * Returns the bits, U32_MAX when none can code them, and the candidate in
+ * *@cand.  The palette's candidates are not among them
+ * (zbw_num_pal_pick()).
  */
 noinline_for_stack u32 zbw_num_pick(const u8 *src, unsigned int per,
 				    unsigned int windows, unsigned int stride,
 				    unsigned int w, const struct num_scan *sc,
+				    const u8 *page, unsigned int m,
 				    struct num_hist *h, unsigned int *cand,
 				    bool table)
 {
-	unsigned int nb = num_bins(w, NUM_PICK_Q), c, k;
+	unsigned int nb = num_bins(w, NUM_PICK_Q), all = windows * per, c, k;
+	unsigned int n[2] = { 0, 0 }, order;
 	u32 best = U32_MAX, cost;
+	u64 raw;
 
 	for (c = 0; c < NUM_NR_HIST; c++)
 		memset(h->h2[c], 0, nb * sizeof(u16));
@@ -518,11 +626,28 @@ noinline_for_stack u32 zbw_num_pick(const u8 *src, unsigned int per,
 		num_count_float(src + k * stride * w, per, w, sc, h->h2);
 	}
 	*cand = NUM_C_INT0;
-	for (c = 0; c < NUM_NR_HIST; c++) {
+	for (c = 0; c < NUM_C_LAG1; c++) {
 		if (c == NUM_C_SINT0 && sc->factor >= 2)
 			continue;
 		cost = num_pick_cost(h->h2[c], nb, per, num_cand_order[c],
 				     h->freq, table);
+		if (cost < best) {
+			best = cost;
+			*cand = c;
+		}
+	}
+	if (sc->lag < 2 || !m)
+		return best;
+	num_count_lag(page, m, all, w, sc, page == src, h->h2, n);
+	for (c = NUM_C_LAG1; c <= NUM_C_LAG2; c++) {
+		order = num_cand_order[c];
+		if (!n[order - 1])
+			continue;
+		cost = num_pick_cost(h->h2[c], nb, all, all - n[order - 1],
+				     h->freq, table);
+		/* the page's raw numbers, the sample's share of them */
+		raw = (u64)min(order * sc->lag, m) * w * 8 * 256 * all;
+		cost = min_t(u64, (u64)cost + div_u64(raw, m), U32_MAX);
 		if (cost < best) {
 			best = cost;
 			*cand = c;
@@ -537,6 +662,7 @@ void zbw_num_view_of(unsigned int cand, unsigned int w,
 	v->w = w;
 	v->view = num_cand_view[cand];
 	v->order = num_cand_order[cand];
+	v->lag = cand == NUM_C_LAG1 || cand == NUM_C_LAG2 ? sc->lag : 1;
 	v->shift = v->view == NUM_FLOAT ? sc->shift : 0;
 	v->bits = 8 * w - v->shift;
 	v->factor = 0;
@@ -560,14 +686,21 @@ void zbw_num_view_of(unsigned int cand, unsigned int w,
  * @n: bytes of the sample
  * @windows: how many windows @sample has, each @n / @windows bytes
  * @w: the step's word size, 2, 4 or 8
+ * @page: the page
+ * @slen: its length
  * @scratch: at least ZBW_NUM_EST_SCRATCH bytes, 8-byte aligned
+ * @lagged: set when a lag candidate gave the estimate
+ *
+ * The lag candidates are counted on the page (in its own byte order
+ * only).
  *
  * Return: the estimated bits of the sample's numbers, in 1/256 bits,
  * without the page's header and code lengths; U32_MAX when the step
  * cannot code them.
  */
 u32 zbw_num_estimate(const u8 *sample, unsigned int n, unsigned int windows,
-		     unsigned int w, void *scratch)
+		     unsigned int w, const u8 *page, unsigned int slen,
+		     void *scratch, bool *lagged)
 {
 	struct num_hist *h = scratch +
 			     BUILD_BUG_ON_ZERO(sizeof(struct num_hist) +
@@ -578,15 +711,22 @@ u32 zbw_num_estimate(const u8 *sample, unsigned int n, unsigned int windows,
 	u8 *swapped = (u8 *)(h + 1);
 	struct num_scan *sc = (struct num_scan *)(swapped + ZBW_PROBE_BYTES);
 	unsigned int per = n / windows / w, cand;
-	u32 best;
+	u32 best, be;
 
 	num_scan_sample(sample, n / w, w, sc);
-	best = zbw_num_pick(sample, per, windows, per, w, sc, h, &cand, false);
+	sc->lag = zbw_num_lag(page, slen / w, w);
+	best = zbw_num_pick(sample, per, windows, per, w, sc, page, slen / w,
+			    h, &cand, false);
+	*lagged = cand == NUM_C_LAG1 || cand == NUM_C_LAG2;
 	if (zbw_num_big_endian(sample, n / w, w)) {
 		zbw_num_swap(swapped, sample, n / w, w);
 		num_scan_sample(swapped, n / w, w, sc);
-		best = min(best, zbw_num_pick(swapped, per, windows, per, w,
-					      sc, h, &cand, false));
+		be = zbw_num_pick(swapped, per, windows, per, w, sc, NULL, 0, h,
+				  &cand, false);
+		if (be < best) {
+			best = be;
+			*lagged = false;
+		}
 	}
 	return best;
 }

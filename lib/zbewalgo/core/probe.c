@@ -137,13 +137,14 @@ void zbw_probe_sample(const u8 *src, unsigned int slen, void *scratch)
 	u8 *sample = scratch;
 	u16 *count = (u16 *)(sample + 3 * ZBW_PROBE_STAGE) +
 		     (2u << ZBW_PROBE_HASH_BITS);
+	u32 *facts = (u32 *)(sample + ZBW_PROBE_BYTES);
 
 	for (i = 0; i < ZBW_PROBE_WINDOWS; i++)
 		memcpy(sample + i * ZBW_PROBE_WINDOW, src + i * step,
 		       ZBW_PROBE_WINDOW);
-	/* kept after the counts for every chain whose layout permutes it */
-	*(u32 *)(count + 256) = zbw_probe_bits(sample, ZBW_PROBE_BYTES, count);
-	*((u32 *)(count + 256) + 1) = zbw_probe_width(sample);
+	/* kept after the sample for every chain whose layout permutes it */
+	facts[0] = zbw_probe_bits(sample, ZBW_PROBE_BYTES, count);
+	facts[1] = zbw_probe_width(sample);
 }
 
 /**
@@ -197,28 +198,35 @@ static bool zbw_probe_permutes(unsigned int id)
  * @src: the page (a num step's palette is counted on all of it)
  * @slen: the page's length
  * @scratch: as given to zbw_probe_sample() for the page
+ * @unsure: set when the estimate is less sure than most (a num step's at
+ *	a lag), else cleared
  *
  * Return: the estimated compressed size of the page, in bytes.
  */
 u32 zbw_probe_estimate(const struct zbewalgo_combination *comb,
-		       const u8 *src, unsigned int slen, void *scratch)
+		       const u8 *src, unsigned int slen, void *scratch,
+		       bool *unsure)
 {
 	u8 *buf[2] = { (u8 *)scratch + ZBW_PROBE_STAGE,
 		       (u8 *)scratch + 2 * ZBW_PROBE_STAGE };
 	u32 *slot = (u32 *)((u8 *)scratch + 3 * ZBW_PROBE_STAGE);
 	u16 *count = (u16 *)(slot + (1u << ZBW_PROBE_HASH_BITS));
+	const u32 *facts = (const u32 *)((u8 *)scratch + ZBW_PROBE_BYTES);
 	unsigned int j, k = zbw_probe_steps(comb);
 	const u8 *in = scratch;
 	int n = ZBW_PROBE_BYTES;
 	/* the sample's, until a step changes the bytes */
-	u32 bits = *(u32 *)(count + 256), est;
+	u32 bits = facts[0], est;
 	unsigned int w = zbw_num_width(comb->ids[0]);
+	bool lagged;
 
+	*unsure = false;
 	if (w) {
-		if (w != *((u32 *)(count + 256) + 1))
+		if (w != facts[1])
 			return slen;
-		bits = zbw_num_estimate(in, n, ZBW_PROBE_WINDOWS, w,
-					(u8 *)scratch + ZBW_PROBE_NUM_ROOM);
+		bits = zbw_num_estimate(in, n, ZBW_PROBE_WINDOWS, w, src, slen,
+					(u8 *)scratch + ZBW_PROBE_NUM_ROOM,
+					&lagged);
 		est = bits == U32_MAX ? slen :
 		      ZBW_NUM_HEAD + DIV_ROUND_UP((u64)bits * slen,
 						  8 * 256 * ZBW_PROBE_BYTES);
@@ -233,10 +241,19 @@ u32 zbw_probe_estimate(const struct zbewalgo_combination *comb,
 		bits = est < slen / 2 ? U32_MAX :
 		       zbw_num_pal_estimate(src, slen, w, (u8 *)scratch +
 					    ZBW_PROBE_NUM_ROOM);
-		if (bits != U32_MAX)
-			est = min(est, DIV_ROUND_UP(bits, 8 * 256) * 3 / 2);
+		if (bits != U32_MAX &&
+		    DIV_ROUND_UP(bits, 8 * 256) * 3 / 2 < est) {
+			est = DIV_ROUND_UP(bits, 8 * 256) * 3 / 2;
+			lagged = false;
+		}
 		if (est >= slen)
 			return slen;
+		/*
+		 * An array of records is also one of repeats, which zstd's
+		 * matches may take for less: the search looks further
+		 * (search.c)
+		 */
+		*unsure = lagged;
 		/*
 		 * The model is the coder's own and comes within a tenth of
 		 * what it writes.  The other chains' estimates run about a
@@ -314,19 +331,21 @@ void zbw_probe_rank(struct zbw_probe *p)
  *
  * The first chain in table order whose estimate is below @easy will most
  * likely end the search at once: zbw_probe() estimates no chain after it
- * but gives them its estimate, which comes first in ties.  This does the
- * same to estimates made for every chain, so that a caller that made
- * them ranks the chains as zbw_probe() does.
+ * but gives them its estimate, which comes first in ties (and is sure).
+ * This does the same to estimates made for every chain, so that a caller
+ * that made them ranks the chains as zbw_probe() does.
  */
 void zbw_probe_cut(struct zbw_probe *p, u32 easy)
 {
 	unsigned int i, cut = p->nr;
 
 	for (i = 0; i < p->nr; i++) {
-		if (cut < p->nr)
+		if (cut < p->nr) {
 			p->est[i] = p->est[cut];
-		else if (p->est[i] < easy)
+			p->unsure &= ~BIT_ULL(i);
+		} else if (p->est[i] < easy) {
 			cut = i;
+		}
 	}
 }
 
@@ -358,8 +377,10 @@ void zbw_probe(const u8 *src, unsigned int slen,
 	plain = plain && probe && i < p->nr;
 	if (probe && !plain)
 		zbw_probe_sample(src, slen, scratch);
+	p->unsure = 0;
 	for (i = 0; i < p->nr; i++) {
 		const struct zbewalgo_combination *c = &table->comb[i];
+		bool unsure = false;
 
 		/* a chain with the layout of an earlier one: the same */
 		for (j = 0; j < i; j++)
@@ -373,8 +394,13 @@ void zbw_probe(const u8 *src, unsigned int slen,
 		} else if (cut < i) {
 			p->est[i] = p->est[cut];
 		} else {
+			if (j < i)
+				unsure = p->unsure & BIT_ULL(j);
 			p->est[i] = j < i ? p->est[j] :
-				    zbw_probe_estimate(c, src, slen, scratch);
+				    zbw_probe_estimate(c, src, slen, scratch,
+						       &unsure);
+			if (unsure)
+				p->unsure |= BIT_ULL(i);
 			if (p->est[i] < easy)
 				cut = i;
 		}

@@ -256,16 +256,39 @@ bool zbw_search_result(struct zbw_search *s, int ci, unsigned int steps,
 	return true;
 }
 
+/*
+ * Whether the search tries the second chain although the best result
+ * would end it: the first chain's result is the best, its estimate was
+ * less sure (a num step's at a lag, struct zbw_probe) and the second
+ * one's is within a quarter of it.  On arrays of records that repeat,
+ * zstd's matches often take less than the num steps' estimate makes
+ * out, and the estimates of both run low on pages that compress well.
+ */
+static bool zbw_search_further(const struct zbw_search *s)
+{
+	const struct zbw_probe *p = s->probe;
+	u32 e;
+
+	if (p->nr < 2 || s->best_comb < 0 || s->best_comb != p->order[0] ||
+	    !(p->unsure & BIT_ULL(s->best_comb)))
+		return false;
+	e = p->est[s->best_comb];
+	return p->est[p->order[1]] <= e + (e >> 2);
+}
+
 /**
  * zbw_search_stop() - whether the best result ends the search
  * @s: the search
+ * @i: the turn being tried
  *
  * Return: true when a result, not just the limit, is below
- * early_abort_size.
+ * early_abort_size, unless the second chain is to be tried
+ * (zbw_search_further()) and is not done.
  */
-bool zbw_search_stop(const struct zbw_search *s)
+bool zbw_search_stop(const struct zbw_search *s, unsigned int i)
 {
-	return s->best_comb >= 0 && s->best < s->early_abort;
+	return s->best_comb >= 0 && s->best < s->early_abort &&
+	       !(i <= 1 && zbw_search_further(s));
 }
 
 /**
@@ -278,7 +301,9 @@ bool zbw_search_stop(const struct zbw_search *s)
  * best result is over one and a half times its estimate: the estimates
  * are good relative to each other more than in bytes.  It also goes on
  * with a chain of the best one's layout, whose coder the probe cannot
- * tell apart.  Without a tolerance (or an estimate) every chain is tried.
+ * tell apart, and after a less sure first estimate's chain
+ * (zbw_search_further()).  Without a tolerance (or an estimate) every
+ * chain is tried.
  *
  * Return: true when the search ends here.
  */
@@ -292,6 +317,8 @@ bool zbw_search_chain_done(const struct zbw_search *s, unsigned int i)
 		return false;
 	next = p->order[i + 1];
 	if (p->layout[next] == p->layout[s->best_comb])
+		return false;
+	if (!i && zbw_search_further(s))
 		return false;
 	e = p->est[s->best_comb];
 	return p->est[next] > e + (e >> s->tolerance_shift) ||

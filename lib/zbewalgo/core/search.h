@@ -101,24 +101,26 @@ bool zbw_looks_random(struct zbw_sample *s, const u8 *src,
 /* slots for about the positions of the largest layout (sieve4's) */
 #define ZBW_PROBE_HASH_BITS	10
 /*
- * The sample and two buffers for its layouts, zbewalgo_stage_cap() bytes
- * each; the hash of words; byte counts; the sample's entropy and the word
- * size its lanes show.
+ * The sample (then the sample's entropy and the word size its lanes
+ * show) and two buffers for its layouts, zbewalgo_stage_cap() bytes each;
+ * the hash of words; byte counts.
  */
 #define ZBW_PROBE_STAGE		(ZBW_PROBE_BYTES + ZBW_PROBE_BYTES / 2 + 64)
-#define ZBW_PROBE_SCRATCH	(3 * ZBW_PROBE_STAGE + \
-				 (sizeof(u32) << ZBW_PROBE_HASH_BITS) + \
-				 256 * sizeof(u16) + 2 * sizeof(u32))
 /*
  * The num steps' estimate (num_enc.c) takes the room of the two layout
- * buffers, the hash and the byte counts, which it does not use
+ * buffers, the hash and the byte counts, which it does not use, and 1 KiB
+ * more (the histograms of its lag candidates); the sample's entropy and
+ * word size are kept after the sample
  */
 #define ZBW_PROBE_NUM_ROOM	ZBW_PROBE_STAGE
 #define ZBW_NUM_EST_SCRATCH	(2 * ZBW_PROBE_STAGE + \
 				 (sizeof(u32) << ZBW_PROBE_HASH_BITS) + \
-				 256 * sizeof(u16))
+				 256 * sizeof(u16) + 1024)
+#define ZBW_PROBE_SCRATCH	(ZBW_PROBE_NUM_ROOM + ZBW_NUM_EST_SCRATCH)
+
 u32 zbw_num_estimate(const u8 *sample, unsigned int n, unsigned int windows,
-		     unsigned int w, void *scratch);
+		     unsigned int w, const u8 *page, unsigned int slen,
+		     void *scratch, bool *lagged);
 /*
  * The estimate of a num step's palette (num_pick.c) takes the same room:
  * a hash of 512 numbers and their counts
@@ -141,9 +143,12 @@ u32 zbw_num_pal_estimate(const u8 *src, unsigned int slen, unsigned int w,
  * @order: table indexes, smallest estimate first, ties in table order
  * @layout: by table index, the first chain whose layout the probe sees
  *	as this one's (zbw_probe_same_layout())
+ * @unsure: by table index, the chains whose estimates are less sure (a
+ *	num step's at a lag): the search looks further after them
  */
 struct zbw_probe {
 	unsigned int nr;
+	u64 unsure;
 	u32 est[ZBW_PROBE_MAX];
 	u8 order[ZBW_PROBE_MAX];
 	u8 layout[ZBW_PROBE_MAX];
@@ -153,7 +158,8 @@ bool zbw_probe_same_layout(const struct zbewalgo_combination *a,
 			   const struct zbewalgo_combination *b);
 void zbw_probe_sample(const u8 *src, unsigned int slen, void *scratch);
 u32 zbw_probe_estimate(const struct zbewalgo_combination *comb,
-		       const u8 *src, unsigned int slen, void *scratch);
+		       const u8 *src, unsigned int slen, void *scratch,
+		       bool *unsure);
 bool zbw_probe_plain_chain(const struct zbewalgo_combination *comb);
 u32 zbw_probe_plain_estimate(const struct zbewalgo_combination *comb,
 			     unsigned int slen);
@@ -191,7 +197,7 @@ void zbw_search_start(struct zbw_search *s, const struct zbw_probe *probe,
 int zbw_search_chain(const struct zbw_search *s, unsigned int i);
 bool zbw_search_result(struct zbw_search *s, int ci, unsigned int steps,
 		       size_t size);
-bool zbw_search_stop(const struct zbw_search *s);
+bool zbw_search_stop(const struct zbw_search *s, unsigned int i);
 bool zbw_search_chain_done(const struct zbw_search *s, unsigned int i);
 
 #endif /* __ZBEWALGO_SEARCH_H */

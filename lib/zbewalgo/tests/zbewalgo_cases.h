@@ -468,4 +468,200 @@ out:
 	kfree(t);
 }
 
+/*
+ * Number @i of page @k of zbw_case_num_lag(): arrays of records, whose
+ * fields change little from one record to the next, at lags 3, 2, 4 and
+ * 16 (zbw_case_lag_of[])
+ */
+static inline u64 zbw_case_lag_number(unsigned int k, unsigned int i,
+				      u32 *rng)
+{
+	switch (k) {
+	case 0:	/* a pointer (+40 a record), a counter, a zero */
+		return i % 3 == 0 ? 0x562e78397a60ull + 0x28 * (i / 3) :
+		       i % 3 == 1 ? 0x91fe + i / 3 : 0;
+	case 1:	/* an id and a noisy linear field */
+		return i % 2 ? 0x80000000u + 1000 * (i / 2) +
+			       zbw_case_rnd(rng) % 16 :
+			       5000 + i / 2;
+	case 2:	/* 8-byte records of 16-bit fields */
+		return i % 4 == 0 ? i / 4 : i % 4 == 1 ? 0x8000 ^ (3 * i / 4) :
+		       i % 4 == 2 ? 7 : 0x1234 + zbw_case_rnd(rng) % 4;
+	default: /* 128-byte objects, a pointer among their fields */
+		return i % 16 == 0 ? 1 : i % 16 == 1 ? 0x94fc00 :
+		       i % 16 == 3 ? 0x7f26b1a160d0ull + 0x80 * (i / 16) :
+		       i % 16 == 9 ? 0xe0000 + zbw_case_rnd(rng) % 0x20000 :
+		       i % 16;
+	}
+}
+
+/* Step and lag of the pages of zbw_case_lag_number() */
+static const u8 zbw_case_lag_step[] = {
+	ZBEWALGO_STEP_NUM8, ZBEWALGO_STEP_NUM4, ZBEWALGO_STEP_NUM2,
+	ZBEWALGO_STEP_NUM8,
+};
+
+static const u8 zbw_case_lag_of[] = { 3, 2, 4, 16 };
+
+/*
+ * Payloads of the num4 step for 16 bytes, 4 numbers, at a lag (num.c's
+ * format): one bin and no values to code but the raw ones, which the
+ * lag repeats; with the 16 bytes zbewalgo_decompress() must give, or its
+ * error
+ */
+static const struct {
+	const char *what;
+	u8 len;
+	u8 b[24];
+	int ret;
+	u8 out[16];
+} zbw_case_lag_pay[] = {
+	{ "two records of two", 15,
+	  { 0x74, 0x01, 16, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77, 0x88,
+	    0, 0, 0, 0 }, 0,
+	  { 0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77, 0x88,
+	    0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77, 0x88 } },
+	{ "floats at a lag, 8 low bits zero", 16,
+	  { 0x76, 0x41, 16, 8, 0x56, 0x34, 0x12, 0, 0x21, 0x43, 0x65, 0,
+	    0, 0, 0, 0 }, 0,
+	  { 0, 0xa9, 0xcb, 0xed, 0, 0xde, 0xbc, 0x9a,
+	    0, 0xa9, 0xcb, 0xed, 0, 0xde, 0xbc, 0x9a } },
+	{ "indices at a lag", 20,
+	  { 0x77, 0x01, 16, 0, 0x11, 0x22, 0x33, 0x44, 0, 0, 0, 0, 0, 0, 0, 0,
+	    0, 0, 0, 0 }, 0,
+	  { 0x11, 0x22, 0x33, 0x44, 0x11, 0x22, 0x33, 0x44,
+	    0x11, 0x22, 0x33, 0x44, 0x11, 0x22, 0x33, 0x44 } },
+	{ "order 3, all raw", 23,
+	  { 0x7c, 0x01, 16, 1, 0, 0, 0, 2, 0, 0, 0, 3, 0, 0, 0, 4, 0, 0, 0,
+	    0, 0, 0, 0 }, 0,
+	  { 1, 0, 0, 0, 2, 0, 0, 0, 4, 0, 0, 0, 6, 0, 0, 0 } },
+	{ "a lag of 1", 15,
+	  { 0x74, 0x00, 16, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77, 0x88,
+	    0, 0, 0, 0 }, -EINVAL },
+	{ "bit 7 of the lag byte", 15,
+	  { 0x74, 0x81, 16, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77, 0x88,
+	    0, 0, 0, 0 }, -EINVAL },
+	{ "order 0 at a lag", 15,
+	  { 0x70, 0x01, 16, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77, 0x88,
+	    0, 0, 0, 0 }, -EINVAL },
+	{ "a factor of floats", 16,
+	  { 0x76, 0x21, 16, 8, 0x56, 0x34, 0x12, 0, 0x21, 0x43, 0x65, 0,
+	    0, 0, 0, 0 }, -EINVAL },
+	{ "a shift of integers", 16,
+	  { 0x74, 0x41, 16, 8, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77, 0x88,
+	    0, 0, 0, 0 }, -EINVAL },
+	{ "no lag byte", 1, { 0x74 }, -EINVAL },
+	{ "a raw number short", 7,
+	  { 0x74, 0x01, 16, 0x11, 0x22, 0x33, 0x44 }, -EINVAL },
+	{ "an index past the palette", 20,
+	  { 0x77, 0x01, 16, 0, 0x11, 0x22, 0x33, 0x44, 0, 0, 0, 0, 1, 0, 0, 0,
+	    0, 0, 0, 0 }, -EINVAL },
+};
+
+/*
+ * The num steps at a lag (num.c's format), on @ctx (for pages of up to
+ * 4096 bytes; its table and thresholds are replaced) and
+ * zbewalgo_decompress() with @scratch: arrays of records, each compressed
+ * by the num step of its word size alone, are written at their lag and
+ * come back byte-exact, every cut of them refused and corruptions
+ * harmless (zbw_case_corrupted()), a byte appended refused; hand-made
+ * payloads at a lag decode or are refused as the format says.
+ */
+static inline void zbw_case_num_lag(void *env, struct zbewalgo_ctx *ctx,
+				    void *scratch, struct zbw_case_stats *st)
+{
+	const struct zbewalgo_params params = {
+		.max_output_size = 4096, .early_abort_size = 512,
+		.tolerance_shift = 5,
+	};
+	size_t cap = ZBEWALGO_STORED_SIZE(4096), clen, olen;
+	struct zbewalgo_table *t = kmalloc(sizeof(*t), GFP_KERNEL);
+	u8 *page = kmalloc(4096, GFP_KERNEL), *c = kmalloc(cap, GFP_KERNEL);
+	u8 *out = kmalloc(4096, GFP_KERNEL);
+	unsigned int k, i, w;
+	u32 rng = 11;
+	int ret;
+
+	ZBW_CASE_CHECK(env, t && page && c && out, "out of memory");
+	if (!t || !page || !c || !out)
+		goto out;
+	memset(t, 0, sizeof(*t));
+	t->nr = 1;
+	t->comb[0].nr_steps = 1;
+	zbewalgo_ctx_set_table(ctx, t);
+	zbewalgo_ctx_set_params(ctx, &params);
+	for (k = 0; k < ARRAY_SIZE(zbw_case_lag_step); k++) {
+		struct zbw_case_page pg = { page, 4096, "page of records" };
+		u8 *exact;
+
+		t->comb[0].ids[0] = zbw_case_lag_step[k];
+		w = zbw_num_width(zbw_case_lag_step[k]);
+		for (i = 0; i < 4096 / w; i++) {
+			u64 x = zbw_case_lag_number(k, i, &rng);
+
+			if (w == 2)
+				put_unaligned_le16(x, page + 2 * i);
+			else if (w == 4)
+				put_unaligned_le32(x, page + 4 * i);
+			else
+				put_unaligned_le64(x, page + 8 * i);
+		}
+		clen = cap;
+		ret = zbewalgo_compress(ctx, page, 4096, c, &clen);
+		ZBW_CASE_CHECK(env, !ret && clen > 5 && c[0] == zbw_page_byte0(1),
+			       "page of records %u: compressed to %zu bytes (%d)",
+			       k, clen, ret);
+		if (ret || clen <= 5 || c[0] != zbw_page_byte0(1))
+			continue;
+		/* byte 0, the step, 4096 in two bytes, the mode, the lag */
+		ZBW_CASE_CHECK(env, (c[4] & 0x30) == 0x30 &&
+			       c[5] == zbw_case_lag_of[k] - 1,
+			       "page of records %u: mode 0x%02x, lag byte 0x%02x",
+			       k, c[4], c[5]);
+		olen = 4096;
+		ret = zbewalgo_decompress(c, clen, out, &olen, scratch);
+		ZBW_CASE_CHECK(env, !ret && olen == 4096 &&
+			       !memcmp(out, page, 4096),
+			       "page of records %u: no round trip (%d)", k, ret);
+		exact = kmemdup(c, clen, GFP_KERNEL);
+		ZBW_CASE_CHECK(env, exact, "out of memory");
+		if (!exact)
+			continue;
+		zbw_case_corrupted(env, &pg, exact, clen, scratch, 4096, 256,
+				   &rng, st);
+		zbw_case_trailing(env, &pg, exact, clen, scratch, 4096, &rng);
+		kfree(exact);
+	}
+	for (k = 0; k < ARRAY_SIZE(zbw_case_lag_pay); k++) {
+		u8 *p = kmalloc(3 + zbw_case_lag_pay[k].len, GFP_KERNEL);
+
+		ZBW_CASE_CHECK(env, p, "out of memory");
+		if (!p)
+			break;
+		p[0] = zbw_page_byte0(1);
+		p[1] = ZBEWALGO_STEP_NUM4;
+		p[2] = 16;
+		memcpy(p + 3, zbw_case_lag_pay[k].b, zbw_case_lag_pay[k].len);
+		olen = 4096;
+		ret = zbewalgo_decompress(p, 3 + zbw_case_lag_pay[k].len, out,
+					  &olen, scratch);
+		ZBW_CASE_CHECK(env, ret == zbw_case_lag_pay[k].ret,
+			       "payload of %s gave %d", zbw_case_lag_pay[k].what,
+			       ret);
+		ZBW_CASE_CHECK(env, ret || (olen == 16 &&
+					    !memcmp(out, zbw_case_lag_pay[k].out,
+						    16)),
+			       "payload of %s: %zu bytes, %08x %08x",
+			       zbw_case_lag_pay[k].what, olen,
+			       get_unaligned_le32(out),
+			       get_unaligned_le32(out + 4));
+		kfree(p);
+	}
+out:
+	kfree(out);
+	kfree(c);
+	kfree(page);
+	kfree(t);
+}
+
 #endif /* __ZBEWALGO_CASES_H */

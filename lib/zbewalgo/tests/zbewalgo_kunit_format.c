@@ -288,6 +288,21 @@ static void zbewalgo_test_num_palette(struct kunit *test)
 		   st.cuts, st.detected, st.flips);
 }
 
+/*
+ * The num steps at a lag (zbewalgo_cases.h): arrays of records, their
+ * cuts and corruptions, and hand-made payloads at a lag that the decoder
+ * must refuse: a lag of 1, an unknown bit, order 0, a factor of floats.
+ */
+static void zbewalgo_test_num_lag(struct kunit *test)
+{
+	struct zbw_fixture *f = test->priv;
+	struct zbw_case_stats st = { 0 };
+
+	zbw_case_num_lag(test, f->ctx, f->scratch, &st);
+	kunit_info(test, "%lu cuts rejected, %lu of %lu corruptions detected\n",
+		   st.cuts, st.detected, st.flips);
+}
+
 /* One encoding per page: a byte appended to any page makes it invalid. */
 static void zbewalgo_test_trailing_bytes(struct kunit *test)
 {
@@ -393,6 +408,7 @@ static struct kunit_case zbewalgo_test_cases[] = {
 #endif
 	KUNIT_CASE(zbewalgo_test_corrupted),
 	KUNIT_CASE(zbewalgo_test_num_palette),
+	KUNIT_CASE(zbewalgo_test_num_lag),
 	KUNIT_CASE(zbewalgo_test_trailing_bytes),
 	KUNIT_CASE(zbewalgo_test_ctx_decompress_bound),
 	KUNIT_CASE(zbewalgo_test_random_input),

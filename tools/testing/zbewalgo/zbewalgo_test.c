@@ -199,6 +199,7 @@ int main(int argc, char **argv)
 	test_step_decoders_hostile();
 	test_num_views();
 	test_num_palette();
+	test_num_lag();
 	test_dictionary();
 
 	printf("# %lu checks, %lu failed\n", checks, check_failures);

@@ -69,6 +69,7 @@ void test_lz_crafted(void);
 void test_steps_enospc(void);
 void test_num_views(void);
 void test_num_palette(void);
+void test_num_lag(void);
 void test_step_decoders_hostile(void);
 
 /* zbewalgo_test_ref.c */

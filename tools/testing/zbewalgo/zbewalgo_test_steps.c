@@ -206,8 +206,9 @@ void test_steps_enospc(void)
 
 /*
  * The num steps on pages built for each of their views: the encoder picks
- * the view the page was made with (the mode byte, num.c's format), writes
- * less than a bound, and the page comes back byte for byte.
+ * the view the page was made with (the mode byte, num.c's format, and for
+ * arrays of records the lag byte), writes less than a bound, and the page
+ * comes back byte for byte.
  */
 struct num_case;
 static const struct num_case *num_cases_first(void);
@@ -218,6 +219,7 @@ struct num_case {
 	unsigned int w;		/* bytes per number */
 	u8 mode, mask;		/* mode & mask must equal mode */
 	unsigned int most;	/* bytes at most */
+	unsigned int lag;	/* the lag byte's lag, 0 for no lag byte */
 };
 
 static u64 num_case_value(const struct num_case *c, unsigned int i)
@@ -254,8 +256,21 @@ static u64 num_case_value(const struct num_case *c, unsigned int i)
 	case 10: /* 64-bit pointers to 50 objects: a palette at order 0 */
 		return 0x7f3a00000000ull + (((rnd() % 50 + 1) *
 					     0x9e3779b9ull) & 0xffffff0ull);
-	default: /* four values in runs: a palette at order 1 */
+	case 11: /* four values in runs: a palette at order 1 */
 		return (i / 64 % 4) * 0x01010101u;
+	case 12: /* records of a pointer (+40 a record), a counter, a zero */
+		return i % 3 == 0 ? 0x562e78397a60ull + 0x28 * (i / 3) :
+		       i % 3 == 1 ? 0x91fe + i / 3 : 0;
+	case 13: /* records of an id and a noisy linear field: lag 2 */
+		return i % 2 ? 0x80000000u + 1000 * (i / 2) + rnd() % 16 :
+		       5000 + i / 2;
+	case 14: /* 8-byte records of 16-bit fields: lag 4 */
+		return i % 4 == 0 ? i / 4 : i % 4 == 1 ? 0x8000 ^ (3 * i / 4) :
+		       i % 4 == 2 ? 7 : 0x1234 + rnd() % 4;
+	default: /* 128-byte objects, a pointer among their fields: lag 16 */
+		return i % 16 == 0 ? 1 : i % 16 == 1 ? 0x94fc00 :
+		       i % 16 == 3 ? 0x7f26b1a160d0ull + 0x80 * (i / 16) :
+		       i % 16 == 9 ? 0xe0000 + rnd() % 0x20000 : i % 16;
 	}
 }
 
@@ -265,6 +280,7 @@ static u64 num_case_value(const struct num_case *c, unsigned int i)
 #define NUM_SHIFT	0x20
 #define NUM_ONE		0x40
 #define NUM_BE		0x80
+#define NUM_LAG		(NUM_FACTOR | NUM_SHIFT)
 
 static const struct num_case num_cases[] = {
 	{ "u16 counter", ZBEWALGO_STEP_NUM2, 2, 0x04 | NUM_ONE,
@@ -288,6 +304,14 @@ static const struct num_case num_cases[] = {
 	  NUM_VIEW | NUM_ORDER | NUM_FACTOR | NUM_SHIFT | NUM_BE, 700 },
 	{ "u32 of 4 values in runs", ZBEWALGO_STEP_NUM4, 4, 0x04 | 3,
 	  NUM_VIEW | NUM_ORDER | NUM_FACTOR | NUM_SHIFT | NUM_BE, 180 },
+	{ "u64 records of 3", ZBEWALGO_STEP_NUM8, 8, NUM_LAG | 0x08 | NUM_ONE,
+	  NUM_VIEW | NUM_ORDER | NUM_LAG | NUM_ONE | NUM_BE, 80, 3 },
+	{ "u32 records of 2", ZBEWALGO_STEP_NUM4, 4, NUM_LAG,
+	  NUM_VIEW | NUM_LAG | NUM_BE, 700, 2 },
+	{ "u16 records of 4", ZBEWALGO_STEP_NUM2, 2, NUM_LAG,
+	  NUM_VIEW | NUM_LAG | NUM_BE, 900, 4 },
+	{ "128-byte objects", ZBEWALGO_STEP_NUM8, 8, NUM_LAG,
+	  NUM_VIEW | NUM_LAG | NUM_BE, 700, 16 },
 };
 
 static const struct num_case *num_cases_first(void)
@@ -318,6 +342,10 @@ void test_num_views(void)
 		CHECK((enc[0] & c->mask) == c->mode,
 		      "%s: mode 0x%02x, want 0x%02x under 0x%02x", c->what,
 		      enc[0], c->mode, c->mask);
+		/* the lag byte: the lag less one, no factor, no shift */
+		CHECK(!c->lag || enc[1] == c->lag - 1,
+		      "%s: lag byte 0x%02x, want lag %u", c->what, enc[1],
+		      c->lag);
 		CHECK(n <= (int)c->most, "%s: %d bytes, at most %u", c->what,
 		      n, c->most);
 		d = st->decode(enc, n, dec, PAGE, scratch);
@@ -349,6 +377,28 @@ void test_num_palette(void)
 	CHECK(ctx && scratch, "out of memory");
 	if (ctx && scratch)
 		zbw_case_num_palette(NULL, ctx, scratch, &st);
+	printf("#   %lu cuts rejected, %lu of %lu corruptions detected\n",
+	       st.cuts, st.detected, st.flips);
+	zbewalgo_ctx_destroy(ctx);
+	free(scratch);
+	end();
+}
+
+/*
+ * The num steps at a lag (zbewalgo_cases.h, which KUnit runs too):
+ * arrays of records round-trip at their lag, their cuts are refused,
+ * hand-made payloads at a lag decode or are refused as the format says.
+ */
+void test_num_lag(void)
+{
+	struct zbewalgo_ctx *ctx = zbewalgo_ctx_create(PAGE);
+	void *scratch = malloc(zbewalgo_decompress_scratch_size(PAGE));
+	struct zbw_case_stats st = { 0 };
+
+	begin("num steps: differences at a lag, and hostile lags");
+	CHECK(ctx && scratch, "out of memory");
+	if (ctx && scratch)
+		zbw_case_num_lag(NULL, ctx, scratch, &st);
 	printf("#   %lu cuts rejected, %lu of %lu corruptions detected\n",
 	       st.cuts, st.detected, st.flips);
 	zbewalgo_ctx_destroy(ctx);
