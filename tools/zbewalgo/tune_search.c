@@ -256,12 +256,15 @@ static void sim(const struct tuner *t, int set, const int *tab, int n,
 		 */
 		plain = false;
 		probe.unsure = 0;
+		probe.zstd = -1;
 		for (i = 0; n > 1 && ps->plain[p] && i < n; i++)
 			plain |= zbw_probe_plain_chain(&t->cands[tab[i]].comb);
 		for (i = 0; i < n; i++) {
 			const struct zbewalgo_combination *c =
 				&t->cands[tab[i]].comb;
 
+			if (c->nr_steps == 1 && c->ids[0] == ZBEWALGO_STEP_ZSTD)
+				probe.zstd = i;
 			if (plain) {
 				probe.est[i] = zbw_probe_plain_estimate(c,
 									t->page);
@@ -305,6 +308,15 @@ static void sim(const struct tuner *t, int set, const int *tab, int n,
 			cost += tune_res_of(t, tab[ci], set)->ct[p];
 			if (zbw_search_chain_done(&s, i))
 				break;
+		}
+		k = zbw_search_zstd(&s, i, t->page);
+		if (k >= 0) {
+			const struct chainres *r = tune_res_of(t, tab[k], set);
+
+			out->tried++;
+			if (zbw_search_result(&s, k, 1, r->size[p]))
+				wpre = tab[k];
+			cost += r->ct[p];
 		}
 done:
 		/* and zram's copy of the result (or the page) into its store */

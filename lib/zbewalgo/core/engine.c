@@ -412,6 +412,73 @@ static int zbw_write_stored(const u8 *src, size_t slen, u8 *dst, size_t *dlen)
 	return 0;
 }
 
+/*
+ * Runs chain @ci of the table on @src at turn @turn of search @s, offering
+ * the search each of its results; the best so far goes where it ends up in
+ * @out when it fits @dlen.  Returns true when the search stops.
+ */
+static bool zbw_try_chain(struct zbewalgo_ctx *ctx, struct zbw_search *s,
+			  int ci, unsigned int turn, const u8 *src,
+			  unsigned int slen, u8 *out, size_t dlen)
+{
+	const struct zbewalgo_combination *comb = &ctx->table->comb[ci];
+	unsigned int len_bytes = zbw_len_bytes(slen);
+	/* The decoder bounds stages by the page's length, not the context's. */
+	unsigned int cap = zbewalgo_stage_cap(slen);
+	const u8 *in = src;
+	unsigned int inlen = slen, ob = 0, k;
+	/* a context made for another table has no room for its steps */
+	bool runs = !(zbw_comb_mask(comb) & ~ctx->steps);
+
+	ctx->result.tried++;
+	for (k = 0; runs && k < comb->nr_steps; k++) {
+		const struct zbewalgo_step *step;
+		unsigned int dcap = cap;
+		size_t over;
+		int ret;
+
+		/*
+		 * A result as long as the previous one is a step byte
+		 * longer: it never beats the best.  So a delta step before
+		 * the bitshuffle of its word size is not written out, only
+		 * both at once.
+		 */
+		step = zbw_fused_step(comb->ids, k, comb->nr_steps);
+		if (step)
+			k++;
+		else
+			step = zbewalgo_step_get(comb->ids[k]);
+		if (!step)
+			break;
+		over = 1 + (k + 1) + len_bytes;
+		/*
+		 * The last step's result only counts below the best: with
+		 * no room for more, it stops as soon as it knows (Huffman
+		 * from its exact size, before coding).
+		 */
+		if (k + 1 == comb->nr_steps) {
+			if (s->best <= over)
+				break;
+			dcap = min_t(size_t, cap, s->best - over - 1);
+		}
+		ret = step->encode(in, inlen, ctx->buf[ob], dcap,
+				   ctx->state[comb->ids[k]] ?:
+				   zbw_step_scratch(ctx, comb->ids[k]));
+		if (ret < 0)
+			break;
+		/* the best so far goes where it ends up, if it fits */
+		if (zbw_search_result(s, ci, k + 1, over + ret) &&
+		    s->best <= dlen)
+			memcpy(out + over, ctx->buf[ob], ret);
+		in = ctx->buf[ob];
+		inlen = ret;
+		ob ^= 1;
+		if (zbw_search_stop(s, turn))
+			return true;
+	}
+	return false;
+}
+
 /**
  * zbewalgo_compress() - compress one page
  * @ctx: context; not used concurrently by anyone else
@@ -423,7 +490,9 @@ static int zbw_write_stored(const u8 *src, size_t slen, u8 *dst, size_t *dlen)
  * Tries the combinations of the context's table, the one the probe expects
  * to do best first.  It stops as soon as a result is below
  * early_abort_size, or once the next combination is not expected to do
- * better (zbw_search_chain_done()), and keeps the shortest prefix chain.
+ * better (zbw_search_chain_done()), then tries zstd alone where a small
+ * result may lose to it (zbw_search_zstd()), and keeps the shortest prefix
+ * chain.
  * A page whose best result is not below max_output_size (or not smaller
  * than the stored form) is written in stored form,
  * ZBEWALGO_STORED_SIZE() bytes at most: compressing a valid page into a
@@ -443,12 +512,11 @@ int zbewalgo_compress(struct zbewalgo_ctx *ctx, const void *src, size_t slen,
 	const struct zbewalgo_table *table = ctx->table;
 	const struct zbewalgo_params *params = &ctx->params;
 	unsigned int len_bytes = zbw_len_bytes(slen);
-	/* The decoder bounds stages by the page's length, not the context's. */
-	unsigned int cap = zbewalgo_stage_cap(slen);
-	unsigned int i, k;
+	unsigned int i;
 	struct zbw_search s;
 	struct zbewalgo_result *res = &ctx->result;
 	u8 *out = dst;
+	int ci;
 
 	if (slen > ctx->max_len)
 		return -E2BIG;
@@ -477,63 +545,15 @@ int zbewalgo_compress(struct zbewalgo_ctx *ctx, const void *src, size_t slen,
 		zbw_zstd_set_page(ctx->state[ZBEWALGO_STEP_ZSTD], src);
 
 	for (i = 0; i < ctx->probe.nr && slen; i++) {
-		int ci = zbw_search_chain(&s, i);
-		const struct zbewalgo_combination *comb = &table->comb[ci];
-		const u8 *in = src;
-		unsigned int inlen = slen, ob = 0;
-		/* a context made for another table has no room for its steps */
-		bool runs = !(zbw_comb_mask(comb) & ~ctx->steps);
-
-		res->tried++;
-		for (k = 0; runs && k < comb->nr_steps; k++) {
-			const struct zbewalgo_step *step;
-			unsigned int dcap = cap;
-			size_t over;
-			int ret;
-
-			/*
-			 * A result as long as the previous one is a step byte
-			 * longer: it never beats the best.  So a delta step
-			 * before the bitshuffle of its word size is not
-			 * written out, only both at once.
-			 */
-			step = zbw_fused_step(comb->ids, k, comb->nr_steps);
-			if (step)
-				k++;
-			else
-				step = zbewalgo_step_get(comb->ids[k]);
-			if (!step)
-				break;
-			over = 1 + (k + 1) + len_bytes;
-			/*
-			 * The last step's result only counts below the best:
-			 * with no room for more, it stops as soon as it knows
-			 * (Huffman from its exact size, before coding).
-			 */
-			if (k + 1 == comb->nr_steps) {
-				if (s.best <= over)
-					break;
-				dcap = min_t(size_t, cap, s.best - over - 1);
-			}
-			ret = step->encode(in, inlen, ctx->buf[ob], dcap,
-					   ctx->state[comb->ids[k]] ?:
-					   zbw_step_scratch(ctx,
-							    comb->ids[k]));
-			if (ret < 0)
-				break;
-			/* the best so far goes where it ends up, if it fits */
-			if (zbw_search_result(&s, ci, k + 1, over + ret) &&
-			    s.best <= *dlen)
-				memcpy(out + over, ctx->buf[ob], ret);
-			in = ctx->buf[ob];
-			inlen = ret;
-			ob ^= 1;
-			if (zbw_search_stop(&s, i))
-				goto finish;
-		}
+		if (zbw_try_chain(ctx, &s, zbw_search_chain(&s, i), i, src,
+				  slen, out, *dlen))
+			goto finish;
 		if (zbw_search_chain_done(&s, i))
 			break;
 	}
+	ci = zbw_search_zstd(&s, i, slen);
+	if (ci >= 0)
+		zbw_try_chain(ctx, &s, ci, i, src, slen, out, *dlen);
 finish:
 	res->comb = s.best_comb;
 	res->nr_steps = s.best_steps;

@@ -378,9 +378,13 @@ void zbw_probe(const u8 *src, unsigned int slen,
 	if (probe && !plain)
 		zbw_probe_sample(src, slen, scratch);
 	p->unsure = 0;
+	p->zstd = -1;
 	for (i = 0; i < p->nr; i++) {
 		const struct zbewalgo_combination *c = &table->comb[i];
 		bool unsure = false;
+
+		if (c->nr_steps == 1 && c->ids[0] == ZBEWALGO_STEP_ZSTD)
+			p->zstd = i;
 
 		/* a chain with the layout of an earlier one: the same */
 		for (j = 0; j < i; j++)

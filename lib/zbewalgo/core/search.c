@@ -324,3 +324,38 @@ bool zbw_search_chain_done(const struct zbw_search *s, unsigned int i)
 	return p->est[next] > e + (e >> s->tolerance_shift) ||
 	       s->best <= p->est[next] + (p->est[next] >> 1);
 }
+
+/**
+ * zbw_search_zstd() - the chain of zstd alone, to try once the search ends
+ * @s: the search, ended by zbw_search_chain_done() or the last chain
+ * @turns: the turn it ended at (the probe's count when every chain ran)
+ * @slen: the page's length
+ *
+ * The probe ranks chains by the entropy of byte lanes and words, which
+ * misses what zstd's matches find on pages of records: repeats a few bytes
+ * apart with a few bytes changed.  There a small result of another chain
+ * can lose to zstd alone, which costs little on such a page.
+ *
+ * Return: the table index of the chain of zstd alone when the best result
+ * is below half the page, that chain's estimate is within a quarter of
+ * the best chain's and it has not run; else -1.
+ */
+int zbw_search_zstd(const struct zbw_search *s, unsigned int turns,
+		    size_t slen)
+{
+	const struct zbw_probe *p = s->probe;
+	int z = p->zstd;
+	u32 e;
+	unsigned int i;
+
+	if (z < 0 || s->best_comb < 0 || z == s->best_comb ||
+	    s->best >= slen / 2)
+		return -1;
+	e = p->est[s->best_comb];
+	if (p->est[z] > e + (e >> 2))
+		return -1;
+	for (i = 0; i <= turns && i < p->nr; i++)
+		if (p->order[i] == z)
+			return -1;
+	return z;
+}

@@ -145,10 +145,12 @@ u32 zbw_num_pal_estimate(const u8 *src, unsigned int slen, unsigned int w,
  *	as this one's (zbw_probe_same_layout())
  * @unsure: by table index, the chains whose estimates are less sure (a
  *	num step's at a lag): the search looks further after them
+ * @zstd: table index of the chain of zstd alone, -1 when there is none
  */
 struct zbw_probe {
 	unsigned int nr;
 	u64 unsure;
+	int zstd;
 	u32 est[ZBW_PROBE_MAX];
 	u8 order[ZBW_PROBE_MAX];
 	u8 layout[ZBW_PROBE_MAX];
@@ -199,5 +201,7 @@ bool zbw_search_result(struct zbw_search *s, int ci, unsigned int steps,
 		       size_t size);
 bool zbw_search_stop(const struct zbw_search *s, unsigned int i);
 bool zbw_search_chain_done(const struct zbw_search *s, unsigned int i);
+int zbw_search_zstd(const struct zbw_search *s, unsigned int turns,
+		    size_t slen);
 
 #endif /* __ZBEWALGO_SEARCH_H */
