@@ -278,18 +278,29 @@ static __always_inline u64 num_pal_gap(const u64 *val, unsigned int i,
 }
 
 /*
- * The bits of the gaps of palette @p of @w-byte numbers at order @e (the
- * format's) and the best q, which goes to *@q; their histogram at
- * NUM_Q_MAX is left in @p->h3
+ * The histogram at NUM_Q_MAX of the gaps of palette @p of @w-byte numbers
+ * at order @e (the format's) to @p->h3; returns its number of bins
  */
-static inline u32 num_pal_cost(struct num_pal *p, unsigned int w, bool e,
-			       unsigned int *q)
+static inline unsigned int num_pal_gap_hist(struct num_pal *p, unsigned int w,
+					    bool e)
 {
 	unsigned int nb = num_bins(w, NUM_Q_MAX), i;
 
 	memset(p->h3, 0, nb * sizeof(*p->h3));
 	for (i = 1; i < p->count; i++)
 		p->h3[num_bin3(num_pal_gap(p->val, i, e, 8 * w))]++;
+	return nb;
+}
+
+/*
+ * The bits of the gaps of palette @p of @w-byte numbers at order @e and
+ * the best q, which goes to *@q; their histogram is left in @p->h3
+ */
+static inline u32 num_pal_cost(struct num_pal *p, unsigned int w, bool e,
+			       unsigned int *q)
+{
+	unsigned int nb = num_pal_gap_hist(p, w, e);
+
 	return num_best_q(p->h3, nb, p->freq, q);
 }
 

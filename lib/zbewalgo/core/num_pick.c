@@ -162,12 +162,9 @@ static void num_pal_sort(u64 *a, u64 *tmp, unsigned int n)
  */
 static u32 num_pal_gap_bits(struct num_pal *p, unsigned int w, bool e)
 {
-	unsigned int nb = num_bins(w, NUM_Q_MAX), i, first3 = 0, last3 = 0;
+	unsigned int nb = num_pal_gap_hist(p, w, e), first3 = 0, last3 = 0;
 	unsigned int lo, nsym;
 
-	memset(p->h3, 0, nb * sizeof(*p->h3));
-	for (i = 1; i < p->count; i++)
-		p->h3[num_bin3(num_pal_gap(p->val, i, e, 8 * w))]++;
 	num_used(p->h3, nb, &first3, &last3);
 	return num_cost(p->h3, NUM_Q_MAX, first3, last3, NUM_PICK_Q, p->freq,
 			&lo, &nsym);
