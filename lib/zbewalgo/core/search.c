@@ -302,8 +302,10 @@ bool zbw_search_stop(const struct zbw_search *s, unsigned int i)
  * are good relative to each other more than in bytes.  It also goes on
  * with a chain of the best one's layout, whose coder the probe cannot
  * tell apart, and after a less sure first estimate's chain
- * (zbw_search_further()).  Without a tolerance (or an estimate) every
- * chain is tried.
+ * (zbw_search_further()).  While no result is below the limit, it goes
+ * on only with a chain whose estimate is: a page that nothing compresses
+ * costs one chain, not the table.  Without a tolerance (or an estimate)
+ * every chain is tried.
  *
  * Return: true when the search ends here.
  */
@@ -313,9 +315,12 @@ bool zbw_search_chain_done(const struct zbw_search *s, unsigned int i)
 	unsigned int next;
 	u32 e;
 
-	if (s->best_comb < 0 || !s->tolerance_shift || i + 1 >= p->nr)
+	if (!s->tolerance_shift || i + 1 >= p->nr)
 		return false;
 	next = p->order[i + 1];
+	/* nothing below the limit yet: only a chain expected below it */
+	if (s->best_comb < 0)
+		return p->est[next] && p->est[next] >= s->best;
 	if (p->layout[next] == p->layout[s->best_comb])
 		return false;
 	if (!i && zbw_search_further(s))
