@@ -257,6 +257,7 @@ static void sim(const struct tuner *t, int set, const int *tab, int n,
 		plain = false;
 		probe.unsure = 0;
 		probe.zstd = -1;
+		probe.easy = n;
 		for (i = 0; n > 1 && ps->plain[p] && i < n; i++)
 			plain |= zbw_probe_plain_chain(&t->cands[tab[i]].comb);
 		for (i = 0; i < n; i++) {

@@ -347,6 +347,7 @@ void zbw_probe_cut(struct zbw_probe *p, u32 easy)
 			cut = i;
 		}
 	}
+	p->easy = cut;
 }
 
 /**
@@ -409,5 +410,6 @@ void zbw_probe(const u8 *src, unsigned int slen,
 				cut = i;
 		}
 	}
+	p->easy = min(cut, p->nr);
 	zbw_probe_rank(p);
 }

@@ -260,9 +260,10 @@ bool zbw_search_result(struct zbw_search *s, int ci, unsigned int steps,
  * Whether the search tries the second chain although the best result
  * would end it: the first chain's result is the best, its estimate was
  * less sure (a num step's at a lag, struct zbw_probe) and the second
- * one's is within a quarter of it.  On arrays of records that repeat,
- * zstd's matches often take less than the num steps' estimate makes
- * out, and the estimates of both run low on pages that compress well.
+ * one's, its own and not an easy chain's copy, is within a quarter of
+ * it.  On arrays of records that repeat, zstd's matches often take less
+ * than the num steps' estimate makes out, and the estimates of both run
+ * low on pages that compress well.
  */
 static bool zbw_search_further(const struct zbw_search *s)
 {
@@ -270,7 +271,7 @@ static bool zbw_search_further(const struct zbw_search *s)
 	u32 e;
 
 	if (p->nr < 2 || s->best_comb < 0 || s->best_comb != p->order[0] ||
-	    !(p->unsure & BIT_ULL(s->best_comb)))
+	    !(p->unsure & BIT_ULL(s->best_comb)) || p->order[1] > p->easy)
 		return false;
 	e = p->est[s->best_comb];
 	return p->est[p->order[1]] <= e + (e >> 2);

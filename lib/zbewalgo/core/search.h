@@ -146,11 +146,15 @@ u32 zbw_num_pal_estimate(const u8 *src, unsigned int slen, unsigned int w,
  * @unsure: by table index, the chains whose estimates are less sure (a
  *	num step's at a lag): the search looks further after them
  * @zstd: table index of the chain of zstd alone, -1 when there is none
+ * @easy: table index of the first chain estimated below early_abort_size,
+ *	whose estimate the chains after it copy (zbw_probe_cut()); @nr when
+ *	none is
  */
 struct zbw_probe {
 	unsigned int nr;
 	u64 unsure;
 	int zstd;
+	unsigned int easy;
 	u32 est[ZBW_PROBE_MAX];
 	u8 order[ZBW_PROBE_MAX];
 	u8 layout[ZBW_PROBE_MAX];
