@@ -572,23 +572,40 @@ u32 zbw_num_pal_pick(struct num_pal *p, unsigned int w, unsigned int *cand)
  * Estimated bits of the values counted in histogram @h2 (@nb bins) for
  * windows of @per numbers at @order, per number counted or not (a
  * window's first ones are not, more of them the more differences); the
- * code's lengths with @table.  @freq is room for the counts of the bins.
+ * code's lengths with @table.  num_cost() at the histogram's own q, where
+ * each bin is a symbol of its own: nothing to merge.
  */
 static u32 num_pick_cost(const u16 *h2, unsigned int nb, unsigned int per,
-			 unsigned int order, u32 *freq, bool table)
+			 unsigned int order, bool table)
 {
-	unsigned int first, last, lo, nsym;
-	u32 cost;
+	unsigned int first, last, b, nsym;
+	u32 n = 0, log_n;
+	u64 bits = 0;
 
 	if (!num_used(h2, nb, &first, &last))
 		return 0;
-	cost = num_cost(h2, NUM_PICK_Q, first, last, NUM_PICK_Q, freq, &lo,
-			&nsym);
-	if (cost == U32_MAX)
-		return cost;
-	if (!table && nsym > 1)
-		cost -= nsym * 4 * 256;
-	return div_u64((u64)cost * per, per - order);
+	nsym = last - first + 1;
+	if (nsym > NUM_SYMS)
+		return U32_MAX;
+	for (b = first; b <= last; b++) {
+		n += h2[b];
+		/* the offset bits of bin b (num_bin()) */
+		if (b >> NUM_PICK_Q)
+			bits += (u64)h2[b] * ((b >> NUM_PICK_Q) - 1) * 256;
+	}
+	/* one bin: no codes; else a prefix code spends a bit or more */
+	if (nsym > 1) {
+		log_n = zbw_log2_q8(n);
+		for (b = first; b <= last; b++)
+			if (h2[b])
+				bits += (u64)h2[b] *
+					max_t(u32, log_n - zbw_log2_q8(h2[b]),
+					      256);
+		if (table)
+			bits += nsym * 4 * 256;
+	}
+	bits = min_t(u64, bits, U32_MAX - 1);
+	return div_u64(bits * per, per - order);
 }
 
 /*
@@ -627,7 +644,7 @@ noinline_for_stack u32 zbw_num_pick(const u8 *src, unsigned int per,
 		if (c == NUM_C_SINT0 && sc->factor >= 2)
 			continue;
 		cost = num_pick_cost(h->h2[c], nb, per, num_cand_order[c],
-				     h->freq, table);
+				     table);
 		if (cost < best) {
 			best = cost;
 			*cand = c;
@@ -641,7 +658,7 @@ noinline_for_stack u32 zbw_num_pick(const u8 *src, unsigned int per,
 		if (!n[order - 1])
 			continue;
 		cost = num_pick_cost(h->h2[c], nb, all, all - n[order - 1],
-				     h->freq, table);
+				     table);
 		/* the page's raw numbers, the sample's share of them */
 		raw = (u64)min(order * sc->lag, m) * w * 8 * 256 * all;
 		cost = min_t(u64, (u64)cost + div_u64(raw, m), U32_MAX);
