@@ -444,6 +444,43 @@ static noinline_for_stack int num_get_palette(const u8 **pp, const u8 *end,
 	return 0;
 }
 
+/*
+ * The values of the two bit streams at @p (the first @alen bytes, the
+ * second up to @end) into numbers @from to @m of @dst: false when the
+ * streams do not end there.  A frame of its own for each word size: the
+ * streams' state took the decoder's frame past 512 bytes on x86_64.
+ */
+static __always_inline bool num_get_streams(const u8 *p, u32 alen,
+					    const u8 *end, u8 *dst,
+					    unsigned int from, unsigned int m,
+					    unsigned int w, bool one,
+					    const struct num_dec *d)
+{
+	struct zbw_bitr br[2];
+
+	zbw_bitr_init(&br[0], p, p + alen);
+	zbw_bitr_init(&br[1], p + alen, end);
+	if (one)
+		num_get_values(br, dst, from, m, w, true, d);
+	else
+		num_get_values(br, dst, from, m, w, false, d);
+	return zbw_bitr_done(&br[0]) && zbw_bitr_done(&br[1]);
+}
+
+#define NUM_STREAMS(w)							\
+static noinline_for_stack bool num_get_streams##w(const u8 *p, u32 alen, \
+						 const u8 *end, u8 *dst, \
+						 unsigned int from,	\
+						 unsigned int m, bool one, \
+						 const struct num_dec *d) \
+{									\
+	return num_get_streams(p, alen, end, dst, from, m, w, one, d);	\
+}
+
+NUM_STREAMS(2)
+NUM_STREAMS(4)
+NUM_STREAMS(8)
+
 static __always_inline int num_decode(const u8 *src, unsigned int slen,
 				      u8 *dst, unsigned int dcap,
 				      void *scratch, unsigned int w)
@@ -452,7 +489,6 @@ static __always_inline int num_decode(const u8 *src, unsigned int slen,
 	struct num_dec *dd = scratch;
 	struct num_view v = { .w = w };
 	unsigned int q, i, m, tail, first;
-	struct zbw_bitr br[2];
 	u32 n, alen;
 	bool one;
 	u64 x;
@@ -524,13 +560,8 @@ static __always_inline int num_decode(const u8 *src, unsigned int slen,
 	if (!len || end - p - len < alen)
 		return -EINVAL;
 	p += len;
-	zbw_bitr_init(&br[0], p, p + alen);
-	zbw_bitr_init(&br[1], p + alen, end);
-	if (one)
-		num_get_values(br, dst, first, m, w, true, dd);
-	else
-		num_get_values(br, dst, first, m, w, false, dd);
-	if (!zbw_bitr_done(&br[0]) || !zbw_bitr_done(&br[1]))
+	if (!(w == 2 ? num_get_streams2 : w == 4 ? num_get_streams4 :
+	      num_get_streams8)(p, alen, end, dst, first, m, one, dd))
 		return -EINVAL;
 	/* at a lag the sums come first, then the view as at order 0 */
 	if (v.lag > 1) {

@@ -26,6 +26,8 @@ struct num_enc {
 	u16 *b3;
 	struct num_hist h;
 	struct num_pal pal;
+	/* what calls out of line fill in, out of num_encode()'s frame */
+	unsigned int cand, cand_be, q;
 };
 
 /*
@@ -114,6 +116,24 @@ static __always_inline void num_values_lag(const u8 *src, const u16 *idx,
 		h3[b3[i]]++;
 	}
 }
+
+/*
+ * num_values_lag() in a frame of its own for each word size: inlined, its
+ * loops took the encoder's frame past 512 bytes on x86_64
+ */
+#define NUM_VALUES_LAG(w)						\
+static noinline_for_stack void num_values_lag##w(const u8 *src,	\
+						 const u16 *idx,	\
+						 unsigned int m,	\
+						 const struct num_view *v, \
+						 u8 *r, u16 *b3, u16 *h3) \
+{									\
+	num_values_lag(src, idx, m, w, v, r, b3, h3);			\
+}
+
+NUM_VALUES_LAG(2)
+NUM_VALUES_LAG(4)
+NUM_VALUES_LAG(8)
 
 /*
  * Bits of the header of view @v for @m numbers that another view may not
@@ -339,7 +359,7 @@ static __always_inline int num_encode(const u8 *src, unsigned int slen,
 				      u8 *dst, unsigned int dcap,
 				      void *scratch, unsigned int w)
 {
-	unsigned int m = slen / w, nb = num_bins(w, NUM_Q_MAX), cand, q, lo;
+	unsigned int m = slen / w, nb = num_bins(w, NUM_Q_MAX), lo;
 	unsigned int nsym, i;
 	unsigned int first3, last3, used = 0, per, tail = slen - m * w;
 	u8 *p = dst, *end = dst + dcap;
@@ -349,7 +369,6 @@ static __always_inline int num_encode(const u8 *src, unsigned int slen,
 	struct zbw_bitw *bw = e->bw;
 	struct num_view *v = &e->v;
 	u32 *next = e->next;
-	unsigned int cand_be;
 	const u8 *num = src;
 	u32 best;
 	bool be;
@@ -368,7 +387,7 @@ static __always_inline int num_encode(const u8 *src, unsigned int slen,
 	num_scan(src, m, w, sc);
 	sc->lag = zbw_num_lag(src, m, w);
 	best = zbw_num_pick(src, per, NUM_WINDOWS, m / NUM_WINDOWS, w, sc,
-			    src, m, &e->h, &cand, true);
+			    src, m, &e->h, &e->cand, true);
 	be = zbw_num_big_endian(src, m, w);
 	if (be) {
 		/* the values replace the numbers there as they are made */
@@ -376,12 +395,12 @@ static __always_inline int num_encode(const u8 *src, unsigned int slen,
 		num_scan(e->r, m, w, sc_be);
 		sc_be->lag = zbw_num_lag(e->r, m, w);
 		be = zbw_num_pick(e->r, per, NUM_WINDOWS, m / NUM_WINDOWS, w,
-				  sc_be, e->r, m, &e->h, &cand_be, true) < best;
+				  sc_be, e->r, m, &e->h, &e->cand_be, true) < best;
 	}
 	if (be) {
 		num = e->r;
 		*sc = *sc_be;
-		cand = cand_be;
+		e->cand = e->cand_be;
 	} else if (best == U32_MAX) {
 		return -EINVAL;
 	}
@@ -396,22 +415,23 @@ static __always_inline int num_encode(const u8 *src, unsigned int slen,
 	 * one copy of the inlined loop in the frame)
 	 */
 	do {
-		zbw_num_view_of(cand, w, sc, v);
+		zbw_num_view_of(e->cand, w, sc, v);
 		memset(h3, 0, nb * sizeof(*h3));
 		if (v->lag > 1)
-			num_values_lag(num, e->pal.idx, m, w, v, e->r, e->b3,
-				       h3);
+			(w == 2 ? num_values_lag2 : w == 4 ? num_values_lag4 :
+			 num_values_lag8)(num, e->pal.idx, m, v, e->r, e->b3,
+					  h3);
 		else
 			num_values(num, e->pal.idx, m, w, v, e->r, e->b3, h3);
-		best = num_best_q(h3, nb, e->h.freq, &q);
+		best = num_best_q(h3, nb, e->h.freq, &e->q);
 	} while (v->view != NUM_PALETTE &&
 		 num_pal_wins(e, num, m, w, best + num_head_bits(v, m),
-			      &cand));
+			      &e->cand));
 	if (!num_used(h3, nb, &first3, &last3)) {
 		first3 = 0;
 		last3 = 0;
 	}
-	if (num_cost(h3, NUM_Q_MAX, first3, last3, q, e->h.freq, &lo,
+	if (num_cost(h3, NUM_Q_MAX, first3, last3, e->q, e->h.freq, &lo,
 		     &nsym) == U32_MAX)
 		return -EINVAL;
 	for (i = 0; i < nsym; i++)
@@ -426,7 +446,7 @@ static __always_inline int num_encode(const u8 *src, unsigned int slen,
 		dst[0] |= NUM_MODE_BIG_ENDIAN;
 	if (end - p < 2 + ZBW_LEN_BYTES_MAX + (nsym + 1) / 2 + tail)
 		return -ENOSPC;
-	*p++ = q;
+	*p++ = e->q;
 	p += zbw_put_len(p, end, lo);
 	*p++ = nsym - 1;
 	memset(e->code, 0, nsym * sizeof(*e->code));
@@ -443,7 +463,7 @@ static __always_inline int num_encode(const u8 *src, unsigned int slen,
 	}
 	/* code and offset length by bin at NUM_Q_MAX, for the values */
 	for (i = first3; i <= last3; i++) {
-		unsigned int b = num_merge(i, NUM_Q_MAX, q, &ob) - lo;
+		unsigned int b = num_merge(i, NUM_Q_MAX, e->q, &ob) - lo;
 
 		e->code3[i] = e->code[b] | ob << 24;
 	}
