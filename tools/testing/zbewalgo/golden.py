@@ -179,6 +179,23 @@ def palette_pages():
                                           for k in range(2048)])
 
 
+def lag_pages():
+    """(name, word size, lag, page) of arrays of records, which the num
+    steps write with differences at a lag."""
+    def page(fmt, records):
+        return b''.join(struct.pack(fmt, *r) for r in records)[:4096]
+
+    # a pointer that grows by 40 a record, a counter and a zero
+    yield 'records-of-24', 8, 3, page('<QQQ', [
+        (0x7f3a12340000 + 40 * r, 1000 + r, 0) for r in range(171)])
+    # an offset, a count and a float that changes a little
+    yield 'records-of-12', 4, 3, page('<IIf', [
+        (4096 + 12 * r, r * r % 977, 1.5 + r / 1024) for r in range(342)])
+    # four 16-bit fields, two of them constant
+    yield 'records-of-8', 2, 4, page('<HHHH', [
+        (3 * r, 0x1234, r * 7 % 256, 9) for r in range(512)])
+
+
 def tool_lines(tool, *args):
     out = subprocess.run([tool] + list(args), capture_output=True,
                          text=True, check=True)
@@ -270,6 +287,18 @@ def make(argv):
             head += 1
         if c[head + 1] & 3 != 3:
             raise SystemExit('num%d: %s not in the palette view' % (w, name))
+    # and arrays of records at their lag (bits 4 and 5 of the mode byte,
+    # then the lag byte, lag - 1 in its low bits)
+    for name, w, lag, p in lag_pages():
+        if not add('num%d.%s' % (w, name), p, ['-c', 'num%d' % w],
+                   want='num%d' % w):
+            raise SystemExit('num%d: %s not compressed' % (w, name))
+        c = blob[rows[-1]['offset']:]
+        head = 1 + (c[0] >> 4 & 7)
+        while c[head] & 0x80:
+            head += 1
+        if c[head + 1] >> 4 & 3 != 3 or (c[head + 2] & 0x1f) + 1 != lag:
+            raise SystemExit('num%d: %s not at lag %d' % (w, name, lag))
     for lvl in ('1', '2', '3'):
         for name, p in pages(4096):
             if name.endswith('.5'):
