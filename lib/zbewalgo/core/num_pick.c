@@ -242,14 +242,17 @@ static noinline_for_stack void num_count_lag(const u8 *page, unsigned int m,
  * windows of @per numbers at @order, per number counted or not (a
  * window's first ones are not, more of them the more differences); the
  * code's lengths with @table.  num_cost() at the histogram's own q, where
- * each bin is a symbol of its own: nothing to merge.
+ * each bin is a symbol of its own: nothing to merge.  One pass: the sum
+ * of c * (log n - log c) is n log n less that of c log c, and only a bin
+ * of more than half the numbers has a code shorter than the one bit a
+ * prefix code spends at least.
  */
 static u32 num_pick_cost(const u16 *h2, unsigned int nb, unsigned int per,
 			 unsigned int order, bool table)
 {
 	unsigned int first, last, b, nsym;
-	u32 n = 0, log_n;
-	u64 bits = 0;
+	u32 n = 0, c, top = 0, log_n, log_top = 0;
+	u64 bits = 0, clog = 0;
 
 	if (!num_used(h2, nb, &first, &last))
 		return 0;
@@ -257,19 +260,25 @@ static u32 num_pick_cost(const u16 *h2, unsigned int nb, unsigned int per,
 	if (nsym > NUM_SYMS)
 		return U32_MAX;
 	for (b = first; b <= last; b++) {
-		n += h2[b];
+		c = h2[b];
+		if (!c)
+			continue;
+		n += c;
 		/* the offset bits of bin b (num_bin()) */
 		if (b >> NUM_PICK_Q)
-			bits += (u64)h2[b] * ((b >> NUM_PICK_Q) - 1) * 256;
+			bits += (u64)c * ((b >> NUM_PICK_Q) - 1) * 256;
+		clog += (u64)c * zbw_log2_q8(c);
+		top = max(top, c);
 	}
-	/* one bin: no codes; else a prefix code spends a bit or more */
+	/* one bin: no codes */
 	if (nsym > 1) {
 		log_n = zbw_log2_q8(n);
-		for (b = first; b <= last; b++)
-			if (h2[b])
-				bits += (u64)h2[b] *
-					max_t(u32, log_n - zbw_log2_q8(h2[b]),
-					      256);
+		bits += (u64)n * log_n - clog;
+		if (2 * top > n) {
+			log_top = log_n - zbw_log2_q8(top);
+			if (log_top < 256)
+				bits += (u64)top * (256 - log_top);
+		}
 		if (table)
 			bits += nsym * 4 * 256;
 	}
