@@ -264,7 +264,7 @@ static void sim(const struct tuner *t, int set, const int *tab, int n,
 			const struct zbewalgo_combination *c =
 				&t->cands[tab[i]].comb;
 
-			if (c->nr_steps == 1 && c->ids[0] == ZBEWALGO_STEP_ZSTD)
+			if (zbw_probe_zstd_chain(c))
 				probe.zstd = i;
 			if (plain) {
 				probe.est[i] = zbw_probe_plain_estimate(c,

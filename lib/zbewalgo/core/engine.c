@@ -215,6 +215,7 @@ int zbw_ctx_new(size_t max_len, const struct zbewalgo_table *table,
 	ctx->lent = lent;
 	ctx->table = table ?: zbewalgo_table_default();
 	zbewalgo_default_params(&ctx->params, max_len);
+	ctx->level = level ?: ZBEWALGO_DEFAULT_LEVEL;
 	ctx->buf[0] = mem + head;
 	ctx->buf[1] = ctx->buf[0] + stage;
 	ctx->step_scratch = ctx->buf[1] + stage;
@@ -331,7 +332,8 @@ EXPORT_SYMBOL_IF_KUNIT(zbewalgo_ctx_set_params);
  * @ctx: the context, not compressing at the same time
  * @level: 1..ZBEWALGO_MAX_LEVEL; contexts start at ZBEWALGO_DEFAULT_LEVEL
  *
- * Steps that can trade speed for size (zstd) follow the level; the table
+ * Steps that can trade speed for size (zstd) follow the level, and so
+ * does the search: level 1 keeps its first small result; the table
  * is set apart, usually to zbewalgo_preset_table(@level).  Compressed
  * data decodes the same whatever the level.
  *
@@ -356,6 +358,7 @@ int zbewalgo_ctx_set_level(struct zbewalgo_ctx *ctx, int level)
 				return ret;
 		}
 	}
+	ctx->level = level;
 	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(zbewalgo_ctx_set_level);
@@ -490,8 +493,8 @@ static bool zbw_try_chain(struct zbewalgo_ctx *ctx, struct zbw_search *s,
  * Tries the combinations of the context's table, the one the probe expects
  * to do best first.  It stops as soon as a result is below
  * early_abort_size, or once the next combination is not expected to do
- * better (zbw_search_chain_done()), then tries zstd alone where a small
- * result may lose to it (zbw_search_zstd()), and keeps the shortest prefix
+ * better (zbw_search_chain_done()), then, above level 1, tries zstd alone
+ * where a small result may lose to it (zbw_search_zstd()), and keeps the shortest prefix
  * chain.
  * A page whose best result is not below max_output_size (or not smaller
  * than the stored form) is written in stored form,
@@ -551,7 +554,8 @@ int zbewalgo_compress(struct zbewalgo_ctx *ctx, const void *src, size_t slen,
 		if (zbw_search_chain_done(&s, i))
 			break;
 	}
-	ci = zbw_search_zstd(&s, i, slen);
+	/* level 1 keeps the first small result: zstd alone costs a try */
+	ci = ctx->level > 1 ? zbw_search_zstd(&s, i, slen) : -1;
 	if (ci >= 0)
 		zbw_try_chain(ctx, &s, ci, i, src, slen, out, *dlen);
 finish:

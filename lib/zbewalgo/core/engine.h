@@ -19,6 +19,7 @@ static inline size_t zbw_align8(size_t n)
  * @max_len: largest input this context accepts
  * @table: combinations to try; owned by the caller
  * @params: search thresholds
+ * @level: compression level, zbewalgo_ctx_set_level()
  * @result: what the previous call did, for statistics
  * @sample: the page's sample, for the incompressibility test
  * @probe: the page's estimates for the table's chains
@@ -42,6 +43,7 @@ struct zbewalgo_ctx {
 	size_t max_len;
 	const struct zbewalgo_table *table;
 	struct zbewalgo_params params;
+	int level;
 	struct zbewalgo_result result;
 	struct zbw_sample sample;
 	struct zbw_probe probe;

@@ -292,6 +292,17 @@ bool zbw_probe_plain_chain(const struct zbewalgo_combination *comb)
 }
 
 /**
+ * zbw_probe_zstd_chain() - whether a chain is zstd alone
+ * @comb: the chain
+ *
+ * Return: true for the chain zbw_search_zstd() may try last.
+ */
+bool zbw_probe_zstd_chain(const struct zbewalgo_combination *comb)
+{
+	return comb->nr_steps == 1 && comb->ids[0] == ZBEWALGO_STEP_ZSTD;
+}
+
+/**
  * zbw_probe_plain_estimate() - a chain's estimate for a plain page
  * @comb: the chain
  * @slen: the page's length
@@ -384,7 +395,7 @@ void zbw_probe(const u8 *src, unsigned int slen,
 		const struct zbewalgo_combination *c = &table->comb[i];
 		bool unsure = false;
 
-		if (c->nr_steps == 1 && c->ids[0] == ZBEWALGO_STEP_ZSTD)
+		if (zbw_probe_zstd_chain(c))
 			p->zstd = i;
 
 		/* a chain with the layout of an earlier one: the same */

@@ -167,6 +167,7 @@ u32 zbw_probe_estimate(const struct zbewalgo_combination *comb,
 		       const u8 *src, unsigned int slen, void *scratch,
 		       bool *unsure);
 bool zbw_probe_plain_chain(const struct zbewalgo_combination *comb);
+bool zbw_probe_zstd_chain(const struct zbewalgo_combination *comb);
 u32 zbw_probe_plain_estimate(const struct zbewalgo_combination *comb,
 			     unsigned int slen);
 void zbw_probe_rank(struct zbw_probe *p);
