@@ -516,7 +516,7 @@ int zbewalgo_compress(struct zbewalgo_ctx *ctx, const void *src, size_t slen,
 	const struct zbewalgo_params *params = &ctx->params;
 	unsigned int len_bytes = zbw_len_bytes(slen);
 	unsigned int i;
-	struct zbw_search s;
+	struct zbw_search *s = &ctx->search;
 	struct zbewalgo_result *res = &ctx->result;
 	u8 *out = dst;
 	int ci;
@@ -526,7 +526,7 @@ int zbewalgo_compress(struct zbewalgo_ctx *ctx, const void *src, size_t slen,
 
 	res->tried = 0;
 	/* Only results smaller than both of these are worth keeping. */
-	zbw_search_start(&s, &ctx->probe,
+	zbw_search_start(s, &ctx->probe,
 			 min_t(size_t, params->max_output_size,
 			       1 + len_bytes + slen), params);
 	/*
@@ -548,29 +548,29 @@ int zbewalgo_compress(struct zbewalgo_ctx *ctx, const void *src, size_t slen,
 		zbw_zstd_set_page(ctx->state[ZBEWALGO_STEP_ZSTD], src);
 
 	for (i = 0; i < ctx->probe.nr && slen; i++) {
-		if (zbw_try_chain(ctx, &s, zbw_search_chain(&s, i), i, src,
+		if (zbw_try_chain(ctx, s, zbw_search_chain(s, i), i, src,
 				  slen, out, *dlen))
 			goto finish;
-		if (zbw_search_chain_done(&s, i))
+		if (zbw_search_chain_done(s, i))
 			break;
 	}
 	/* level 1 keeps the first small result: zstd alone costs a try */
-	ci = ctx->level > 1 ? zbw_search_zstd(&s, i, slen) : -1;
+	ci = ctx->level > 1 ? zbw_search_zstd(s, i, slen) : -1;
 	if (ci >= 0)
-		zbw_try_chain(ctx, &s, ci, i, src, slen, out, *dlen);
+		zbw_try_chain(ctx, s, ci, i, src, slen, out, *dlen);
 finish:
-	res->comb = s.best_comb;
-	res->nr_steps = s.best_steps;
-	res->stored = s.best_comb < 0;
-	if (s.best_comb < 0)
+	res->comb = s->best_comb;
+	res->nr_steps = s->best_steps;
+	res->stored = s->best_comb < 0;
+	if (s->best_comb < 0)
 		return zbw_write_stored(src, slen, dst, dlen);
-	if (*dlen < s.best)
+	if (*dlen < s->best)
 		return -ENOSPC;
 
-	out[0] = zbw_page_byte0(s.best_steps);
-	memcpy(out + 1, table->comb[s.best_comb].ids, s.best_steps);
-	zbw_put_len(out + 1 + s.best_steps, out + s.best, slen);
-	*dlen = s.best;
+	out[0] = zbw_page_byte0(s->best_steps);
+	memcpy(out + 1, table->comb[s->best_comb].ids, s->best_steps);
+	zbw_put_len(out + 1 + s->best_steps, out + s->best, slen);
+	*dlen = s->best;
 	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(zbewalgo_compress);

@@ -23,7 +23,9 @@ static inline size_t zbw_align8(size_t n)
  * @result: what the previous call did, for statistics
  * @sample: the page's sample, for the incompressibility test
  * @probe: the page's estimates for the table's chains
- *	(@sample and @probe are here rather than on the caller's stack)
+ * @search: the page's search
+ *	(@sample, @probe and @search are here rather than on the caller's
+ *	stack)
  * @steps: the steps (BIT_ULL(id)) it has scratch and state for; chains
  *	with others are not tried, pages with others not decoded
  * @buf: two stage buffers of zbewalgo_stage_cap(@max_len) bytes each; the
@@ -47,6 +49,7 @@ struct zbewalgo_ctx {
 	struct zbewalgo_result result;
 	struct zbw_sample sample;
 	struct zbw_probe probe;
+	struct zbw_search search;
 	u64 steps;
 	u8 *buf[2];
 	void *step_scratch;

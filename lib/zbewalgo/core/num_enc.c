@@ -207,6 +207,27 @@ static __always_inline int num_put_value(struct zbw_bitw *bw, u64 x,
 }
 
 /*
+ * Whether the gaps of palette @pal of @w-byte numbers or their differences
+ * take fewer bits, and their q, into @pal, their histogram in @pal->h3:
+ * before num_put_head(), whose frame is deep enough.
+ */
+static noinline_for_stack void num_pal_order(struct num_pal *pal,
+					     unsigned int w)
+{
+	unsigned int q2;
+	u32 cost;
+
+	if (pal->count < 2)
+		return;
+	cost = num_pal_cost(pal, w, false, &pal->q);
+	pal->order2 = num_pal_cost(pal, w, true, &q2) < cost;
+	if (pal->order2)
+		pal->q = q2;
+	else
+		num_pal_cost(pal, w, false, &pal->q);
+}
+
+/*
  * The palette @pal of numbers of @w bytes (num.c's format) at *@p, its
  * stream made at @room (@cap bytes) first, in the code's room of @e:
  * -ENOSPC
@@ -215,12 +236,11 @@ static int num_put_palette(struct num_enc *e, struct num_pal *pal,
 			   unsigned int w, u8 **p, const u8 *end, u8 *room,
 			   unsigned int cap)
 {
-	unsigned int nb = num_bins(w, NUM_Q_MAX), c = pal->count, q, q2;
+	unsigned int nb = num_bins(w, NUM_Q_MAX), c = pal->count, q;
 	unsigned int first3, last3, lo, nsym, i, ob, n;
 	struct zbw_bitw bw;
 	u16 *h3 = pal->h3;
 	bool order2;
-	u32 cost;
 	u64 r;
 
 	n = zbw_put_len(*p, end, c - 1);
@@ -231,13 +251,8 @@ static int num_put_palette(struct num_enc *e, struct num_pal *pal,
 	*p += w;
 	if (c == 1)
 		return 0;
-	/* the gaps or their differences, and q, of the fewest bits */
-	cost = num_pal_cost(pal, w, false, &q);
-	order2 = num_pal_cost(pal, w, true, &q2) < cost;
-	if (order2)
-		q = q2;
-	else
-		num_pal_cost(pal, w, false, &q);
+	q = pal->q;
+	order2 = pal->order2;
 	/* c >= 2: a gap or more, in bins that num_pal_cost() could code */
 	if (!num_used(h3, nb, &first3, &last3) ||
 	    num_cost(h3, NUM_Q_MAX, first3, last3, q, pal->freq, &lo,
@@ -437,6 +452,8 @@ static __always_inline int num_encode(const u8 *src, unsigned int slen,
 	for (i = 0; i < nsym; i++)
 		used += !!e->h.freq[i];
 
+	if (v->view == NUM_PALETTE)
+		num_pal_order(&e->pal, w);
 	err = num_put_head(e, v, slen, e->r, m, &p, end, sa, dcap);
 	if (err)
 		return err;

@@ -242,6 +242,8 @@ struct num_hist {
  * @h3: the gaps' histogram at NUM_Q_MAX
  * @freq: the counts of the gaps' bins
  * @hp: the histograms of the indices at orders 0 and 1, at NUM_Q_MAX
+ * @q: the q of the gaps' code (num_pal_order() in num_enc.c)
+ * @order2: the gaps are coded as their differences
  */
 struct num_pal {
 	u16 *idx;
@@ -256,6 +258,8 @@ struct num_pal {
 	u16 h3[NUM_BINS3];
 	u32 freq[NUM_SYMS];
 	u16 hp[2][NUM_PAL_BINS3];
+	unsigned int q;
+	bool order2;
 };
 
 /* Numbers of a page the encoder picks its candidate on, in NUM_WINDOWS */
