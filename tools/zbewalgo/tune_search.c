@@ -39,6 +39,7 @@ static void probe_pages(const struct tuner *t, const struct pageset *ps,
 			const struct zbewalgo_combination *comb, uint32_t *est)
 {
 	static u8 scratch[ZBW_PROBE_SCRATCH] __aligned(8);
+	struct zbw_num_hint hint;
 	bool unsure;
 	size_t i;
 
@@ -48,7 +49,7 @@ static void probe_pages(const struct tuner *t, const struct pageset *ps,
 			continue;
 		zbw_probe_sample(ps->data + i * t->page, t->page, scratch);
 		est[i] = zbw_probe_estimate(comb, ps->data + i * t->page,
-					    t->page, scratch, &unsure);
+					    t->page, scratch, &unsure, &hint);
 		if (unsure)
 			est[i] |= TUNE_EST_UNSURE;
 	}

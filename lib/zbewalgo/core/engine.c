@@ -436,7 +436,8 @@ static bool zbw_try_chain(struct zbewalgo_ctx *ctx, struct zbw_search *s,
 	ctx->result.tried++;
 	for (k = 0; runs && k < comb->nr_steps; k++) {
 		const struct zbewalgo_step *step;
-		unsigned int dcap = cap;
+		unsigned int dcap = cap, w;
+		void *scratch;
 		size_t over;
 		int ret;
 
@@ -464,9 +465,17 @@ static bool zbw_try_chain(struct zbewalgo_ctx *ctx, struct zbw_search *s,
 				break;
 			dcap = min_t(size_t, cap, s->best - over - 1);
 		}
-		ret = step->encode(in, inlen, ctx->buf[ob], dcap,
-				   ctx->state[comb->ids[k]] ?:
-				   zbw_step_scratch(ctx, comb->ids[k]));
+		/* a num step takes what the probe picked for the page */
+		scratch = ctx->state[comb->ids[k]] ?:
+			  zbw_step_scratch(ctx, comb->ids[k]);
+		w = zbw_num_width(comb->ids[k]);
+		if (w && w == ctx->probe.num.w)
+			ret = zbw_num_encode_hinted(w, in, inlen, ctx->buf[ob],
+						    dcap, scratch,
+						    &ctx->probe.num);
+		else
+			ret = step->encode(in, inlen, ctx->buf[ob], dcap,
+					   scratch);
 		if (ret < 0)
 			break;
 		/* the best so far goes where it ends up, if it fits */

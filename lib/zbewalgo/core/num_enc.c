@@ -370,35 +370,36 @@ static __always_inline int num_put_values(const u8 *r, const u16 *b3,
 	       -ENOSPC;
 }
 
-static __always_inline int num_encode(const u8 *src, unsigned int slen,
-				      u8 *dst, unsigned int dcap,
-				      void *scratch, unsigned int w)
+/*
+ * The candidate of the view for the @m numbers of @w bytes at @src, in
+ * @e->cand and @e->sc: @hint's when it is for @src (and, at a lag, the
+ * page has one), else the one of the fewest estimated bits in either byte
+ * order.  Returns the numbers in the byte order picked (@e->r when
+ * swapped), NULL when no candidate can code them.
+ */
+static __always_inline const u8 *
+num_enc_pick(struct num_enc *e, const u8 *src, unsigned int m, unsigned int w,
+	     const struct zbw_num_hint *hint)
 {
-	unsigned int m = slen / w, nb = num_bins(w, NUM_Q_MAX), lo;
-	unsigned int nsym, i;
-	unsigned int first3, last3, used = 0, per, tail = slen - m * w;
-	u8 *p = dst, *end = dst + dcap;
-	struct num_enc *e = scratch;
-	/* the larger state in the scratch: the frame stays small */
+	unsigned int per = min_t(unsigned int, m, NUM_PICK) / NUM_WINDOWS;
 	struct num_scan *sc = &e->sc, *sc_be = &e->sc_be;
-	struct zbw_bitw *bw = e->bw;
-	struct num_view *v = &e->v;
-	u32 *next = e->next;
 	const u8 *num = src;
 	u32 best;
 	bool be;
-	unsigned int alen, blen, n, ob;
-	u8 *sa;
-	u16 *h3;
-	int err;
 
-	if (m < 2)
-		return -EINVAL;
-	e->r = (u8 *)scratch + zbw_num_enc_size(0);
-	e->b3 = (u16 *)(e->r + ALIGN(slen, 2));
-	sa = (u8 *)(e->b3 + m);
-	e->pal.idx = (u16 *)sa;
-	per = min_t(unsigned int, m, NUM_PICK) / NUM_WINDOWS;
+	if (hint && hint->page == src && hint->w == w &&
+	    hint->cand < NUM_C_PAL0) {
+		if (hint->be) {
+			zbw_num_swap(e->r, src, m, w);
+			num = e->r;
+		}
+		num_scan(num, m, w, sc);
+		sc->lag = zbw_num_lag(num, m, w);
+		if (hint->cand < NUM_C_LAG1 || sc->lag >= 2) {
+			e->cand = hint->cand;
+			return num;
+		}
+	}
 	num_scan(src, m, w, sc);
 	sc->lag = zbw_num_lag(src, m, w);
 	best = zbw_num_pick(src, per, NUM_WINDOWS, m / NUM_WINDOWS, w, sc,
@@ -413,12 +414,44 @@ static __always_inline int num_encode(const u8 *src, unsigned int slen,
 				  sc_be, e->r, m, &e->h, &e->cand_be, true) < best;
 	}
 	if (be) {
-		num = e->r;
 		*sc = *sc_be;
 		e->cand = e->cand_be;
-	} else if (best == U32_MAX) {
-		return -EINVAL;
+		return e->r;
 	}
+	return best == U32_MAX ? NULL : src;
+}
+
+static __always_inline int num_encode(const u8 *src, unsigned int slen,
+				      u8 *dst, unsigned int dcap,
+				      void *scratch, unsigned int w,
+				      const struct zbw_num_hint *hint)
+{
+	unsigned int m = slen / w, nb = num_bins(w, NUM_Q_MAX), lo;
+	unsigned int nsym, i;
+	unsigned int first3, last3, used = 0, tail = slen - m * w;
+	u8 *p = dst, *end = dst + dcap;
+	struct num_enc *e = scratch;
+	/* the larger state in the scratch: the frame stays small */
+	struct num_scan *sc = &e->sc;
+	struct zbw_bitw *bw = e->bw;
+	struct num_view *v = &e->v;
+	u32 *next = e->next;
+	const u8 *num;
+	u32 best;
+	unsigned int alen, blen, n, ob;
+	u8 *sa;
+	u16 *h3;
+	int err;
+
+	if (m < 2)
+		return -EINVAL;
+	e->r = (u8 *)scratch + zbw_num_enc_size(0);
+	e->b3 = (u16 *)(e->r + ALIGN(slen, 2));
+	sa = (u8 *)(e->b3 + m);
+	e->pal.idx = (u16 *)sa;
+	num = num_enc_pick(e, src, m, w, hint);
+	if (!num)
+		return -EINVAL;
 	/* the palette of numbers that the values replace: before them */
 	e->pal.count = 0;
 	if (num == e->r)
@@ -459,7 +492,7 @@ static __always_inline int num_encode(const u8 *src, unsigned int slen,
 		return err;
 	if (used <= 1)
 		dst[0] |= NUM_MODE_ONE;
-	if (be)
+	if (num == e->r)
 		dst[0] |= NUM_MODE_BIG_ENDIAN;
 	if (end - p < 2 + ZBW_LEN_BYTES_MAX + (nsym + 1) / 2 + tail)
 		return -ENOSPC;
@@ -505,10 +538,19 @@ static __always_inline int num_encode(const u8 *src, unsigned int slen,
 }
 
 #define NUM_ENCODER(w)							\
+int zbw_num##w##_encode_hinted(const u8 *src, unsigned int slen,	\
+			       u8 *dst, unsigned int dcap,		\
+			       void *scratch,				\
+			       const struct zbw_num_hint *hint)		\
+{									\
+	return num_encode(src, slen, dst, dcap, scratch, w, hint);	\
+}									\
+									\
 int zbw_num##w##_encode(const u8 *src, unsigned int slen, u8 *dst,	\
 			unsigned int dcap, void *scratch)		\
 {									\
-	return num_encode(src, slen, dst, dcap, scratch, w);		\
+	return zbw_num##w##_encode_hinted(src, slen, dst, dcap,		\
+					  scratch, NULL);		\
 }
 
 NUM_ENCODER(2)

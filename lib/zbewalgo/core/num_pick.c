@@ -6,7 +6,7 @@
  * each counted into a histogram and costed, and the view of the fewest
  * bits picked (a page of few distinct numbers also has its palette,
  * num_pal.c).  The probe's estimate of a num step is the same pick on the
- * probe's sample (the lag's on the page).
+ * probe's sample (the lag's on the page), and the encoder takes it.
  */
 
 #include "num_enc.h"
@@ -382,6 +382,9 @@ void zbw_num_view_of(unsigned int cand, unsigned int w,
  * @slen: its length
  * @scratch: at least ZBW_NUM_EST_SCRATCH bytes, 8-byte aligned
  * @lagged: set when a lag candidate gave the estimate
+ * @hint: the candidate and byte order picked, for the step's encoder
+ *	(@hint->page is left to the caller); @hint->w is 0 when none can
+ *	code the numbers
  *
  * The lag candidates are counted on the page (in its own byte order
  * only).
@@ -392,7 +395,7 @@ void zbw_num_view_of(unsigned int cand, unsigned int w,
  */
 u32 zbw_num_estimate(const u8 *sample, unsigned int n, unsigned int windows,
 		     unsigned int w, const u8 *page, unsigned int slen,
-		     void *scratch, bool *lagged)
+		     void *scratch, bool *lagged, struct zbw_num_hint *hint)
 {
 	struct num_hist *h = scratch +
 			     BUILD_BUG_ON_ZERO(sizeof(struct num_hist) +
@@ -410,6 +413,8 @@ u32 zbw_num_estimate(const u8 *sample, unsigned int n, unsigned int windows,
 	best = zbw_num_pick(sample, per, windows, per, w, sc, page, slen / w,
 			    h, &cand, false);
 	*lagged = cand == NUM_C_LAG1 || cand == NUM_C_LAG2;
+	hint->cand = cand;
+	hint->be = false;
 	if (zbw_num_big_endian(sample, n / w, w)) {
 		zbw_num_swap(swapped, sample, n / w, w);
 		num_scan_sample(swapped, n / w, w, sc);
@@ -418,7 +423,10 @@ u32 zbw_num_estimate(const u8 *sample, unsigned int n, unsigned int windows,
 		if (be < best) {
 			best = be;
 			*lagged = false;
+			hint->cand = cand;
+			hint->be = true;
 		}
 	}
+	hint->w = best == U32_MAX ? 0 : w;
 	return best;
 }

@@ -200,12 +200,13 @@ static bool zbw_probe_permutes(unsigned int id)
  * @scratch: as given to zbw_probe_sample() for the page
  * @unsure: set when the estimate is less sure than most (a num step's at
  *	a lag), else cleared
+ * @hint: a num step's pick, zbw_num_estimate()
  *
  * Return: the estimated compressed size of the page, in bytes.
  */
 u32 zbw_probe_estimate(const struct zbewalgo_combination *comb,
 		       const u8 *src, unsigned int slen, void *scratch,
-		       bool *unsure)
+		       bool *unsure, struct zbw_num_hint *hint)
 {
 	u8 *buf[2] = { (u8 *)scratch + ZBW_PROBE_STAGE,
 		       (u8 *)scratch + 2 * ZBW_PROBE_STAGE };
@@ -226,7 +227,7 @@ u32 zbw_probe_estimate(const struct zbewalgo_combination *comb,
 			return slen;
 		bits = zbw_num_estimate(in, n, ZBW_PROBE_WINDOWS, w, src, slen,
 					(u8 *)scratch + ZBW_PROBE_NUM_ROOM,
-					&lagged);
+					&lagged, hint);
 		est = bits == U32_MAX ? slen :
 		      ZBW_NUM_HEAD + DIV_ROUND_UP((u64)bits * slen,
 						  8 * 256 * ZBW_PROBE_BYTES);
@@ -391,6 +392,8 @@ void zbw_probe(const u8 *src, unsigned int slen,
 		zbw_probe_sample(src, slen, scratch);
 	p->unsure = 0;
 	p->zstd = -1;
+	p->num.page = src;
+	p->num.w = 0;
 	for (i = 0; i < p->nr; i++) {
 		const struct zbewalgo_combination *c = &table->comb[i];
 		bool unsure = false;
@@ -414,7 +417,7 @@ void zbw_probe(const u8 *src, unsigned int slen,
 				unsure = p->unsure & BIT_ULL(j);
 			p->est[i] = j < i ? p->est[j] :
 				    zbw_probe_estimate(c, src, slen, scratch,
-						       &unsure);
+						       &unsure, &p->num);
 			if (unsure)
 				p->unsure |= BIT_ULL(i);
 			if (p->est[i] < easy)

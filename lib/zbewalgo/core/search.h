@@ -120,7 +120,7 @@ bool zbw_looks_random(struct zbw_sample *s, const u8 *src,
 
 u32 zbw_num_estimate(const u8 *sample, unsigned int n, unsigned int windows,
 		     unsigned int w, const u8 *page, unsigned int slen,
-		     void *scratch, bool *lagged);
+		     void *scratch, bool *lagged, struct zbw_num_hint *hint);
 /*
  * The estimate of a num step's palette (num_pick.c) takes the same room:
  * a hash of 512 numbers and their counts
@@ -149,6 +149,7 @@ u32 zbw_num_pal_estimate(const u8 *src, unsigned int slen, unsigned int w,
  * @easy: table index of the first chain estimated below early_abort_size,
  *	whose estimate the chains after it copy (zbw_probe_cut()); @nr when
  *	none is
+ * @num: the pick of the num step it estimated, for its encoder
  */
 struct zbw_probe {
 	unsigned int nr;
@@ -158,6 +159,7 @@ struct zbw_probe {
 	u32 est[ZBW_PROBE_MAX];
 	u8 order[ZBW_PROBE_MAX];
 	u8 layout[ZBW_PROBE_MAX];
+	struct zbw_num_hint num;
 };
 
 bool zbw_probe_same_layout(const struct zbewalgo_combination *a,
@@ -165,7 +167,7 @@ bool zbw_probe_same_layout(const struct zbewalgo_combination *a,
 void zbw_probe_sample(const u8 *src, unsigned int slen, void *scratch);
 u32 zbw_probe_estimate(const struct zbewalgo_combination *comb,
 		       const u8 *src, unsigned int slen, void *scratch,
-		       bool *unsure);
+		       bool *unsure, struct zbw_num_hint *hint);
 bool zbw_probe_plain_chain(const struct zbewalgo_combination *comb);
 bool zbw_probe_zstd_chain(const struct zbewalgo_combination *comb);
 u32 zbw_probe_plain_estimate(const struct zbewalgo_combination *comb,

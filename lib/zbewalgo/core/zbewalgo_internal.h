@@ -238,6 +238,50 @@ static inline unsigned int zbw_num_width(unsigned int id)
 	}
 }
 
+/**
+ * struct zbw_num_hint - the probe's pick for a num step on a page
+ * @page: the page it was picked for
+ * @w: the step's word size, 0 when the probe picked nothing
+ * @cand: the candidate (num_enc.h)
+ * @be: the numbers are big-endian
+ *
+ * zbw_num_estimate() picks on the page's sample what the encoder would
+ * pick on much the same numbers: the encoder takes it instead
+ * (zbw_num2_encode_hinted() and the others in num_enc.c).
+ */
+struct zbw_num_hint {
+	const u8 *page;
+	unsigned int w;
+	unsigned int cand;
+	bool be;
+};
+
+/* A num step's encoder with the probe's pick for the page, if any */
+int zbw_num2_encode_hinted(const u8 *src, unsigned int slen, u8 *dst,
+			   unsigned int dcap, void *scratch,
+			   const struct zbw_num_hint *hint);
+int zbw_num4_encode_hinted(const u8 *src, unsigned int slen, u8 *dst,
+			   unsigned int dcap, void *scratch,
+			   const struct zbw_num_hint *hint);
+int zbw_num8_encode_hinted(const u8 *src, unsigned int slen, u8 *dst,
+			   unsigned int dcap, void *scratch,
+			   const struct zbw_num_hint *hint);
+
+/* The num step of word size @w (2, 4 or 8), with @hint */
+static inline int zbw_num_encode_hinted(unsigned int w, const u8 *src,
+					unsigned int slen, u8 *dst,
+					unsigned int dcap, void *scratch,
+					const struct zbw_num_hint *hint)
+{
+	if (w == 2)
+		return zbw_num2_encode_hinted(src, slen, dst, dcap, scratch,
+					      hint);
+	if (w == 4)
+		return zbw_num4_encode_hinted(src, slen, dst, dcap, scratch,
+					      hint);
+	return zbw_num8_encode_hinted(src, slen, dst, dcap, scratch, hint);
+}
+
 /* Largest length any step stores with zbw_put_len(), and its size. */
 #define ZBW_LEN_MAX		((1u << 21) - 1)
 #define ZBW_LEN_BYTES_MAX	3

@@ -7,6 +7,7 @@
  */
 
 #include "zbewalgo_test.h"
+#include "../../../lib/zbewalgo/core/num_enc.h"
 
 /* Every step alone: exact-size buffers both ways. */
 void test_steps(void)
@@ -356,6 +357,69 @@ void test_num_views(void)
 		       sname(st), n, enc[0]);
 	}
 	free(dec);
+	free(enc);
+	free(page);
+	free(scratch);
+	end();
+}
+
+/*
+ * The probe's pick for a num step (struct zbw_num_hint): any candidate in
+ * either byte order round-trips or is refused, one the page cannot take
+ * (a lag where it has none, a palette) is not taken, and a hint for
+ * another page changes nothing.
+ */
+void test_num_hints(void)
+{
+	unsigned int cap = zbewalgo_stage_cap(PAGE), k, i, cand, taken = 0;
+	void *scratch = malloc(zbewalgo_steps_scratch_size(cap));
+	unsigned char *page = malloc(PAGE), *enc = malloc(cap);
+	unsigned char *ref = malloc(cap), *dec = malloc(PAGE);
+	struct zbw_num_hint h;
+
+	begin("num steps: the probe's pick, whatever it is");
+	for (k = 0; k < ARRAY_SIZE(num_cases); k++) {
+		const struct num_case *c = &num_cases[k];
+		const struct zbewalgo_step *st = zbewalgo_step_get(c->id);
+		int r, n, d;
+
+		rng_state = 0x9e3779b97f4a7c15ull + k;
+		for (i = 0; i < PAGE / c->w; i++)
+			zbw_put_word(num_case_value(c, i), page, i, c->w);
+		r = st->encode(page, PAGE, ref, cap, scratch);
+		for (cand = 0; cand < NUM_C_PAL1 + 1; cand++) {
+			h.page = page;
+			h.w = c->w;
+			h.cand = cand;
+			h.be = cand & 1;
+			n = zbw_num_encode_hinted(c->w, page, PAGE, enc, cap,
+						  scratch, &h);
+			if (n < 0)
+				continue;
+			taken++;
+			d = st->decode(enc, n, dec, PAGE, scratch);
+			CHECK(d == PAGE && !memcmp(dec, page, PAGE),
+			      "%s: candidate %u%s: decoded %d bytes", c->what,
+			      cand, h.be ? " big-endian" : "", d);
+			/* what no pick makes: the encoder's own */
+			if (cand >= NUM_C_PAL0)
+				CHECK(n == r && !memcmp(enc, ref, n),
+				      "%s: palette candidate %u taken",
+				      c->what, cand);
+		}
+		h.page = page + 1;
+		h.cand = NUM_C_INT0;
+		n = zbw_num_encode_hinted(c->w, page, PAGE, enc, cap, scratch,
+					  &h);
+		CHECK(n == r && (r < 0 || !memcmp(enc, ref, r)),
+		      "%s: a hint for another page was taken", c->what);
+	}
+	CHECK(taken >= ARRAY_SIZE(num_cases) * NUM_C_PAL0 / 2,
+	      "%u candidates encoded", taken);
+	printf("#   %u of %zu candidates encoded and decoded\n", taken,
+	       ARRAY_SIZE(num_cases) * (NUM_C_PAL1 + 1));
+	free(dec);
+	free(ref);
 	free(enc);
 	free(page);
 	free(scratch);
