@@ -233,7 +233,7 @@ static void sim(const struct tuner *t, int set, const int *tab, int n,
 		.max_output_size = maxout,
 		.tolerance_shift = t->tol,
 	};
-	struct zbw_probe probe = { .nr = n };
+	struct zbw_probe probe = { .nr = n }, full;
 	struct zbw_search s;
 	bool plain;
 	int i, k;
@@ -284,6 +284,8 @@ static void sim(const struct tuner *t, int set, const int *tab, int n,
 					break;
 			probe.layout[i] = k;
 		}
+		/* the estimates zbw_probe_rest() makes after a miss */
+		full = probe;
 		if (n > 1 && !plain)
 			zbw_probe_cut(&probe, ea);
 		zbw_probe_rank(&probe);
@@ -308,6 +310,12 @@ static void sim(const struct tuner *t, int set, const int *tab, int n,
 				}
 			}
 			cost += tune_res_of(t, tab[ci], set)->ct[p];
+			if (!i && probe.easy < n) {
+				memcpy(probe.est, full.est, sizeof(probe.est));
+				probe.unsure = full.unsure;
+				probe.easy = n;
+				zbw_probe_rank_after(&probe);
+			}
 			if (zbw_search_chain_done(&s, i))
 				break;
 		}

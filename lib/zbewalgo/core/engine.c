@@ -560,6 +560,9 @@ int zbewalgo_compress(struct zbewalgo_ctx *ctx, const void *src, size_t slen,
 		if (zbw_try_chain(ctx, s, zbw_search_chain(s, i), i, src,
 				  slen, out, *dlen))
 			goto finish;
+		if (!i)
+			zbw_probe_rest(src, slen, table, ctx->step_scratch,
+				       &ctx->probe);
 		if (zbw_search_chain_done(s, i))
 			break;
 	}

@@ -337,15 +337,31 @@ void zbw_probe_rank(struct zbw_probe *p)
 }
 
 /**
+ * zbw_probe_rank_after() - rank the chains again after the first was tried
+ * @p: @p->est set; @p->order[0] the chain tried, which stays first
+ */
+void zbw_probe_rank_after(struct zbw_probe *p)
+{
+	unsigned int first = p->order[0], i;
+
+	zbw_probe_rank(p);
+	for (i = 0; p->order[i] != first; i++)
+		;
+	memmove(p->order + 1, p->order, i);
+	p->order[0] = first;
+}
+
+/**
  * zbw_probe_cut() - give the chains after an easy one its estimate
  * @p: the estimates of every chain, by table index
  * @easy: struct zbewalgo_params.early_abort_size
  *
  * The first chain in table order whose estimate is below @easy will most
  * likely end the search at once: zbw_probe() estimates no chain after it
- * but gives them its estimate, which comes first in ties (and is sure).
- * This does the same to estimates made for every chain, so that a caller
- * that made them ranks the chains as zbw_probe() does.
+ * but gives them its estimate, which comes first in ties (and is sure),
+ * until it misses (zbw_probe_rest()).  This does the same to estimates
+ * made for every chain, so that a caller that made them ranks the chains
+ * as zbw_probe() does.
  */
 void zbw_probe_cut(struct zbw_probe *p, u32 easy)
 {
@@ -360,6 +376,38 @@ void zbw_probe_cut(struct zbw_probe *p, u32 easy)
 		}
 	}
 	p->easy = cut;
+}
+
+/*
+ * Estimates chains @from.. of @table for the page, whose sample is in
+ * @scratch; the first whose estimate is below @easy gives the chains
+ * after it its estimate.  Returns that chain's index, @p->nr for none.
+ */
+static __always_inline unsigned int
+zbw_probe_chains(const u8 *src, unsigned int slen,
+		 const struct zbewalgo_table *table, u32 easy,
+		 unsigned int from, void *scratch, struct zbw_probe *p)
+{
+	unsigned int i, j, cut = p->nr;
+	bool unsure;
+
+	for (i = from; i < p->nr; i++) {
+		if (cut < i) {
+			p->est[i] = p->est[cut];
+			continue;
+		}
+		/* a chain with the layout of an earlier one: the same */
+		j = p->layout[i];
+		unsure = j < i && (p->unsure & BIT_ULL(j));
+		p->est[i] = j < i ? p->est[j] :
+			    zbw_probe_estimate(&table->comb[i], src, slen,
+					       scratch, &unsure, &p->num);
+		if (unsure)
+			p->unsure |= BIT_ULL(i);
+		if (p->est[i] < easy)
+			cut = i;
+	}
+	return cut;
 }
 
 /**
@@ -381,49 +429,58 @@ void zbw_probe(const u8 *src, unsigned int slen,
 	       void *scratch, struct zbw_probe *p)
 {
 	bool probe = slen >= ZBW_CHECK_MIN && table->nr > 1;
-	unsigned int i, j, cut = ZBW_PROBE_MAX;
+	unsigned int i, j;
 
 	p->nr = min_t(unsigned int, table->nr, ZBW_PROBE_MAX);
 	for (i = 0; plain && i < p->nr; i++)
 		if (zbw_probe_plain_chain(&table->comb[i]))
 			break;
 	plain = plain && probe && i < p->nr;
-	if (probe && !plain)
-		zbw_probe_sample(src, slen, scratch);
 	p->unsure = 0;
 	p->zstd = -1;
 	p->num.page = src;
 	p->num.w = 0;
+	p->easy = p->nr;
 	for (i = 0; i < p->nr; i++) {
 		const struct zbewalgo_combination *c = &table->comb[i];
-		bool unsure = false;
 
 		if (zbw_probe_zstd_chain(c))
 			p->zstd = i;
-
-		/* a chain with the layout of an earlier one: the same */
 		for (j = 0; j < i; j++)
 			if (zbw_probe_same_layout(&table->comb[j], c))
 				break;
 		p->layout[i] = j;
-		if (!probe) {
-			p->est[i] = 0;
-		} else if (plain) {
-			p->est[i] = zbw_probe_plain_estimate(c, slen);
-		} else if (cut < i) {
-			p->est[i] = p->est[cut];
-		} else {
-			if (j < i)
-				unsure = p->unsure & BIT_ULL(j);
-			p->est[i] = j < i ? p->est[j] :
-				    zbw_probe_estimate(c, src, slen, scratch,
-						       &unsure, &p->num);
-			if (unsure)
-				p->unsure |= BIT_ULL(i);
-			if (p->est[i] < easy)
-				cut = i;
-		}
+		p->est[i] = plain ? zbw_probe_plain_estimate(c, slen) : 0;
 	}
-	p->easy = min(cut, p->nr);
+	if (probe && !plain) {
+		zbw_probe_sample(src, slen, scratch);
+		p->easy = zbw_probe_chains(src, slen, table, easy, 0, scratch,
+					   p);
+	}
 	zbw_probe_rank(p);
+}
+
+/**
+ * zbw_probe_rest() - estimate the chains after an easy one that missed
+ * @src: the page
+ * @slen: its length
+ * @table: the chains, as probed
+ * @scratch: as for zbw_probe(); what the chain tried left there is lost
+ * @p: the page's probe, whose first chain was tried
+ *
+ * When the easy chain (zbw_probe_cut()), tried first, leaves a result
+ * that does not end the search, its estimate says nothing of the chains
+ * after it: they get estimates of their own, and the order after it
+ * follows them.
+ */
+void zbw_probe_rest(const u8 *src, unsigned int slen,
+		    const struct zbewalgo_table *table, void *scratch,
+		    struct zbw_probe *p)
+{
+	if (p->easy >= p->nr)
+		return;
+	zbw_probe_sample(src, slen, scratch);
+	zbw_probe_chains(src, slen, table, 0, p->easy + 1, scratch, p);
+	p->easy = p->nr;
+	zbw_probe_rank_after(p);
 }

@@ -173,10 +173,14 @@ bool zbw_probe_zstd_chain(const struct zbewalgo_combination *comb);
 u32 zbw_probe_plain_estimate(const struct zbewalgo_combination *comb,
 			     unsigned int slen);
 void zbw_probe_rank(struct zbw_probe *p);
+void zbw_probe_rank_after(struct zbw_probe *p);
 void zbw_probe_cut(struct zbw_probe *p, u32 easy);
 void zbw_probe(const u8 *src, unsigned int slen,
 	       const struct zbewalgo_table *table, u32 easy, bool plain,
 	       void *scratch, struct zbw_probe *p);
+void zbw_probe_rest(const u8 *src, unsigned int slen,
+		    const struct zbewalgo_table *table, void *scratch,
+		    struct zbw_probe *p);
 
 /**
  * struct zbw_search - one page's search over a table (search.c)

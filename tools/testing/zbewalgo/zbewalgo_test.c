@@ -190,6 +190,7 @@ int main(int argc, char **argv)
 	test_lent_scratch();
 	test_zstd_init_error();
 	test_random_stored_at_once();
+	test_probe_rest();
 	test_plain_pages();
 	test_precheck_keeps_compressible();
 	test_precheck_structured();

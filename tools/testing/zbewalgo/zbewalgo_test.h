@@ -104,6 +104,7 @@ void test_random_input(void);
 void test_api_errors(void);
 void test_plain_pages(void);
 void test_random_stored_at_once(void);
+void test_probe_rest(void);
 void test_num_hints(void);
 void test_precheck_structured(void);
 void test_precheck_keeps_compressible(void);

@@ -350,6 +350,66 @@ void test_plain_pages(void)
 }
 
 /*
+ * An easy chain's estimate stands for the chains after it until it is
+ * tried and misses: zbw_probe_rest() then gives each of them the estimate
+ * a probe without the cut gives, and ranks them as it does, after the
+ * chain tried.  Here every page's first chain is easy (an early abort
+ * above any estimate).
+ */
+void test_probe_rest(void)
+{
+	const struct zbewalgo_table *t = zbewalgo_table_default();
+	static u8 scratch[ZBW_PROBE_SCRATCH] __aligned(8);
+	struct zbw_probe cut, all;
+	unsigned int probed = 0, hinted = 0, j, k;
+	size_t i;
+
+	begin("the probe estimates the chains after an easy one that missed");
+	for (i = 0; i < nr_pages; i++) {
+		const u8 *page = pages[i].data;
+
+		if (pages[i].len != PAGE)
+			continue;
+		zbw_probe(page, PAGE, t, 0, false, scratch, &all);
+		zbw_probe(page, PAGE, t, PAGE + 1, false, scratch, &cut);
+		if (cut.easy >= cut.nr)
+			continue;
+		probed++;
+		for (j = 1; j < cut.nr; j++)
+			CHECK(cut.est[j] == cut.est[0],
+			      "%s: chain %u estimate %u, the easy one's %u",
+			      pages[i].name, j, cut.est[j], cut.est[0]);
+		CHECK(cut.easy == 0 && cut.order[0] == 0,
+		      "%s: easy chain %u, tried first %u", pages[i].name,
+		      cut.easy, cut.order[0]);
+		zbw_probe_rest(page, PAGE, t, scratch, &cut);
+		CHECK(cut.easy == cut.nr && cut.order[0] == 0 &&
+		      !memcmp(cut.est, all.est, cut.nr * sizeof(*all.est)) &&
+		      cut.unsure == all.unsure,
+		      "%s: estimates after the miss differ from the probe's",
+		      pages[i].name);
+		/* the order of the others: the probe's, the chain tried out */
+		for (j = 1, k = 0; j < cut.nr; j++, k++) {
+			if (all.order[k] == 0)
+				k++;
+			CHECK(cut.order[j] == all.order[k],
+			      "%s: turn %u chain %u, the probe's %u",
+			      pages[i].name, j, cut.order[j], all.order[k]);
+		}
+		CHECK(cut.num.w == all.num.w &&
+		      (!all.num.w || (cut.num.cand == all.num.cand &&
+				      cut.num.be == all.num.be &&
+				      cut.num.page == page)),
+		      "%s: the num hint differs", pages[i].name);
+		hinted += !!all.num.w;
+	}
+	CHECK(probed >= 8 && hinted >= 4, "%u pages probed, %u with a num hint",
+	      probed, hinted);
+	end();
+	printf("#   %u pages, %u with a num step's pick\n", probed, hinted);
+}
+
+/*
  * The incompressibility test stores random pages without trying a chain,
  * and they round-trip; with store_entropy 0 the probe's first chain runs
  * and the search gives up (no chain is expected below the limit), and
