@@ -343,7 +343,7 @@ bool zbw_search_chain_done(const struct zbw_search *s, unsigned int i)
  * can lose to zstd alone, which costs little on such a page.
  *
  * Return: the table index of the chain of zstd alone when the best result
- * is below half the page, that chain's estimate is within a quarter of
+ * is below half the page, that chain's estimate is within an eighth of
  * the best chain's and it has not run; else -1.
  */
 int zbw_search_zstd(const struct zbw_search *s, unsigned int turns,
@@ -358,7 +358,7 @@ int zbw_search_zstd(const struct zbw_search *s, unsigned int turns,
 	    s->best >= slen / 2)
 		return -1;
 	e = p->est[s->best_comb];
-	if (p->est[z] > e + (e >> 2))
+	if (p->est[z] > e + (e >> 3))
 		return -1;
 	for (i = 0; i <= turns && i < p->nr; i++)
 		if (p->order[i] == z)
