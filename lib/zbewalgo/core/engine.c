@@ -371,9 +371,8 @@ EXPORT_SYMBOL_IF_KUNIT(zbewalgo_ctx_set_level);
  *
  * A zstd step that compresses the page itself (the first of its chain:
  * the dictionary holds pages, not what other steps make of them) then
- * compresses with @dict too, at @dict's level, and keeps what it made
- * with it when that is smaller.  A page compressed with
- * @dict decompresses only on a context that has it.  Pages compressed
+ * compresses with @dict, at @dict's level, instead.  A page compressed
+ * with @dict decompresses only on a context that has it.  Pages compressed
  * without a dictionary decompress on any context.
  *
  * Return: 0, or -EINVAL when the context was made for one level without

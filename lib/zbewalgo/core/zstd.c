@@ -453,28 +453,24 @@ static int zbw_zstd_out(struct zbw_zstd_state *st, size_t n, u8 *dst,
 	return n;
 }
 
+/*
+ * The page itself goes through the dictionary, once: compressing it
+ * without too and keeping the smaller took a third more time for 0.06%
+ * of the sets and the test data.
+ */
 static int zstd_encode(const u8 *src, unsigned int slen, u8 *dst,
 		       unsigned int dcap, void *state)
 {
 	struct zbw_zstd_state *st = state;
-	int ret, plain;
 
-	plain = zbw_zstd_out(st, zstd_compress_cctx(st->cctx, st->frame,
-						    st->frame_size, src, slen,
-						    &st->params),
-			     dst, dcap);
-	if (!st->dict || src != st->page || plain == -EINVAL)
-		return plain;
-	/*
-	 * With a dictionary too, kept only when smaller: data the dictionary
-	 * does not resemble costs its id and nothing else.
-	 */
-	if (plain >= 0)
-		dcap = plain - 1;
-	ret = zbw_zstd_out(st, zbw_zstd_compress_dict(st, src, slen,
-						      st->frame_size),
-			   dst, dcap);
-	return ret >= 0 ? ret : plain;
+	if (st->dict && src == st->page)
+		return zbw_zstd_out(st, zbw_zstd_compress_dict(st, src, slen,
+							       st->frame_size),
+				    dst, dcap);
+	return zbw_zstd_out(st, zstd_compress_cctx(st->cctx, st->frame,
+						   st->frame_size, src, slen,
+						   &st->params),
+			    dst, dcap);
 }
 
 /*

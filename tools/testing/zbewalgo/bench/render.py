@@ -551,8 +551,8 @@ def guide_dict(repo):
                 'means), a dictionary trained on the first half of the '
                 'pages raised the default table\'s ratio %s.  Compression '
                 'with it runs at %s times the speed of zstd-3 with the same '
-                'dictionary: a page the dictionary helps is compressed '
-                'twice, the second time at zstd level 6.' % (join(parts), rng))
+                'dictionary: zstd compresses each page once, with the '
+                'dictionary, at zstd level 6.' % (join(parts), rng))
 
 
 def readme_summary(repo):
