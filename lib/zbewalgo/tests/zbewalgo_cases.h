@@ -287,6 +287,115 @@ out:
 	return used;
 }
 
+/* A one-step table and the buffers of the num steps' cases */
+struct zbw_case_num {
+	struct zbewalgo_table t;
+	u8 page[4096];
+	u8 c[ZBEWALGO_STORED_SIZE(4096)];
+	u8 out[4096];
+};
+
+/*
+ * The num steps' cases on @ctx: a table of one step, which
+ * zbw_case_num_page() sets, tried on any page (a page of random-looking
+ * bytes too: no incompressibility test).  NULL when out of memory.
+ */
+static inline struct zbw_case_num *zbw_case_num_start(void *env,
+						      struct zbewalgo_ctx *ctx)
+{
+	const struct zbewalgo_params params = {
+		.max_output_size = 4096, .early_abort_size = 512,
+		.tolerance_shift = 5,
+	};
+	struct zbw_case_num *b = kzalloc(sizeof(*b), GFP_KERNEL);
+
+	ZBW_CASE_CHECK(env, b, "out of memory");
+	if (!b)
+		return NULL;
+	b->t.nr = 1;
+	b->t.comb[0].nr_steps = 1;
+	zbewalgo_ctx_set_table(ctx, &b->t);
+	zbewalgo_ctx_set_params(ctx, &params);
+	return b;
+}
+
+/*
+ * Page @k of a case, of the numbers @number() gives, compressed by num
+ * step @step alone into @b->c: the result must start with the step and
+ * at least @head bytes, come back byte-exact, and every cut of it be
+ * refused and corruptions harmless (zbw_case_corrupted()), a byte
+ * appended refused.  Returns whether it compressed, *@clen bytes.
+ */
+static inline bool zbw_case_num_page(void *env, struct zbewalgo_ctx *ctx,
+				     struct zbw_case_num *b, unsigned int step,
+				     u64 (*number)(unsigned int k,
+						   unsigned int i, u32 *rng),
+				     unsigned int k, size_t head,
+				     const char *what, void *scratch, u32 *rng,
+				     struct zbw_case_stats *st, size_t *clen)
+{
+	struct zbw_case_page pg = { b->page, 4096, what };
+	unsigned int w = zbw_num_width(step), i;
+	size_t olen = 4096;
+	u8 *exact;
+	int ret;
+
+	b->t.comb[0].ids[0] = step;
+	for (i = 0; i < 4096 / w; i++) {
+		u64 x = number(k, i, rng);
+
+		if (w == 2)
+			put_unaligned_le16(x, b->page + 2 * i);
+		else if (w == 4)
+			put_unaligned_le32(x, b->page + 4 * i);
+		else
+			put_unaligned_le64(x, b->page + 8 * i);
+	}
+	*clen = sizeof(b->c);
+	ret = zbewalgo_compress(ctx, b->page, 4096, b->c, clen);
+	ZBW_CASE_CHECK(env, !ret && *clen > head &&
+		       b->c[0] == zbw_page_byte0(1),
+		       "%s %u: compressed to %zu bytes (%d)", what, k, *clen,
+		       ret);
+	if (ret || *clen <= head || b->c[0] != zbw_page_byte0(1))
+		return false;
+	ret = zbewalgo_decompress(b->c, *clen, b->out, &olen, scratch);
+	ZBW_CASE_CHECK(env, !ret && olen == 4096 &&
+		       !memcmp(b->out, b->page, 4096),
+		       "%s %u: no round trip (%d)", what, k, ret);
+	exact = kmemdup(b->c, *clen, GFP_KERNEL);
+	ZBW_CASE_CHECK(env, exact, "out of memory");
+	if (!exact)
+		return true;
+	zbw_case_corrupted(env, &pg, exact, *clen, scratch, 4096, 256, rng,
+			   st);
+	zbw_case_trailing(env, &pg, exact, *clen, scratch, 4096, rng);
+	kfree(exact);
+	return true;
+}
+
+/*
+ * A num4 page of @orig bytes whose payload is @pay (@len bytes), decoded
+ * into @out: the decoder's return, *@olen bytes
+ */
+static inline int zbw_case_num_payload(const u8 *pay, size_t len, u8 orig,
+				       u8 *out, size_t *olen, void *scratch)
+{
+	u8 *p = kmalloc(3 + len, GFP_KERNEL);
+	int ret;
+
+	*olen = 4096;
+	if (!p)
+		return -ENOMEM;
+	p[0] = zbw_page_byte0(1);
+	p[1] = ZBEWALGO_STEP_NUM4;
+	p[2] = orig;
+	memcpy(p + 3, pay, len);
+	ret = zbewalgo_decompress(p, 3 + len, out, olen, scratch);
+	kfree(p);
+	return ret;
+}
+
 /*
  * Number @i of page @k of zbw_case_num_palette(), of @w bytes: few
  * distinct numbers, far apart (no common factor, no smooth run), so that
@@ -372,100 +481,41 @@ static inline void zbw_case_num_palette(void *env, struct zbewalgo_ctx *ctx,
 					void *scratch,
 					struct zbw_case_stats *st)
 {
-	const struct zbewalgo_params params = {
-		.max_output_size = 4096, .early_abort_size = 512,
-		.tolerance_shift = 5,
-	};
-	size_t cap = ZBEWALGO_STORED_SIZE(4096), clen, olen;
-	struct zbewalgo_table *t = kmalloc(sizeof(*t), GFP_KERNEL);
-	u8 *page = kmalloc(4096, GFP_KERNEL), *c = kmalloc(cap, GFP_KERNEL);
-	u8 *out = kmalloc(4096, GFP_KERNEL);
-	unsigned int k, i, w;
+	struct zbw_case_num *b = zbw_case_num_start(env, ctx);
+	unsigned int k;
 	u32 rng = 7;
+	size_t clen, olen;
 	int ret;
 
-	ZBW_CASE_CHECK(env, t && page && c && out, "out of memory");
-	if (!t || !page || !c || !out)
-		goto out;
-	memset(t, 0, sizeof(*t));
-	t->nr = 1;
-	t->comb[0].nr_steps = 1;
-	zbewalgo_ctx_set_table(ctx, t);
-	/* pages of random-looking bytes: no incompressibility test */
-	zbewalgo_ctx_set_params(ctx, &params);
-	for (k = 0; k < ARRAY_SIZE(zbw_case_pal_step); k++) {
-		struct zbw_case_page pg = { page, 4096, "palette page" };
-		u8 *exact;
-
-		t->comb[0].ids[0] = zbw_case_pal_step[k];
-		w = zbw_num_width(zbw_case_pal_step[k]);
-		for (i = 0; i < 4096 / w; i++) {
-			u64 x = zbw_case_pal_number(k, i, &rng);
-
-			if (w == 2)
-				put_unaligned_le16(x, page + 2 * i);
-			else if (w == 4)
-				put_unaligned_le32(x, page + 4 * i);
-			else
-				put_unaligned_le64(x, page + 8 * i);
-		}
-		clen = cap;
-		ret = zbewalgo_compress(ctx, page, 4096, c, &clen);
-		ZBW_CASE_CHECK(env, !ret && clen > 4 && c[0] == zbw_page_byte0(1),
-			       "palette page %u: compressed to %zu bytes (%d)",
-			       k, clen, ret);
-		if (ret || clen <= 4 || c[0] != zbw_page_byte0(1))
+	for (k = 0; b && k < ARRAY_SIZE(zbw_case_pal_step); k++) {
+		if (!zbw_case_num_page(env, ctx, b, zbw_case_pal_step[k],
+				       zbw_case_pal_number, k, 4,
+				       "palette page", scratch, &rng, st,
+				       &clen))
 			continue;
 		/* byte 0, the step, 4096 in two bytes, then the mode */
-		ZBW_CASE_CHECK(env, ((c[4] & 3) == 3) ==
+		ZBW_CASE_CHECK(env, ((b->c[4] & 3) == 3) ==
 			       (k + 1 < ARRAY_SIZE(zbw_case_pal_step)),
-			       "palette page %u: mode 0x%02x", k, c[4]);
-		olen = 4096;
-		ret = zbewalgo_decompress(c, clen, out, &olen, scratch);
-		ZBW_CASE_CHECK(env, !ret && olen == 4096 &&
-			       !memcmp(out, page, 4096),
-			       "palette page %u: no round trip (%d)", k, ret);
-		exact = kmemdup(c, clen, GFP_KERNEL);
-		ZBW_CASE_CHECK(env, exact, "out of memory");
-		if (!exact)
-			continue;
-		zbw_case_corrupted(env, &pg, exact, clen, scratch, 4096, 256,
-				   &rng, st);
-		zbw_case_trailing(env, &pg, exact, clen, scratch, 4096, &rng);
-		kfree(exact);
+			       "palette page %u: mode 0x%02x", k, b->c[4]);
 	}
-	for (k = 0; k < ARRAY_SIZE(zbw_case_pal_bad); k++) {
-		u8 *p = kmalloc(3 + zbw_case_pal_bad[k].len, GFP_KERNEL);
-
-		ZBW_CASE_CHECK(env, p, "out of memory");
-		if (!p)
-			break;
-		p[0] = zbw_page_byte0(1);
-		p[1] = ZBEWALGO_STEP_NUM4;
-		p[2] = 8;
-		memcpy(p + 3, zbw_case_pal_bad[k].b, zbw_case_pal_bad[k].len);
-		olen = 4096;
-		ret = zbewalgo_decompress(p, 3 + zbw_case_pal_bad[k].len, out,
-					  &olen, scratch);
+	for (k = 0; b && k < ARRAY_SIZE(zbw_case_pal_bad); k++) {
+		ret = zbw_case_num_payload(zbw_case_pal_bad[k].b,
+					   zbw_case_pal_bad[k].len, 8, b->out,
+					   &olen, scratch);
 		ZBW_CASE_CHECK(env, ret == zbw_case_pal_bad[k].ret,
 			       "palette of %s gave %d", zbw_case_pal_bad[k].what,
 			       ret);
 		/* both numbers are the first of the palette */
 		ZBW_CASE_CHECK(env, ret || (olen == 8 &&
-					    get_unaligned_le32(out) ==
+					    get_unaligned_le32(b->out) ==
 					    0x44332211 &&
-					    get_unaligned_le32(out + 4) ==
+					    get_unaligned_le32(b->out + 4) ==
 					    0x44332211),
 			       "palette of %s: %zu bytes, %08x",
 			       zbw_case_pal_bad[k].what, olen,
-			       get_unaligned_le32(out));
-		kfree(p);
+			       get_unaligned_le32(b->out));
 	}
-out:
-	kfree(out);
-	kfree(c);
-	kfree(page);
-	kfree(t);
+	kfree(b);
 }
 
 /*
@@ -570,98 +620,41 @@ static const struct {
 static inline void zbw_case_num_lag(void *env, struct zbewalgo_ctx *ctx,
 				    void *scratch, struct zbw_case_stats *st)
 {
-	const struct zbewalgo_params params = {
-		.max_output_size = 4096, .early_abort_size = 512,
-		.tolerance_shift = 5,
-	};
-	size_t cap = ZBEWALGO_STORED_SIZE(4096), clen, olen;
-	struct zbewalgo_table *t = kmalloc(sizeof(*t), GFP_KERNEL);
-	u8 *page = kmalloc(4096, GFP_KERNEL), *c = kmalloc(cap, GFP_KERNEL);
-	u8 *out = kmalloc(4096, GFP_KERNEL);
-	unsigned int k, i, w;
+	struct zbw_case_num *b = zbw_case_num_start(env, ctx);
+	unsigned int k;
 	u32 rng = 11;
+	size_t clen, olen;
 	int ret;
 
-	ZBW_CASE_CHECK(env, t && page && c && out, "out of memory");
-	if (!t || !page || !c || !out)
-		goto out;
-	memset(t, 0, sizeof(*t));
-	t->nr = 1;
-	t->comb[0].nr_steps = 1;
-	zbewalgo_ctx_set_table(ctx, t);
-	zbewalgo_ctx_set_params(ctx, &params);
-	for (k = 0; k < ARRAY_SIZE(zbw_case_lag_step); k++) {
-		struct zbw_case_page pg = { page, 4096, "page of records" };
-		u8 *exact;
-
-		t->comb[0].ids[0] = zbw_case_lag_step[k];
-		w = zbw_num_width(zbw_case_lag_step[k]);
-		for (i = 0; i < 4096 / w; i++) {
-			u64 x = zbw_case_lag_number(k, i, &rng);
-
-			if (w == 2)
-				put_unaligned_le16(x, page + 2 * i);
-			else if (w == 4)
-				put_unaligned_le32(x, page + 4 * i);
-			else
-				put_unaligned_le64(x, page + 8 * i);
-		}
-		clen = cap;
-		ret = zbewalgo_compress(ctx, page, 4096, c, &clen);
-		ZBW_CASE_CHECK(env, !ret && clen > 5 && c[0] == zbw_page_byte0(1),
-			       "page of records %u: compressed to %zu bytes (%d)",
-			       k, clen, ret);
-		if (ret || clen <= 5 || c[0] != zbw_page_byte0(1))
+	for (k = 0; b && k < ARRAY_SIZE(zbw_case_lag_step); k++) {
+		if (!zbw_case_num_page(env, ctx, b, zbw_case_lag_step[k],
+				       zbw_case_lag_number, k, 5,
+				       "page of records", scratch, &rng, st,
+				       &clen))
 			continue;
 		/* byte 0, the step, 4096 in two bytes, the mode, the lag */
-		ZBW_CASE_CHECK(env, (c[4] & 0x30) == 0x30 &&
-			       c[5] == zbw_case_lag_of[k] - 1,
+		ZBW_CASE_CHECK(env, (b->c[4] & 0x30) == 0x30 &&
+			       b->c[5] == zbw_case_lag_of[k] - 1,
 			       "page of records %u: mode 0x%02x, lag byte 0x%02x",
-			       k, c[4], c[5]);
-		olen = 4096;
-		ret = zbewalgo_decompress(c, clen, out, &olen, scratch);
-		ZBW_CASE_CHECK(env, !ret && olen == 4096 &&
-			       !memcmp(out, page, 4096),
-			       "page of records %u: no round trip (%d)", k, ret);
-		exact = kmemdup(c, clen, GFP_KERNEL);
-		ZBW_CASE_CHECK(env, exact, "out of memory");
-		if (!exact)
-			continue;
-		zbw_case_corrupted(env, &pg, exact, clen, scratch, 4096, 256,
-				   &rng, st);
-		zbw_case_trailing(env, &pg, exact, clen, scratch, 4096, &rng);
-		kfree(exact);
+			       k, b->c[4], b->c[5]);
 	}
-	for (k = 0; k < ARRAY_SIZE(zbw_case_lag_pay); k++) {
-		u8 *p = kmalloc(3 + zbw_case_lag_pay[k].len, GFP_KERNEL);
-
-		ZBW_CASE_CHECK(env, p, "out of memory");
-		if (!p)
-			break;
-		p[0] = zbw_page_byte0(1);
-		p[1] = ZBEWALGO_STEP_NUM4;
-		p[2] = 16;
-		memcpy(p + 3, zbw_case_lag_pay[k].b, zbw_case_lag_pay[k].len);
-		olen = 4096;
-		ret = zbewalgo_decompress(p, 3 + zbw_case_lag_pay[k].len, out,
-					  &olen, scratch);
+	for (k = 0; b && k < ARRAY_SIZE(zbw_case_lag_pay); k++) {
+		ret = zbw_case_num_payload(zbw_case_lag_pay[k].b,
+					   zbw_case_lag_pay[k].len, 16, b->out,
+					   &olen, scratch);
 		ZBW_CASE_CHECK(env, ret == zbw_case_lag_pay[k].ret,
 			       "payload of %s gave %d", zbw_case_lag_pay[k].what,
 			       ret);
 		ZBW_CASE_CHECK(env, ret || (olen == 16 &&
-					    !memcmp(out, zbw_case_lag_pay[k].out,
+					    !memcmp(b->out,
+						    zbw_case_lag_pay[k].out,
 						    16)),
 			       "payload of %s: %zu bytes, %08x %08x",
 			       zbw_case_lag_pay[k].what, olen,
-			       get_unaligned_le32(out),
-			       get_unaligned_le32(out + 4));
-		kfree(p);
+			       get_unaligned_le32(b->out),
+			       get_unaligned_le32(b->out + 4));
 	}
-out:
-	kfree(out);
-	kfree(c);
-	kfree(page);
-	kfree(t);
+	kfree(b);
 }
 
 #endif /* __ZBEWALGO_CASES_H */

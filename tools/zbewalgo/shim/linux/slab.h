@@ -33,6 +33,11 @@ static inline void *kmalloc(size_t size, gfp_t flags)
 	return malloc(size ? size : 1);
 }
 
+static inline void *kzalloc(size_t size, gfp_t flags)
+{
+	return kvzalloc(size, flags);
+}
+
 static inline void kfree(const void *p)
 {
 	free((void *)p);
