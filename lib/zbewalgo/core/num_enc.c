@@ -373,9 +373,10 @@ static __always_inline int num_put_values(const u8 *r, const u16 *b3,
 /*
  * The candidate of the view for the @m numbers of @w bytes at @src, in
  * @e->cand and @e->sc: @hint's when it is for @src (and, at a lag, the
- * page has one), else the one of the fewest estimated bits in either byte
- * order.  Returns the numbers in the byte order picked (@e->r when
- * swapped), NULL when no candidate can code them.
+ * page has one), else (a page too short for the probe's sample) the one
+ * of the fewest estimated bits in either byte order, on numbers spread
+ * over the page.  Returns the numbers in the byte order picked (@e->r
+ * when swapped), NULL when no candidate can code them.
  */
 static __always_inline const u8 *
 num_enc_pick(struct num_enc *e, const u8 *src, unsigned int m, unsigned int w,
@@ -549,8 +550,13 @@ int zbw_num##w##_encode_hinted(const u8 *src, unsigned int slen,	\
 int zbw_num##w##_encode(const u8 *src, unsigned int slen, u8 *dst,	\
 			unsigned int dcap, void *scratch)		\
 {									\
+	struct zbw_num_hint hint;					\
+									\
+	/* the probe's room, in the scratch before the encoder uses it */ \
+	BUILD_BUG_ON(sizeof(struct num_enc) < ZBW_PROBE_SCRATCH);	\
+	zbw_num_hint_page(src, slen, w, scratch, &hint);		\
 	return zbw_num##w##_encode_hinted(src, slen, dst, dcap,		\
-					  scratch, NULL);		\
+					  scratch, &hint);		\
 }
 
 NUM_ENCODER(2)

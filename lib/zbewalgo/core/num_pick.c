@@ -430,3 +430,32 @@ u32 zbw_num_estimate(const u8 *sample, unsigned int n, unsigned int windows,
 	hint->w = best == U32_MAX ? 0 : w;
 	return best;
 }
+
+/**
+ * zbw_num_hint_page() - the probe's pick for a num step, without the probe
+ * @src: the page
+ * @slen: its length
+ * @w: the step's word size, 2, 4 or 8
+ * @scratch: at least ZBW_PROBE_SCRATCH bytes, 8-byte aligned
+ * @hint: the pick, as zbw_probe() leaves it when it estimates the step;
+ *	none (@hint->w 0) for a page too short to probe
+ *
+ * The probe estimates a num step only where it expects it (not after an
+ * easy chain, not for a word size the page's lanes do not show, not in a
+ * table of one chain); this makes the same pick where it did not, so that
+ * the step writes a page the same in any table.
+ */
+void zbw_num_hint_page(const u8 *src, unsigned int slen, unsigned int w,
+		       void *scratch, struct zbw_num_hint *hint)
+{
+	bool lagged;
+
+	hint->page = src;
+	hint->w = 0;
+	if (slen < ZBW_CHECK_MIN)
+		return;
+	zbw_probe_windows(src, slen, scratch);
+	zbw_num_estimate(scratch, ZBW_PROBE_BYTES, ZBW_PROBE_WINDOWS, w, src,
+			 slen, (u8 *)scratch + ZBW_PROBE_NUM_ROOM, &lagged,
+			 hint);
+}

@@ -126,6 +126,21 @@ static unsigned int zbw_probe_width(const u8 *b)
 }
 
 /**
+ * zbw_probe_windows() - copy the windows of the probe's sample of a page
+ * @src: the page, at least ZBW_CHECK_MIN bytes
+ * @slen: its length
+ * @sample: ZBW_PROBE_BYTES bytes, 8-byte aligned
+ */
+void zbw_probe_windows(const u8 *src, unsigned int slen, u8 *sample)
+{
+	unsigned int i, step = slen / ZBW_PROBE_WINDOWS & ~7u;
+
+	for (i = 0; i < ZBW_PROBE_WINDOWS; i++)
+		memcpy(sample + i * ZBW_PROBE_WINDOW, src + i * step,
+		       ZBW_PROBE_WINDOW);
+}
+
+/**
  * zbw_probe_sample() - take the probe's sample of a page
  * @src: the page, at least ZBW_CHECK_MIN bytes
  * @slen: its length
@@ -133,15 +148,12 @@ static unsigned int zbw_probe_width(const u8 *b)
  */
 void zbw_probe_sample(const u8 *src, unsigned int slen, void *scratch)
 {
-	unsigned int i, step = slen / ZBW_PROBE_WINDOWS & ~7u;
 	u8 *sample = scratch;
 	u16 *count = (u16 *)(sample + 3 * ZBW_PROBE_STAGE) +
 		     (2u << ZBW_PROBE_HASH_BITS);
 	u32 *facts = (u32 *)(sample + ZBW_PROBE_BYTES);
 
-	for (i = 0; i < ZBW_PROBE_WINDOWS; i++)
-		memcpy(sample + i * ZBW_PROBE_WINDOW, src + i * step,
-		       ZBW_PROBE_WINDOW);
+	zbw_probe_windows(src, slen, sample);
 	/* kept after the sample for every chain whose layout permutes it */
 	facts[0] = zbw_probe_bits(sample, ZBW_PROBE_BYTES, count);
 	facts[1] = zbw_probe_width(sample);

@@ -121,6 +121,8 @@ bool zbw_looks_random(struct zbw_sample *s, const u8 *src,
 u32 zbw_num_estimate(const u8 *sample, unsigned int n, unsigned int windows,
 		     unsigned int w, const u8 *page, unsigned int slen,
 		     void *scratch, bool *lagged, struct zbw_num_hint *hint);
+void zbw_num_hint_page(const u8 *src, unsigned int slen, unsigned int w,
+		       void *scratch, struct zbw_num_hint *hint);
 /*
  * The estimate of a num step's palette (num_pick.c) takes the same room:
  * a hash of 512 numbers and their counts
@@ -164,6 +166,7 @@ struct zbw_probe {
 
 bool zbw_probe_same_layout(const struct zbewalgo_combination *a,
 			   const struct zbewalgo_combination *b);
+void zbw_probe_windows(const u8 *src, unsigned int slen, u8 *sample);
 void zbw_probe_sample(const u8 *src, unsigned int slen, void *scratch);
 u32 zbw_probe_estimate(const struct zbewalgo_combination *comb,
 		       const u8 *src, unsigned int slen, void *scratch,

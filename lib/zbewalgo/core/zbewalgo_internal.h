@@ -245,9 +245,10 @@ static inline unsigned int zbw_num_width(unsigned int id)
  * @cand: the candidate (num_enc.h)
  * @be: the numbers are big-endian
  *
- * zbw_num_estimate() picks on the page's sample what the encoder would
- * pick on much the same numbers: the encoder takes it instead
- * (zbw_num2_encode_hinted() and the others in num_enc.c).
+ * The num steps code a page in the view zbw_num_estimate() picks on the
+ * probe's sample: the probe's when it estimated the step
+ * (zbw_num2_encode_hinted() and the others in num_enc.c), else their own
+ * (zbw_num_hint_page()).
  */
 struct zbw_num_hint {
 	const u8 *page;

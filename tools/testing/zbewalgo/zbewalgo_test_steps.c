@@ -367,7 +367,8 @@ void test_num_views(void)
  * The probe's pick for a num step (struct zbw_num_hint): any candidate in
  * either byte order round-trips or is refused, one the page cannot take
  * (a lag where it has none, a palette) is not taken, and a hint for
- * another page changes nothing.
+ * another page changes nothing.  The step's encoder writes what the
+ * probe's pick (zbw_num_hint_page()) gives, whatever the table.
  */
 void test_num_hints(void)
 {
@@ -375,6 +376,7 @@ void test_num_hints(void)
 	void *scratch = malloc(zbewalgo_steps_scratch_size(cap));
 	unsigned char *page = malloc(PAGE), *enc = malloc(cap);
 	unsigned char *ref = malloc(cap), *dec = malloc(PAGE);
+	unsigned char *own = malloc(cap);
 	struct zbw_num_hint h;
 
 	begin("num steps: the probe's pick, whatever it is");
@@ -386,7 +388,17 @@ void test_num_hints(void)
 		rng_state = 0x9e3779b97f4a7c15ull + k;
 		for (i = 0; i < PAGE / c->w; i++)
 			zbw_put_word(num_case_value(c, i), page, i, c->w);
-		r = st->encode(page, PAGE, ref, cap, scratch);
+		/* the encoder's own pick, with no hint */
+		r = zbw_num_encode_hinted(c->w, page, PAGE, ref, cap, scratch,
+					  NULL);
+		/* the step: the probe's pick */
+		n = st->encode(page, PAGE, own, cap, scratch);
+		zbw_num_hint_page(page, PAGE, c->w, scratch, &h);
+		d = zbw_num_encode_hinted(c->w, page, PAGE, enc, cap, scratch,
+					  &h);
+		CHECK(h.w == c->w && n == d && n > 0 && !memcmp(enc, own, n),
+		      "%s: the step wrote %d bytes, the probe's pick %d",
+		      c->what, n, d);
 		for (cand = 0; cand < NUM_C_PAL1 + 1; cand++) {
 			h.page = page;
 			h.w = c->w;
@@ -418,6 +430,7 @@ void test_num_hints(void)
 	      "%u candidates encoded", taken);
 	printf("#   %u of %zu candidates encoded and decoded\n", taken,
 	       ARRAY_SIZE(num_cases) * (NUM_C_PAL1 + 1));
+	free(own);
 	free(dec);
 	free(ref);
 	free(enc);

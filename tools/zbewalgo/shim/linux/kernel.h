@@ -23,6 +23,7 @@
 #define ARRAY_SIZE(a)		(sizeof(a) / sizeof((a)[0]))
 /* 0, or a compile error when @e is true (linux/build_bug.h) */
 #define BUILD_BUG_ON_ZERO(e)	((int)sizeof(struct { int:(-!!(e)); }))
+#define BUILD_BUG_ON(e)		((void)BUILD_BUG_ON_ZERO(e))
 #define DIV_ROUND_UP(n, d)	(((n) + (d) - 1) / (d))
 #define ALIGN(x, a)		(((x) + (a) - 1) & ~((__typeof__(x))(a) - 1))
 #define U32_MAX			((u32)~0U)
