@@ -212,12 +212,13 @@ static inline int zbw_case_decode(struct zbw_case_dict_ctxs *x,
 
 /*
  * zram's dict=: @pg compressed with the dictionary comes out the same
- * twice and decodes with it; when the dictionary changed it, it is refused
- * without one and with another id, and every cut of it is refused with
- * it.  Pages compressed without decode with it.  Returns whether the
- * dictionary changed @pg.  (A chain the dictionary shrinks can end the
- * search before a chain that does better without it: a page may come out
- * longer, the sum of many should not.)
+ * twice and decodes with it; without it, it decodes to @pg or is refused,
+ * and when refused (it needs the dictionary) it is refused with another
+ * id too, and every cut of it is refused with the dictionary.  Pages
+ * compressed without decode with it.  Returns whether @pg needs the
+ * dictionary.  (A chain the dictionary shrinks can end the search before
+ * a chain that does better without it: a page may come out longer, the
+ * sum of many should not.)
  */
 static inline bool zbw_case_dict(void *env, const struct zbw_case_page *pg,
 				 struct zbw_case_dict_ctxs *x)
@@ -253,16 +254,18 @@ static inline bool zbw_case_dict(void *env, const struct zbw_case_page *pg,
 		       !memcmp(out, pg->data, olen),
 		       "%s: compressed without, not decoded with it (%d)",
 		       pg->name, ret);
-	used = l1 != l0 || memcmp(c1, c0, l1);
+	ret = zbw_case_decode(x, x->none, c1, l1, out, &olen);
+	ZBW_CASE_CHECK(env, ret == -EINVAL || (!ret && olen == pg->len &&
+					       !memcmp(out, pg->data, olen)),
+		       "%s: decoded without the dictionary to other bytes (%d)",
+		       pg->name, ret);
+	used = ret != 0;
 	if (!used)
 		goto out;
 	ret = zbw_case_decode(x, NULL, c1, l1, out, &olen);
 	ZBW_CASE_CHECK(env, ret == -EINVAL,
 		       "%s: decoded without a context's dictionary (%d)",
 		       pg->name, ret);
-	ret = zbw_case_decode(x, x->none, c1, l1, out, &olen);
-	ZBW_CASE_CHECK(env, ret == -EINVAL,
-		       "%s: decoded without the dictionary (%d)", pg->name, ret);
 	ret = zbw_case_decode(x, x->other, c1, l1, out, &olen);
 	ZBW_CASE_CHECK(env, ret == -EINVAL,
 		       "%s: decoded with another dictionary (%d)", pg->name,
