@@ -538,27 +538,56 @@ static __always_inline int num_encode(const u8 *src, unsigned int slen,
 	return p + alen + blen - dst;
 }
 
-#define NUM_ENCODER(w)							\
-int zbw_num##w##_encode_hinted(const u8 *src, unsigned int slen,	\
-			       u8 *dst, unsigned int dcap,		\
-			       void *scratch,				\
-			       const struct zbw_num_hint *hint)		\
-{									\
-	return num_encode(src, slen, dst, dcap, scratch, w, hint);	\
-}									\
-									\
-int zbw_num##w##_encode(const u8 *src, unsigned int slen, u8 *dst,	\
-			unsigned int dcap, void *scratch)		\
-{									\
-	struct zbw_num_hint hint;					\
-									\
-	/* the probe's room, in the scratch before the encoder uses it */ \
-	BUILD_BUG_ON(sizeof(struct num_enc) < ZBW_PROBE_SCRATCH);	\
-	zbw_num_hint_page(src, slen, w, scratch, &hint);		\
-	return zbw_num##w##_encode_hinted(src, slen, dst, dcap,		\
-					  scratch, &hint);		\
+int zbw_num2_encode_hinted(const u8 *src, unsigned int slen, u8 *dst,
+			   unsigned int dcap, void *scratch,
+			   const struct zbw_num_hint *hint)
+{
+	return num_encode(src, slen, dst, dcap, scratch, 2, hint);
 }
 
-NUM_ENCODER(2)
-NUM_ENCODER(4)
-NUM_ENCODER(8)
+int zbw_num4_encode_hinted(const u8 *src, unsigned int slen, u8 *dst,
+			   unsigned int dcap, void *scratch,
+			   const struct zbw_num_hint *hint)
+{
+	return num_encode(src, slen, dst, dcap, scratch, 4, hint);
+}
+
+int zbw_num8_encode_hinted(const u8 *src, unsigned int slen, u8 *dst,
+			   unsigned int dcap, void *scratch,
+			   const struct zbw_num_hint *hint)
+{
+	return num_encode(src, slen, dst, dcap, scratch, 8, hint);
+}
+
+/*
+ * The page's own pick (zbw_num_hint_page()), then the encoder of word
+ * size @w, out of line: num_encode() is written out once per word size.
+ */
+static int num_encode_page(const u8 *src, unsigned int slen, u8 *dst,
+			   unsigned int dcap, void *scratch, unsigned int w)
+{
+	struct zbw_num_hint hint;
+
+	/* the probe's room, in the scratch before the encoder uses it */
+	BUILD_BUG_ON(sizeof(struct num_enc) < ZBW_PROBE_SCRATCH);
+	zbw_num_hint_page(src, slen, w, scratch, &hint);
+	return zbw_num_encode_hinted(w, src, slen, dst, dcap, scratch, &hint);
+}
+
+int zbw_num2_encode(const u8 *src, unsigned int slen, u8 *dst,
+		    unsigned int dcap, void *scratch)
+{
+	return num_encode_page(src, slen, dst, dcap, scratch, 2);
+}
+
+int zbw_num4_encode(const u8 *src, unsigned int slen, u8 *dst,
+		    unsigned int dcap, void *scratch)
+{
+	return num_encode_page(src, slen, dst, dcap, scratch, 4);
+}
+
+int zbw_num8_encode(const u8 *src, unsigned int slen, u8 *dst,
+		    unsigned int dcap, void *scratch)
+{
+	return num_encode_page(src, slen, dst, dcap, scratch, 8);
+}
