@@ -138,27 +138,15 @@ result() {
 # zram's backend_zstd.c use too: checkpatch does not learn the members
 # of that header's typedefs); fails on any other check.
 zstd_camelcase() {
-	local c w n=0 m=0
+	local c w n=0
 	while read -r c; do
-		# NUM_ENCODER(w) of num_enc.c: w is a literal word size, 2, 4
-		# or 8; to go with the next change to the library
-		if [ "$c" = "CHECK: Macro argument reuse 'w' - possible side-effects?" ] &&
-		   [ "$m" = 0 ] && grep -A1 -F "$c" "$2" |
-		   grep -q '^#[0-9]*: FILE: lib/zbewalgo/core/num_enc.c:'; then
-			m=1
-			continue
-		fi
 		w=${c#*<}
 		w=${w%>*}
 		case $c in "CHECK: Avoid CamelCase: <"*">") ;; *) return 1 ;; esac
 		grep -qw -- "$w" "$1/include/linux/zstd_lib.h" || return 1
 		n=$((n + 1))
 	done < <(grep -E '^CHECK: ' "$2")
-	if [ "$m" = 1 ]; then
-		echo "$n; a reuse of NUM_ENCODER's literal word size"
-	else
-		echo "$n"
-	fi
+	echo "$n"
 }
 
 # maintainers_cover I: patch I (0-based in PATCHES) leaves MAINTAINERS
