@@ -228,11 +228,6 @@ static void sim(const struct tuner *t, int set, const int *tab, int n,
 		uint32_t ea, uint32_t maxout, struct simres *out)
 {
 	const struct pageset *ps = &t->set[set];
-	const struct zbewalgo_params params = {
-		.early_abort_size = ea,
-		.max_output_size = maxout,
-		.tolerance_shift = t->tol,
-	};
 	struct zbw_probe probe = { .nr = n }, full;
 	struct zbw_search s;
 	bool plain;
@@ -290,7 +285,7 @@ static void sim(const struct tuner *t, int set, const int *tab, int n,
 			zbw_probe_cut(&probe, ea);
 		zbw_probe_rank(&probe);
 		zbw_search_start(&s, &probe, maxout < t->stored_size ? maxout :
-				 t->stored_size, &params);
+				 t->stored_size, ea, t->tol);
 
 		for (i = 0; i < n; i++) {
 			int ci = zbw_search_chain(&s, i);

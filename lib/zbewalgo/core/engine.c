@@ -333,8 +333,9 @@ EXPORT_SYMBOL_IF_KUNIT(zbewalgo_ctx_set_params);
  * @level: 1..ZBEWALGO_MAX_LEVEL; contexts start at ZBEWALGO_DEFAULT_LEVEL
  *
  * Steps that can trade speed for size (zstd) follow the level, and so
- * does the search: level 1 keeps its first small result; the table
- * is set apart, usually to zbewalgo_preset_table(@level).  Compressed
+ * does the search: level 1 keeps its first small result, level 3 goes on
+ * below early_abort_size; the table is set apart, usually to
+ * zbewalgo_preset_table(@level).  Compressed
  * data decodes the same whatever the level.
  *
  * Return: 0, or -EINVAL for an unknown level or one a context made for
@@ -524,6 +525,7 @@ int zbewalgo_compress(struct zbewalgo_ctx *ctx, const void *src, size_t slen,
 	const struct zbewalgo_params *params = &ctx->params;
 	unsigned int len_bytes = zbw_len_bytes(slen);
 	unsigned int i;
+	u32 early_abort;
 	struct zbw_search *s = &ctx->search;
 	struct zbewalgo_result *res = &ctx->result;
 	u8 *out = dst;
@@ -533,10 +535,17 @@ int zbewalgo_compress(struct zbewalgo_ctx *ctx, const void *src, size_t slen,
 		return -E2BIG;
 
 	res->tried = 0;
-	/* Only results smaller than both of these are worth keeping. */
+	/*
+	 * Only results smaller than both of these are worth keeping.  Level 3
+	 * is thorough: no result is small enough to end its search, and the
+	 * probe estimates every chain; the tolerance still ends it.
+	 */
+	early_abort = ctx->level < ZBEWALGO_MAX_LEVEL ?
+		      params->early_abort_size : 0;
 	zbw_search_start(s, &ctx->probe,
 			 min_t(size_t, params->max_output_size,
-			       1 + len_bytes + slen), params);
+			       1 + len_bytes + slen), early_abort,
+			 params->tolerance_shift);
 	/*
 	 * Callers that keep any saving (max_output_size >= slen) search
 	 * every page; others store what looks random at once.
@@ -550,7 +559,7 @@ int zbewalgo_compress(struct zbewalgo_ctx *ctx, const void *src, size_t slen,
 			goto finish;
 		res->plain = zbw_sample_plain(&ctx->sample, slen);
 	}
-	zbw_probe(src, slen, table, params->early_abort_size, res->plain,
+	zbw_probe(src, slen, table, early_abort, res->plain,
 		  ctx->step_scratch, &ctx->probe);
 	if (ctx->state[ZBEWALGO_STEP_ZSTD])
 		zbw_zstd_set_page(ctx->state[ZBEWALGO_STEP_ZSTD], src);

@@ -366,7 +366,7 @@ void zbw_probe_rank_after(struct zbw_probe *p)
 /**
  * zbw_probe_cut() - give the chains after an easy one its estimate
  * @p: the estimates of every chain, by table index
- * @easy: struct zbewalgo_params.early_abort_size
+ * @easy: the search's early abort size, 0 for none
  *
  * The first chain in table order whose estimate is below @easy will most
  * likely end the search at once: zbw_probe() estimates no chain after it
@@ -427,7 +427,7 @@ zbw_probe_chains(const u8 *src, unsigned int slen,
  * @src: the page
  * @slen: its length
  * @table: the chains
- * @easy: struct zbewalgo_params.early_abort_size (zbw_probe_cut())
+ * @easy: the search's early abort size, 0 for none (zbw_probe_cut())
  * @plain: the page looks like a stream of bytes (zbw_sample_plain())
  * @scratch: at least ZBW_PROBE_SCRATCH bytes, 8-byte aligned
  * @p: the estimates and the order to try the chains in, filled in

@@ -211,14 +211,16 @@ bool zbw_looks_random(struct zbw_sample *s, const u8 *src,
  * @s: the search
  * @probe: the page's estimates (zbw_probe())
  * @limit: results must be smaller than this to be kept
- * @params: the thresholds
+ * @early_abort: a result below this ends the search, 0 for none
+ * @tolerance_shift: struct zbewalgo_params.tolerance_shift
  */
 void zbw_search_start(struct zbw_search *s, const struct zbw_probe *probe,
-		      size_t limit, const struct zbewalgo_params *params)
+		      size_t limit, u32 early_abort,
+		      unsigned int tolerance_shift)
 {
 	s->probe = probe;
-	s->early_abort = params->early_abort_size;
-	s->tolerance_shift = params->tolerance_shift;
+	s->early_abort = early_abort;
+	s->tolerance_shift = tolerance_shift;
 	s->best = limit;
 	s->best_comb = -1;
 	s->best_steps = 0;

@@ -188,7 +188,7 @@ void zbw_probe_rest(const u8 *src, unsigned int slen,
 /**
  * struct zbw_search - one page's search over a table (search.c)
  * @probe: the page's estimates and the order of the tries
- * @early_abort: struct zbewalgo_params.early_abort_size
+ * @early_abort: a result below this ends the search, 0 for none
  * @tolerance_shift: struct zbewalgo_params.tolerance_shift
  * @best: size of the best result, the limit while there is none
  * @best_comb: table index of the chain of @best, -1 while none
@@ -209,7 +209,8 @@ struct zbw_search {
 };
 
 void zbw_search_start(struct zbw_search *s, const struct zbw_probe *probe,
-		      size_t limit, const struct zbewalgo_params *params);
+		      size_t limit, u32 early_abort,
+		      unsigned int tolerance_shift);
 int zbw_search_chain(const struct zbw_search *s, unsigned int i);
 bool zbw_search_result(struct zbw_search *s, int ci, unsigned int steps,
 		       size_t size);

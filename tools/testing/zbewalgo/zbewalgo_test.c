@@ -184,6 +184,7 @@ int main(int argc, char **argv)
 	test_ctx_decompress_bound();
 	test_short_page_stage_cap();
 	test_short_input_large_pages();
+	test_level3_goes_on();
 	test_deterministic();
 	test_context_memory();
 	test_context_for_table();

@@ -90,6 +90,7 @@ void test_zstd_init_error(void);
 void test_context_memory(void);
 void test_context_for_table(void);
 void test_short_input_large_pages(void);
+void test_level3_goes_on(void);
 void test_short_page_stage_cap(void);
 void test_deterministic(void);
 void test_lent_scratch(void);

@@ -302,6 +302,53 @@ void test_short_input_large_pages(void)
 }
 
 /*
+ * Level 3 does not end its search at a result below early_abort_size, nor
+ * does its probe give the chains after one estimated below it that one's
+ * estimate: on a page of zeros level 2 keeps the first chain's result
+ * (num4, table order), level 3 finds the chain that stores the page in
+ * fewer bytes.
+ */
+void test_level3_goes_on(void)
+{
+	struct zbewalgo_table *t = table_of("num4 bitshuffle4-rle-huffman");
+	struct zbewalgo_ctx *ctx = zbewalgo_ctx_create(PAGE);
+	void *scratch = malloc(zbewalgo_decompress_scratch_size(PAGE));
+	unsigned char page[PAGE], out[2][PAGE], back[PAGE];
+	const struct zbewalgo_result *res;
+	size_t len[2], blen;
+	unsigned int tried[2];
+	int level;
+
+	begin("level 3 searches on below early_abort_size");
+	memset(page, 0, sizeof(page));
+	zbewalgo_ctx_set_table(ctx, t);
+	for (level = 2; level <= 3; level++) {
+		unsigned int k = level - 2;
+
+		len[k] = sizeof(out[k]);
+		CHECK(!zbewalgo_ctx_set_level(ctx, level) &&
+		      !zbewalgo_compress(ctx, page, PAGE, out[k], &len[k]),
+		      "level %d: compress", level);
+		res = zbewalgo_ctx_last_result(ctx);
+		tried[k] = res->tried;
+		blen = sizeof(back);
+		CHECK(!zbewalgo_decompress(out[k], len[k], back, &blen,
+					   scratch) &&
+		      blen == PAGE && !memcmp(back, page, PAGE),
+		      "level %d: round trip", level);
+	}
+	CHECK(len[0] < PAGE / 8 && tried[0] == 1,
+	      "level 2: the first chain's %zu bytes end the search (%u tried)",
+	      len[0], tried[0]);
+	CHECK(len[1] < len[0], "level 3: %zu bytes against %zu (%u tried)",
+	      len[1], len[0], tried[1]);
+	free(scratch);
+	zbewalgo_ctx_destroy(ctx);
+	free(t);
+	end();
+}
+
+/*
  * Found by fuzz/roundtrip: a page shorter than the context's max_len went
  * through a chain whose intermediate result exceeded
  * zbewalgo_stage_cap(len), the bound decoders enforce, because the engine
