@@ -459,3 +459,62 @@ void zbw_num_hint_page(const u8 *src, unsigned int slen, unsigned int w,
 			 slen, (u8 *)scratch + ZBW_PROBE_NUM_ROOM, &lagged,
 			 hint);
 }
+
+/* Bytes of a num step's header and code lengths the sample leaves out */
+#define ZBW_NUM_HEAD		16
+
+/*
+ * What the num step of word size @w is expected to write for the page
+ * @src, from the sample at @scratch (zbw_probe_sample()), before
+ * zbw_probe_estimate() scales it: @slen when it codes nothing.  @lagged
+ * and @hint as zbw_num_estimate() leaves them.
+ */
+static u32 num_probe(void *scratch, unsigned int w, const u8 *src,
+		     unsigned int slen, bool *lagged, struct zbw_num_hint *hint)
+{
+	u8 *room = (u8 *)scratch + ZBW_PROBE_NUM_ROOM;
+	u32 bits, est;
+
+	bits = zbw_num_estimate(scratch, ZBW_PROBE_BYTES, ZBW_PROBE_WINDOWS,
+				w, src, slen, room, lagged, hint);
+	est = bits == U32_MAX ? slen :
+	      ZBW_NUM_HEAD + DIV_ROUND_UP((u64)bits * slen,
+					  8 * 256 * ZBW_PROBE_BYTES);
+	/*
+	 * The palette's estimate is of the whole page, header and all,
+	 * taken half as much again: the coder writes about an eighth more
+	 * (the bins of the indices), and a chain ranked first that writes
+	 * more than the next would have ends the search (search.c) all the
+	 * same.  It takes a pass over the page: only where the views expect
+	 * less than 2:1.
+	 */
+	bits = est < slen / 2 ? U32_MAX :
+	       zbw_num_pal_estimate(src, slen, w, room);
+	if (bits != U32_MAX && DIV_ROUND_UP(bits, 8 * 256) * 3 / 2 < est) {
+		est = DIV_ROUND_UP(bits, 8 * 256) * 3 / 2;
+		*lagged = false;
+	}
+	return min_t(u32, est, slen);
+}
+
+/**
+ * zbw_num_probe() - what a num step is expected to write, for the probe
+ * @scratch: the probe's, with its sample of the page (zbw_probe_sample())
+ * @w: the step's word size, 2, 4 or 8
+ * @src: the page (the lag candidates and the palette are counted on it)
+ * @slen: its length
+ * @lagged: set when a lag candidate gave the estimate
+ * @hint: the pick, as zbw_num_estimate() leaves it
+ *
+ * Only the step of the word size the sample's lanes show is estimated.
+ *
+ * Return: the bytes, before zbw_probe_estimate() scales them; @slen when
+ * the step codes nothing or is not estimated.
+ */
+u32 zbw_num_probe(void *scratch, unsigned int w, const u8 *src,
+		  unsigned int slen, bool *lagged, struct zbw_num_hint *hint)
+{
+	if (w != zbw_probe_facts(scratch)->width)
+		return slen;
+	return num_probe(scratch, w, src, slen, lagged, hint);
+}

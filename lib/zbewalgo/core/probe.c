@@ -151,12 +151,11 @@ void zbw_probe_sample(const u8 *src, unsigned int slen, void *scratch)
 	u8 *sample = scratch;
 	u16 *count = (u16 *)(sample + 3 * ZBW_PROBE_STAGE) +
 		     (2u << ZBW_PROBE_HASH_BITS);
-	u32 *facts = (u32 *)(sample + ZBW_PROBE_BYTES);
+	struct zbw_probe_facts *facts = zbw_probe_facts(scratch);
 
 	zbw_probe_windows(src, slen, sample);
-	/* kept after the sample for every chain whose layout permutes it */
-	facts[0] = zbw_probe_bits(sample, ZBW_PROBE_BYTES, count);
-	facts[1] = zbw_probe_width(sample);
+	facts->bits = zbw_probe_bits(sample, ZBW_PROBE_BYTES, count);
+	facts->width = zbw_probe_width(sample);
 }
 
 /**
@@ -201,9 +200,6 @@ static bool zbw_probe_permutes(unsigned int id)
 	       id == ZBEWALGO_STEP_BITSHUFFLE8;
 }
 
-/* Bytes of a num step's header and code lengths the sample leaves out */
-#define ZBW_NUM_HEAD		16
-
 /**
  * zbw_probe_estimate() - what a chain is expected to make of a page
  * @comb: the chain
@@ -224,41 +220,18 @@ u32 zbw_probe_estimate(const struct zbewalgo_combination *comb,
 		       (u8 *)scratch + 2 * ZBW_PROBE_STAGE };
 	u32 *slot = (u32 *)((u8 *)scratch + 3 * ZBW_PROBE_STAGE);
 	u16 *count = (u16 *)(slot + (1u << ZBW_PROBE_HASH_BITS));
-	const u32 *facts = (const u32 *)((u8 *)scratch + ZBW_PROBE_BYTES);
+	const struct zbw_probe_facts *facts = zbw_probe_facts(scratch);
 	unsigned int j, k = zbw_probe_steps(comb);
 	const u8 *in = scratch;
 	int n = ZBW_PROBE_BYTES;
 	/* the sample's, until a step changes the bytes */
-	u32 bits = facts[0], est;
+	u32 bits = facts->bits, est;
 	unsigned int w = zbw_num_width(comb->ids[0]);
 	bool lagged;
 
 	*unsure = false;
 	if (w) {
-		if (w != facts[1])
-			return slen;
-		bits = zbw_num_estimate(in, n, ZBW_PROBE_WINDOWS, w, src, slen,
-					(u8 *)scratch + ZBW_PROBE_NUM_ROOM,
-					&lagged, hint);
-		est = bits == U32_MAX ? slen :
-		      ZBW_NUM_HEAD + DIV_ROUND_UP((u64)bits * slen,
-						  8 * 256 * ZBW_PROBE_BYTES);
-		/*
-		 * The palette's estimate is of the whole page, header and
-		 * all, taken half as much again: the coder writes about an
-		 * eighth more (the bins of the indices), and a chain ranked
-		 * first that writes more than the next would have ends the
-		 * search (search.c) all the same.  It takes a pass over the
-		 * page: only where the views expect less than 2:1.
-		 */
-		bits = est < slen / 2 ? U32_MAX :
-		       zbw_num_pal_estimate(src, slen, w, (u8 *)scratch +
-					    ZBW_PROBE_NUM_ROOM);
-		if (bits != U32_MAX &&
-		    DIV_ROUND_UP(bits, 8 * 256) * 3 / 2 < est) {
-			est = DIV_ROUND_UP(bits, 8 * 256) * 3 / 2;
-			lagged = false;
-		}
+		est = zbw_num_probe(scratch, w, src, slen, &lagged, hint);
 		if (est >= slen)
 			return slen;
 		/*

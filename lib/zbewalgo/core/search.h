@@ -118,11 +118,30 @@ bool zbw_looks_random(struct zbw_sample *s, const u8 *src,
 				 256 * sizeof(u16) + 1024)
 #define ZBW_PROBE_SCRATCH	(ZBW_PROBE_NUM_ROOM + ZBW_NUM_EST_SCRATCH)
 
+/*
+ * What the probe keeps after its sample (zbw_probe_sample()) for every
+ * chain: the sample's entropy (the permuting layouts keep it) and the
+ * word size its lanes show (zbw_num_probe()).
+ */
+struct zbw_probe_facts {
+	u32 bits;
+	u32 width;
+};
+
+static inline struct zbw_probe_facts *zbw_probe_facts(void *scratch)
+{
+	BUILD_BUG_ON(ZBW_PROBE_BYTES + sizeof(struct zbw_probe_facts) >
+		     ZBW_PROBE_STAGE);
+	return (struct zbw_probe_facts *)((u8 *)scratch + ZBW_PROBE_BYTES);
+}
+
 u32 zbw_num_estimate(const u8 *sample, unsigned int n, unsigned int windows,
 		     unsigned int w, const u8 *page, unsigned int slen,
 		     void *scratch, bool *lagged, struct zbw_num_hint *hint);
 void zbw_num_hint_page(const u8 *src, unsigned int slen, unsigned int w,
 		       void *scratch, struct zbw_num_hint *hint);
+u32 zbw_num_probe(void *scratch, unsigned int w, const u8 *src,
+		  unsigned int slen, bool *lagged, struct zbw_num_hint *hint);
 /*
  * The estimate of a num step's palette (num_pick.c) takes the same room:
  * a hash of 512 numbers and their counts
