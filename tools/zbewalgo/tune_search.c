@@ -45,6 +45,7 @@ static void probe_pages(const struct tuner *t, const struct pageset *ps,
 
 	for (i = 0; i < ps->n; i++) {
 		est[i] = 0;
+		hint.w = 0;
 		if (t->page < ZBW_CHECK_MIN)
 			continue;
 		zbw_probe_sample(ps->data + i * t->page, t->page, scratch);

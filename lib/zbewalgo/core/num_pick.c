@@ -497,6 +497,72 @@ static u32 num_probe(void *scratch, unsigned int w, const u8 *src,
 	return min_t(u32, est, slen);
 }
 
+/* num_probe() of num8, made once per sample */
+static u32 num_probe8(void *scratch, const u8 *src, unsigned int slen,
+		      bool *lagged, struct zbw_num_hint *hint)
+{
+	struct zbw_probe_facts *f = zbw_probe_facts(scratch);
+
+	if (!f->est8) {
+		f->hint8.page = src;
+		f->est8 = num_probe(scratch, 8, src, slen, &f->lagged8,
+				    &f->hint8);
+	}
+	*lagged = f->lagged8;
+	*hint = f->hint8;
+	return f->est8;
+}
+
+/* Values byte @at of the sample's 8-byte words takes, up to a quarter */
+static bool num_probe_few(const u8 *sample, unsigned int at)
+{
+	u64 seen[4] = { 0 };
+	unsigned int i;
+
+	for (i = at; i < ZBW_PROBE_BYTES; i += 8)
+		seen[sample[i] >> 6] |= BIT_ULL(sample[i] & 63);
+	return hweight64(seen[0]) + hweight64(seen[1]) + hweight64(seen[2]) +
+	       hweight64(seen[3]) <= ZBW_PROBE_BYTES / 8 / 4;
+}
+
+/*
+ * Whether the sample's 8-byte words look like pairs of 4-byte numbers:
+ * the top byte of the first (little-endian) or second (big-endian) half
+ * takes a few values (a float's sign and exponent, an index's high byte),
+ * where that byte of an 8-byte float, in the middle of its mantissa,
+ * takes nearly one per word.
+ */
+static bool num_probe_halves(const u8 *sample)
+{
+	return num_probe_few(sample, 3) || num_probe_few(sample, 4);
+}
+
+/*
+ * num4's estimate of a page whose lanes repeat every 8 bytes: records of
+ * 4-byte fields (a grid of float pairs, a sparse matrix's column indices
+ * beside its values) do, as 8-byte numbers do.  Taken only where the
+ * words' low halves look like numbers of their own, the page compresses
+ * less than 4:1 and num4's estimate is a twelfth below num8's, the
+ * models being closest to what the coders write there; else @slen.
+ */
+static u32 num_probe_fields(void *scratch, const u8 *src, unsigned int slen,
+			    bool *lagged, struct zbw_num_hint *hint)
+{
+	struct zbw_num_hint h8;
+	u32 est4, est8;
+	bool lagged8;
+
+	if (!num_probe_halves(scratch))
+		return slen;
+	est8 = num_probe8(scratch, src, slen, &lagged8, &h8);
+	if (11 * est8 < 3 * slen)
+		return slen;
+	est4 = num_probe(scratch, 4, src, slen, lagged, hint);
+	if (est4 >= slen || est4 < slen / 4 || 12 * est4 > 11 * est8)
+		return slen;
+	return est4;
+}
+
 /**
  * zbw_num_probe() - what a num step is expected to write, for the probe
  * @scratch: the probe's, with its sample of the page (zbw_probe_sample())
@@ -506,7 +572,8 @@ static u32 num_probe(void *scratch, unsigned int w, const u8 *src,
  * @lagged: set when a lag candidate gave the estimate
  * @hint: the pick, as zbw_num_estimate() leaves it
  *
- * Only the step of the word size the sample's lanes show is estimated.
+ * Only the step of the word size the sample's lanes show is estimated,
+ * and num4 where they show 8 bytes (num_probe_fields()).
  *
  * Return: the bytes, before zbw_probe_estimate() scales them; @slen when
  * the step codes nothing or is not estimated.
@@ -514,7 +581,13 @@ static u32 num_probe(void *scratch, unsigned int w, const u8 *src,
 u32 zbw_num_probe(void *scratch, unsigned int w, const u8 *src,
 		  unsigned int slen, bool *lagged, struct zbw_num_hint *hint)
 {
-	if (w != zbw_probe_facts(scratch)->width)
-		return slen;
-	return num_probe(scratch, w, src, slen, lagged, hint);
+	unsigned int width = zbw_probe_facts(scratch)->width;
+
+	if (w == width && w == 8)
+		return num_probe8(scratch, src, slen, lagged, hint);
+	if (w == width)
+		return num_probe(scratch, w, src, slen, lagged, hint);
+	if (w == 4 && width == 8)
+		return num_probe_fields(scratch, src, slen, lagged, hint);
+	return slen;
 }

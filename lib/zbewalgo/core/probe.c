@@ -156,6 +156,7 @@ void zbw_probe_sample(const u8 *src, unsigned int slen, void *scratch)
 	zbw_probe_windows(src, slen, sample);
 	facts->bits = zbw_probe_bits(sample, ZBW_PROBE_BYTES, count);
 	facts->width = zbw_probe_width(sample);
+	facts->est8 = 0;
 }
 
 /**
@@ -208,7 +209,8 @@ static bool zbw_probe_permutes(unsigned int id)
  * @scratch: as given to zbw_probe_sample() for the page
  * @unsure: set when the estimate is less sure than most (a num step's at
  *	a lag), else cleared
- * @hint: a num step's pick, zbw_num_estimate()
+ * @hint: the pick of the num step estimated lowest so far, @hint->w 0 for
+ *	none: replaced by a num step's of a lower estimate
  *
  * Return: the estimated compressed size of the page, in bytes.
  */
@@ -227,11 +229,12 @@ u32 zbw_probe_estimate(const struct zbewalgo_combination *comb,
 	/* the sample's, until a step changes the bytes */
 	u32 bits = facts->bits, est;
 	unsigned int w = zbw_num_width(comb->ids[0]);
+	struct zbw_num_hint h = { .page = src };
 	bool lagged;
 
 	*unsure = false;
 	if (w) {
-		est = zbw_num_probe(scratch, w, src, slen, &lagged, hint);
+		est = zbw_num_probe(scratch, w, src, slen, &lagged, &h);
 		if (est >= slen)
 			return slen;
 		/*
@@ -248,7 +251,12 @@ u32 zbw_probe_estimate(const struct zbewalgo_combination *comb,
 		 * repeat at a tenth of a byte, where a long match costs
 		 * less): scaled alike, the two kinds rank fairly.
 		 */
-		return est >= slen / 4 ? est * 13 / 16 : est * 3 / 2;
+		est = est >= slen / 4 ? est * 13 / 16 : est * 3 / 2;
+		if (!hint->w || est < hint->est) {
+			*hint = h;
+			hint->est = est;
+		}
+		return est;
 	}
 	for (j = 0; j < k; j++) {
 		n = zbewalgo_step_get(comb->ids[j])->layout(in, n, buf[j & 1],

@@ -120,12 +120,16 @@ bool zbw_looks_random(struct zbw_sample *s, const u8 *src,
 
 /*
  * What the probe keeps after its sample (zbw_probe_sample()) for every
- * chain: the sample's entropy (the permuting layouts keep it) and the
- * word size its lanes show (zbw_num_probe()).
+ * chain: the sample's entropy (the permuting layouts keep it), the word
+ * size its lanes show, and num8's estimate once made (0 before), which
+ * num4's on a page of 8-byte lanes needs too (zbw_num_probe()).
  */
 struct zbw_probe_facts {
 	u32 bits;
 	u32 width;
+	u32 est8;
+	bool lagged8;
+	struct zbw_num_hint hint8;
 };
 
 static inline struct zbw_probe_facts *zbw_probe_facts(void *scratch)

@@ -244,6 +244,8 @@ static inline unsigned int zbw_num_width(unsigned int id)
  * @w: the step's word size, 0 when the probe picked nothing
  * @cand: the candidate (num_enc.h)
  * @be: the numbers are big-endian
+ * @est: the probe's estimate of the step, as zbw_probe_estimate() returns
+ *	it (the probe keeps the pick of the lowest)
  *
  * The num steps code a page in the view zbw_num_estimate() picks on the
  * probe's sample: the probe's when it estimated the step
@@ -255,6 +257,7 @@ struct zbw_num_hint {
 	unsigned int w;
 	unsigned int cand;
 	bool be;
+	u32 est;
 };
 
 /* A num step's encoder with the probe's pick for the page, if any */

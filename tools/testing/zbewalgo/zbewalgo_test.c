@@ -203,6 +203,7 @@ int main(int argc, char **argv)
 	test_num_palette();
 	test_num_lag();
 	test_num_hints();
+	test_num_fields();
 	test_dictionary();
 
 	printf("# %lu checks, %lu failed\n", checks, check_failures);
