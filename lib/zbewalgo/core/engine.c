@@ -334,9 +334,9 @@ EXPORT_SYMBOL_IF_KUNIT(zbewalgo_ctx_set_params);
  *
  * Steps that can trade speed for size (zstd) follow the level, and so
  * does the search: level 1 keeps its first small result, level 3 goes on
- * below early_abort_size; the table is set apart, usually to
- * zbewalgo_preset_table(@level).  Compressed
- * data decodes the same whatever the level.
+ * below early_abort_size.  The table is set apart, usually to
+ * zbewalgo_preset_table(@level).  Compressed data decodes the same
+ * whatever the level.
  *
  * Return: 0, or -EINVAL for an unknown level or one a context made for
  * another level (zbewalgo_ctx_create_for()) has no room for; the level is
