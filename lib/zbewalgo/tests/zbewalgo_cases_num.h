@@ -1,0 +1,380 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The num steps' decoder robustness cases (palettes, lags, hostile
+ * payloads), part of zbewalgo_cases.h, which includes this file and
+ * says how to use it.
+ */
+#ifndef __ZBEWALGO_CASES_NUM_H
+#define __ZBEWALGO_CASES_NUM_H
+
+/* A one-step table and the buffers of the num steps' cases */
+struct zbw_case_num {
+	struct zbewalgo_table t;
+	u8 page[4096];
+	u8 c[ZBEWALGO_STORED_SIZE(4096)];
+	u8 out[4096];
+};
+
+/*
+ * The num steps' cases on @ctx: a table of one step, which
+ * zbw_case_num_page() sets, tried on any page (a page of random-looking
+ * bytes too: no incompressibility test).  NULL when out of memory.
+ */
+static inline struct zbw_case_num *zbw_case_num_start(void *env,
+						      struct zbewalgo_ctx *ctx)
+{
+	const struct zbewalgo_params params = {
+		.max_output_size = 4096, .early_abort_size = 512,
+		.tolerance_shift = 5,
+	};
+	struct zbw_case_num *b = kzalloc(sizeof(*b), GFP_KERNEL);
+
+	ZBW_CASE_CHECK(env, b, "out of memory");
+	if (!b)
+		return NULL;
+	b->t.nr = 1;
+	b->t.comb[0].nr_steps = 1;
+	zbewalgo_ctx_set_table(ctx, &b->t);
+	zbewalgo_ctx_set_params(ctx, &params);
+	return b;
+}
+
+/*
+ * Page @k of a case, of the numbers @number() gives, compressed by num
+ * step @step alone into @b->c: the result must start with the step and
+ * at least @head bytes, come back byte-exact, and every cut of it be
+ * refused and corruptions harmless (zbw_case_corrupted()), a byte
+ * appended refused.  Returns whether it compressed, *@clen bytes.
+ */
+static inline bool zbw_case_num_page(void *env, struct zbewalgo_ctx *ctx,
+				     struct zbw_case_num *b, unsigned int step,
+				     u64 (*number)(unsigned int k,
+						   unsigned int i, u32 *rng),
+				     unsigned int k, size_t head,
+				     const char *what, void *scratch, u32 *rng,
+				     struct zbw_case_stats *st, size_t *clen)
+{
+	struct zbw_case_page pg = { b->page, 4096, what };
+	unsigned int w = zbw_num_width(step), i;
+	size_t olen = 4096;
+	u8 *exact;
+	int ret;
+
+	b->t.comb[0].ids[0] = step;
+	for (i = 0; i < 4096 / w; i++) {
+		u64 x = number(k, i, rng);
+
+		if (w == 2)
+			put_unaligned_le16(x, b->page + 2 * i);
+		else if (w == 4)
+			put_unaligned_le32(x, b->page + 4 * i);
+		else
+			put_unaligned_le64(x, b->page + 8 * i);
+	}
+	*clen = sizeof(b->c);
+	ret = zbewalgo_compress(ctx, b->page, 4096, b->c, clen);
+	ZBW_CASE_CHECK(env, !ret && *clen > head &&
+		       b->c[0] == zbw_page_byte0(1),
+		       "%s %u: compressed to %zu bytes (%d)", what, k, *clen,
+		       ret);
+	if (ret || *clen <= head || b->c[0] != zbw_page_byte0(1))
+		return false;
+	ret = zbewalgo_decompress(b->c, *clen, b->out, &olen, scratch);
+	ZBW_CASE_CHECK(env, !ret && olen == 4096 &&
+		       !memcmp(b->out, b->page, 4096),
+		       "%s %u: no round trip (%d)", what, k, ret);
+	exact = kmemdup(b->c, *clen, GFP_KERNEL);
+	ZBW_CASE_CHECK(env, exact, "out of memory");
+	if (!exact)
+		return true;
+	zbw_case_corrupted(env, &pg, exact, *clen, scratch, 4096, 256, rng,
+			   st);
+	zbw_case_trailing(env, &pg, exact, *clen, scratch, 4096, rng);
+	kfree(exact);
+	return true;
+}
+
+/*
+ * A num4 page of @orig bytes whose payload is @pay (@len bytes), decoded
+ * into @out: the decoder's return, *@olen bytes
+ */
+static inline int zbw_case_num_payload(const u8 *pay, size_t len, u8 orig,
+				       u8 *out, size_t *olen, void *scratch)
+{
+	u8 *p = kmalloc(3 + len, GFP_KERNEL);
+	int ret;
+
+	*olen = 4096;
+	if (!p)
+		return -ENOMEM;
+	p[0] = zbw_page_byte0(1);
+	p[1] = ZBEWALGO_STEP_NUM4;
+	p[2] = orig;
+	memcpy(p + 3, pay, len);
+	ret = zbewalgo_decompress(p, 3 + len, out, olen, scratch);
+	kfree(p);
+	return ret;
+}
+
+/*
+ * Number @i of page @k of zbw_case_num_palette(), of @w bytes: few
+ * distinct numbers, far apart (no common factor, no smooth run), so that
+ * the num step's palette view pays; the last page has one distinct number
+ * too many for a palette.
+ */
+static inline u64 zbw_case_pal_number(unsigned int k, unsigned int i,
+				      u32 *rng)
+{
+	u64 j;
+
+	switch (k) {
+	case 0:	/* float32 bit patterns of 40 levels */
+		j = zbw_case_rnd(rng) % 40;
+		return 0x3c000000 + j * j * 977 + j * 0x1234;
+	case 1:	/* 300 16-bit numbers anywhere */
+		return (u16)((zbw_case_rnd(rng) % 300 + 1) * 40503u);
+	case 2:	/* 64-bit pointers to 50 objects */
+		return 0x7f3a00000000ull +
+		       (((zbw_case_rnd(rng) % 50 + 1) * 0x9e3779b9ull) &
+			0xffffff0ull);
+	case 3:	/* 512 16-bit numbers, as many as a palette holds */
+		j = i < 512 ? i * 263 % 512 : zbw_case_rnd(rng) % 512;
+		return (u16)((j + 1) * 40503u);
+	default: /* 513 of them */
+		j = i < 513 ? i * 263 % 513 : zbw_case_rnd(rng) % 513;
+		return (u16)((j + 1) * 40503u);
+	}
+}
+
+/* Step and bytes per number of the pages of zbw_case_pal_number() */
+static const u8 zbw_case_pal_step[] = {
+	ZBEWALGO_STEP_NUM4, ZBEWALGO_STEP_NUM2, ZBEWALGO_STEP_NUM8,
+	ZBEWALGO_STEP_NUM2, ZBEWALGO_STEP_NUM2,
+};
+
+/*
+ * Payloads of the num4 step for 8 bytes, 2 numbers, in the palette view
+ * (../core/num.c's format), with the result zbewalgo_decompress() must
+ * give
+ */
+static const struct {
+	const char *what;
+	u8 len;
+	u8 b[16];
+	int ret;
+} zbw_case_pal_bad[] = {
+	{ "one number", 11, { 0x43, 8, 0, 0x11, 0x22, 0x33, 0x44, 0, 0, 0, 0 },
+	  0 },
+	{ "two numbers", 15, { 0x43, 8, 1, 0x11, 0x22, 0x33, 0x44, 0, 0, 0, 0,
+			       0, 0, 0, 0 }, 0 },
+	{ "an index past the count", 11,
+	  { 0x43, 8, 0, 0x11, 0x22, 0x33, 0x44, 0, 1, 0, 0 }, -EINVAL },
+	{ "a count past the most", 12,
+	  { 0x43, 8, 0x80, 4, 0x11, 0x22, 0x33, 0x44, 0, 0, 0, 0 }, -EINVAL },
+	{ "a number past 2^32", 15,
+	  { 0x43, 8, 1, 0xff, 0xff, 0xff, 0xff, 0, 0, 0, 0, 0, 0, 0, 0 },
+	  -EINVAL },
+	{ "a number twice", 15,
+	  { 0x43, 8, 1, 0x11, 0x22, 0x33, 0x44, 4, 1, 0, 0, 0, 0, 0, 0 },
+	  -EINVAL },
+	{ "unknown bits of the palette", 15,
+	  { 0x43, 8, 1, 0x11, 0x22, 0x33, 0x44, 8, 0, 0, 0, 0, 0, 0, 0 },
+	  -EINVAL },
+	{ "a factor", 11, { 0x53, 8, 0, 0x11, 0x22, 0x33, 0x44, 0, 0, 0, 0 },
+	  -EINVAL },
+	{ "a shift", 11, { 0x63, 8, 0, 0x11, 0x22, 0x33, 0x44, 0, 0, 0, 0 },
+	  -EINVAL },
+};
+
+/*
+ * The num steps' palette view (../core/num.c's format), on @ctx (for
+ * pages of up to 4096 bytes; its table and thresholds are replaced) and
+ * zbewalgo_decompress() with
+ * @scratch: pages of few distinct numbers, each compressed by the num
+ * step of its word size alone, are written in the palette view (but the
+ * page of one number too many) and come back byte-exact, every cut of
+ * them refused and corruptions harmless (zbw_case_corrupted()), a byte
+ * appended refused; hand-made palettes decode or are refused as the
+ * format says.
+ */
+static inline void zbw_case_num_palette(void *env, struct zbewalgo_ctx *ctx,
+					void *scratch,
+					struct zbw_case_stats *st)
+{
+	struct zbw_case_num *b = zbw_case_num_start(env, ctx);
+	unsigned int k;
+	u32 rng = 7;
+	size_t clen, olen;
+	int ret;
+
+	for (k = 0; b && k < ARRAY_SIZE(zbw_case_pal_step); k++) {
+		if (!zbw_case_num_page(env, ctx, b, zbw_case_pal_step[k],
+				       zbw_case_pal_number, k, 4,
+				       "palette page", scratch, &rng, st,
+				       &clen))
+			continue;
+		/* byte 0, the step, 4096 in two bytes, then the mode */
+		ZBW_CASE_CHECK(env, ((b->c[4] & 3) == 3) ==
+			       (k + 1 < ARRAY_SIZE(zbw_case_pal_step)),
+			       "palette page %u: mode 0x%02x", k, b->c[4]);
+	}
+	for (k = 0; b && k < ARRAY_SIZE(zbw_case_pal_bad); k++) {
+		ret = zbw_case_num_payload(zbw_case_pal_bad[k].b,
+					   zbw_case_pal_bad[k].len, 8, b->out,
+					   &olen, scratch);
+		ZBW_CASE_CHECK(env, ret == zbw_case_pal_bad[k].ret,
+			       "palette of %s gave %d", zbw_case_pal_bad[k].what,
+			       ret);
+		/* both numbers are the first of the palette */
+		ZBW_CASE_CHECK(env, ret || (olen == 8 &&
+					    get_unaligned_le32(b->out) ==
+					    0x44332211 &&
+					    get_unaligned_le32(b->out + 4) ==
+					    0x44332211),
+			       "palette of %s: %zu bytes, %08x",
+			       zbw_case_pal_bad[k].what, olen,
+			       get_unaligned_le32(b->out));
+	}
+	kfree(b);
+}
+
+/*
+ * Number @i of page @k of zbw_case_num_lag(): arrays of records, whose
+ * fields change little from one record to the next, at lags 3, 2, 4 and
+ * 16 (zbw_case_lag_of[])
+ */
+static inline u64 zbw_case_lag_number(unsigned int k, unsigned int i,
+				      u32 *rng)
+{
+	switch (k) {
+	case 0:	/* a pointer (+40 a record), a counter, a zero */
+		return i % 3 == 0 ? 0x562e78397a60ull + 0x28 * (i / 3) :
+		       i % 3 == 1 ? 0x91fe + i / 3 : 0;
+	case 1:	/* an id and a noisy linear field */
+		return i % 2 ? 0x80000000u + 1000 * (i / 2) +
+			       zbw_case_rnd(rng) % 16 :
+			       5000 + i / 2;
+	case 2:	/* 8-byte records of 16-bit fields */
+		return i % 4 == 0 ? i / 4 : i % 4 == 1 ? 0x8000 ^ (3 * i / 4) :
+		       i % 4 == 2 ? 7 : 0x1234 + zbw_case_rnd(rng) % 4;
+	default: /* 128-byte objects, a pointer among their fields */
+		return i % 16 == 0 ? 1 : i % 16 == 1 ? 0x94fc00 :
+		       i % 16 == 3 ? 0x7f26b1a160d0ull + 0x80 * (i / 16) :
+		       i % 16 == 9 ? 0xe0000 + zbw_case_rnd(rng) % 0x20000 :
+		       i % 16;
+	}
+}
+
+/* Step and lag of the pages of zbw_case_lag_number() */
+static const u8 zbw_case_lag_step[] = {
+	ZBEWALGO_STEP_NUM8, ZBEWALGO_STEP_NUM4, ZBEWALGO_STEP_NUM2,
+	ZBEWALGO_STEP_NUM8,
+};
+
+static const u8 zbw_case_lag_of[] = { 3, 2, 4, 16 };
+
+/*
+ * Payloads of the num4 step for 16 bytes, 4 numbers, at a lag (num.c's
+ * format): one bin and no values to code but the raw ones, which the
+ * lag repeats; with the 16 bytes zbewalgo_decompress() must give, or its
+ * error
+ */
+static const struct {
+	const char *what;
+	u8 len;
+	u8 b[24];
+	int ret;
+	u8 out[16];
+} zbw_case_lag_pay[] = {
+	{ "two records of two", 15,
+	  { 0x74, 0x01, 16, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77, 0x88,
+	    0, 0, 0, 0 }, 0,
+	  { 0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77, 0x88,
+	    0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77, 0x88 } },
+	{ "floats at a lag, 8 low bits zero", 16,
+	  { 0x76, 0x41, 16, 8, 0x56, 0x34, 0x12, 0, 0x21, 0x43, 0x65, 0,
+	    0, 0, 0, 0 }, 0,
+	  { 0, 0xa9, 0xcb, 0xed, 0, 0xde, 0xbc, 0x9a,
+	    0, 0xa9, 0xcb, 0xed, 0, 0xde, 0xbc, 0x9a } },
+	{ "indices at a lag", 20,
+	  { 0x77, 0x01, 16, 0, 0x11, 0x22, 0x33, 0x44, 0, 0, 0, 0, 0, 0, 0, 0,
+	    0, 0, 0, 0 }, 0,
+	  { 0x11, 0x22, 0x33, 0x44, 0x11, 0x22, 0x33, 0x44,
+	    0x11, 0x22, 0x33, 0x44, 0x11, 0x22, 0x33, 0x44 } },
+	{ "order 3, all raw", 23,
+	  { 0x7c, 0x01, 16, 1, 0, 0, 0, 2, 0, 0, 0, 3, 0, 0, 0, 4, 0, 0, 0,
+	    0, 0, 0, 0 }, 0,
+	  { 1, 0, 0, 0, 2, 0, 0, 0, 4, 0, 0, 0, 6, 0, 0, 0 } },
+	{ "a lag of 1", 15,
+	  { 0x74, 0x00, 16, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77, 0x88,
+	    0, 0, 0, 0 }, -EINVAL },
+	{ "bit 7 of the lag byte", 15,
+	  { 0x74, 0x81, 16, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77, 0x88,
+	    0, 0, 0, 0 }, -EINVAL },
+	{ "order 0 at a lag", 15,
+	  { 0x70, 0x01, 16, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77, 0x88,
+	    0, 0, 0, 0 }, -EINVAL },
+	{ "a factor of floats", 16,
+	  { 0x76, 0x21, 16, 8, 0x56, 0x34, 0x12, 0, 0x21, 0x43, 0x65, 0,
+	    0, 0, 0, 0 }, -EINVAL },
+	{ "a shift of integers", 16,
+	  { 0x74, 0x41, 16, 8, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77, 0x88,
+	    0, 0, 0, 0 }, -EINVAL },
+	{ "no lag byte", 1, { 0x74 }, -EINVAL },
+	{ "a raw number short", 7,
+	  { 0x74, 0x01, 16, 0x11, 0x22, 0x33, 0x44 }, -EINVAL },
+	{ "an index past the palette", 20,
+	  { 0x77, 0x01, 16, 0, 0x11, 0x22, 0x33, 0x44, 0, 0, 0, 0, 1, 0, 0, 0,
+	    0, 0, 0, 0 }, -EINVAL },
+};
+
+/*
+ * The num steps at a lag (num.c's format), on @ctx (for pages of up to
+ * 4096 bytes; its table and thresholds are replaced) and
+ * zbewalgo_decompress() with @scratch: arrays of records, each compressed
+ * by the num step of its word size alone, are written at their lag and
+ * come back byte-exact, every cut of them refused and corruptions
+ * harmless (zbw_case_corrupted()), a byte appended refused; hand-made
+ * payloads at a lag decode or are refused as the format says.
+ */
+static inline void zbw_case_num_lag(void *env, struct zbewalgo_ctx *ctx,
+				    void *scratch, struct zbw_case_stats *st)
+{
+	struct zbw_case_num *b = zbw_case_num_start(env, ctx);
+	unsigned int k;
+	u32 rng = 11;
+	size_t clen, olen;
+	int ret;
+
+	for (k = 0; b && k < ARRAY_SIZE(zbw_case_lag_step); k++) {
+		if (!zbw_case_num_page(env, ctx, b, zbw_case_lag_step[k],
+				       zbw_case_lag_number, k, 5,
+				       "page of records", scratch, &rng, st,
+				       &clen))
+			continue;
+		/* byte 0, the step, 4096 in two bytes, the mode, the lag */
+		ZBW_CASE_CHECK(env, (b->c[4] & 0x30) == 0x30 &&
+			       b->c[5] == zbw_case_lag_of[k] - 1,
+			       "page of records %u: mode 0x%02x, lag byte 0x%02x",
+			       k, b->c[4], b->c[5]);
+	}
+	for (k = 0; b && k < ARRAY_SIZE(zbw_case_lag_pay); k++) {
+		ret = zbw_case_num_payload(zbw_case_lag_pay[k].b,
+					   zbw_case_lag_pay[k].len, 16, b->out,
+					   &olen, scratch);
+		ZBW_CASE_CHECK(env, ret == zbw_case_lag_pay[k].ret,
+			       "payload of %s gave %d", zbw_case_lag_pay[k].what,
+			       ret);
+		ZBW_CASE_CHECK(env, ret || (olen == 16 &&
+					    !memcmp(b->out,
+						    zbw_case_lag_pay[k].out,
+						    16)),
+			       "payload of %s: %zu bytes, %08x %08x",
+			       zbw_case_lag_pay[k].what, olen,
+			       get_unaligned_le32(b->out),
+			       get_unaligned_le32(b->out + 4));
+	}
+	kfree(b);
+}
+
+#endif /* __ZBEWALGO_CASES_NUM_H */
