@@ -397,7 +397,9 @@ zbw_probe_chains(const u8 *src, unsigned int slen,
 					       scratch, &unsure, &p->num);
 		if (unsure)
 			p->unsure |= BIT_ULL(i);
-		if (p->est[i] < easy)
+		if (unsure && p->est[i] < slen / 8)
+			p->loose |= BIT_ULL(i);
+		else if (p->est[i] < easy)
 			cut = i;
 	}
 	return cut;
@@ -430,6 +432,7 @@ void zbw_probe(const u8 *src, unsigned int slen,
 			break;
 	plain = plain && probe && i < p->nr;
 	p->unsure = 0;
+	p->loose = 0;
 	p->zstd = -1;
 	p->num.page = src;
 	p->num.w = 0;

@@ -276,7 +276,8 @@ static bool zbw_search_further(const struct zbw_search *s)
 	    !(p->unsure & BIT_ULL(s->best_comb)) || p->order[1] > p->easy)
 		return false;
 	e = p->est[s->best_comb];
-	return p->est[p->order[1]] <= e + (e >> 2);
+	e += p->loose & BIT_ULL(s->best_comb) ? e >> 1 : e >> 2;
+	return p->est[p->order[1]] <= e;
 }
 
 /**

@@ -170,6 +170,11 @@ u32 zbw_num_pal_estimate(const u8 *src, unsigned int slen, unsigned int w,
  *	as this one's (zbw_probe_same_layout())
  * @unsure: by table index, the chains whose estimates are less sure (a
  *	num step's at a lag): the search looks further after them
+ * @loose: of those, the ones estimated below an eighth of the page, where
+ *	the other chains' estimates run up to twice high and zstd's matches
+ *	take repeating records for far less: they do not cut the probe
+ *	(@easy), and the search looks further after them with twice the
+ *	tolerance
  * @zstd: table index of the chain of zstd alone, -1 when there is none
  * @easy: table index of the first chain estimated below early_abort_size,
  *	whose estimate the chains after it copy (zbw_probe_cut()); @nr when
@@ -179,6 +184,7 @@ u32 zbw_num_pal_estimate(const u8 *src, unsigned int slen, unsigned int w,
 struct zbw_probe {
 	unsigned int nr;
 	u64 unsure;
+	u64 loose;
 	int zstd;
 	unsigned int easy;
 	u32 est[ZBW_PROBE_MAX];

@@ -204,6 +204,7 @@ int main(int argc, char **argv)
 	test_num_lag();
 	test_num_hints();
 	test_num_fields();
+	test_num_loose();
 	test_dictionary();
 
 	printf("# %lu checks, %lu failed\n", checks, check_failures);
