@@ -467,14 +467,17 @@ void zbw_num_hint_page(const u8 *src, unsigned int slen, unsigned int w,
  * What the num step of word size @w is expected to write for the page
  * @src, from the sample at @scratch (zbw_probe_sample()), before
  * zbw_probe_estimate() scales it: @slen when it codes nothing.  @lagged
- * and @hint as zbw_num_estimate() leaves them.
+ * and @hint as zbw_num_estimate() leaves them.  Inline, as the helpers
+ * below: zbw_num_probe() is one frame of the probe's deepest chain.
  */
-static u32 num_probe(void *scratch, unsigned int w, const u8 *src,
-		     unsigned int slen, bool *lagged, struct zbw_num_hint *hint)
+static __always_inline u32 num_probe(void *scratch, unsigned int w,
+				     const u8 *src, unsigned int slen,
+				     bool *lagged, struct zbw_num_hint *hint)
 {
 	u8 *room = (u8 *)scratch + ZBW_PROBE_NUM_ROOM;
 	u32 bits, est;
 
+	hint->page = src;
 	bits = zbw_num_estimate(scratch, ZBW_PROBE_BYTES, ZBW_PROBE_WINDOWS,
 				w, src, slen, room, lagged, hint);
 	est = bits == U32_MAX ? slen :
@@ -497,19 +500,17 @@ static u32 num_probe(void *scratch, unsigned int w, const u8 *src,
 	return min_t(u32, est, slen);
 }
 
-/* num_probe() of num8, made once per sample */
-static u32 num_probe8(void *scratch, const u8 *src, unsigned int slen,
-		      bool *lagged, struct zbw_num_hint *hint)
+/* num_probe() of num8, made once per sample, its pick as the last */
+static __always_inline u32 num_probe8(void *scratch, const u8 *src,
+				      unsigned int slen)
 {
 	struct zbw_probe_facts *f = zbw_probe_facts(scratch);
 
-	if (!f->est8) {
-		f->hint8.page = src;
+	if (!f->est8)
 		f->est8 = num_probe(scratch, 8, src, slen, &f->lagged8,
 				    &f->hint8);
-	}
-	*lagged = f->lagged8;
-	*hint = f->hint8;
+	f->lagged = f->lagged8;
+	f->pick = f->hint8;
 	return f->est8;
 }
 
@@ -545,19 +546,18 @@ static bool num_probe_halves(const u8 *sample)
  * less than 4:1 and num4's estimate is a twelfth below num8's, the
  * models being closest to what the coders write there; else @slen.
  */
-static u32 num_probe_fields(void *scratch, const u8 *src, unsigned int slen,
-			    bool *lagged, struct zbw_num_hint *hint)
+static __always_inline u32 num_probe_fields(void *scratch, const u8 *src,
+					    unsigned int slen)
 {
-	struct zbw_num_hint h8;
+	struct zbw_probe_facts *f = zbw_probe_facts(scratch);
 	u32 est4, est8;
-	bool lagged8;
 
 	if (!num_probe_halves(scratch))
 		return slen;
-	est8 = num_probe8(scratch, src, slen, &lagged8, &h8);
+	est8 = num_probe8(scratch, src, slen);
 	if (11 * est8 < 3 * slen)
 		return slen;
-	est4 = num_probe(scratch, 4, src, slen, lagged, hint);
+	est4 = num_probe(scratch, 4, src, slen, &f->lagged, &f->pick);
 	if (est4 >= slen || est4 < slen / 4 || 12 * est4 > 11 * est8)
 		return slen;
 	return est4;
@@ -569,25 +569,25 @@ static u32 num_probe_fields(void *scratch, const u8 *src, unsigned int slen,
  * @w: the step's word size, 2, 4 or 8
  * @src: the page (the lag candidates and the palette are counted on it)
  * @slen: its length
- * @lagged: set when a lag candidate gave the estimate
- * @hint: the pick, as zbw_num_estimate() leaves it
  *
  * Only the step of the word size the sample's lanes show is estimated,
- * and num4 where they show 8 bytes (num_probe_fields()).
+ * and num4 where they show 8 bytes (num_probe_fields()).  The step's pick
+ * and whether a lag candidate gave the estimate are left in the probe's
+ * facts (struct zbw_probe_facts).
  *
  * Return: the bytes, before zbw_probe_estimate() scales them; @slen when
  * the step codes nothing or is not estimated.
  */
 u32 zbw_num_probe(void *scratch, unsigned int w, const u8 *src,
-		  unsigned int slen, bool *lagged, struct zbw_num_hint *hint)
+		  unsigned int slen)
 {
-	unsigned int width = zbw_probe_facts(scratch)->width;
+	struct zbw_probe_facts *f = zbw_probe_facts(scratch);
 
-	if (w == width && w == 8)
-		return num_probe8(scratch, src, slen, lagged, hint);
-	if (w == width)
-		return num_probe(scratch, w, src, slen, lagged, hint);
-	if (w == 4 && width == 8)
-		return num_probe_fields(scratch, src, slen, lagged, hint);
+	if (w == f->width && w == 8)
+		return num_probe8(scratch, src, slen);
+	if (w == f->width)
+		return num_probe(scratch, w, src, slen, &f->lagged, &f->pick);
+	if (w == 4 && f->width == 8)
+		return num_probe_fields(scratch, src, slen);
 	return slen;
 }

@@ -201,6 +201,42 @@ static bool zbw_probe_permutes(unsigned int id)
 	       id == ZBEWALGO_STEP_BITSHUFFLE8;
 }
 
+/*
+ * The estimate of a chain of byte steps (zbw_probe_estimate()): its
+ * leading layout steps on the sample, then the coders' cost of what they
+ * leave.  Out of line: the num steps' estimate, the probe's deepest
+ * chain, does not carry this frame.
+ */
+static noinline_for_stack u32
+zbw_probe_layouts(const struct zbewalgo_combination *comb, unsigned int slen,
+		  void *scratch)
+{
+	u8 *buf[2] = { (u8 *)scratch + ZBW_PROBE_STAGE,
+		       (u8 *)scratch + 2 * ZBW_PROBE_STAGE };
+	u32 *slot = (u32 *)((u8 *)scratch + 3 * ZBW_PROBE_STAGE);
+	u16 *count = (u16 *)(slot + (1u << ZBW_PROBE_HASH_BITS));
+	unsigned int j, k = zbw_probe_steps(comb);
+	const u8 *in = scratch;
+	int n = ZBW_PROBE_BYTES;
+	/* the sample's, until a step changes the bytes */
+	u32 bits = zbw_probe_facts(scratch)->bits;
+
+	for (j = 0; j < k; j++) {
+		n = zbewalgo_step_get(comb->ids[j])->layout(in, n, buf[j & 1],
+							    ZBW_PROBE_STAGE,
+							    NULL);
+		if (n < 0)
+			return slen;
+		in = buf[j & 1];
+		if (!zbw_probe_permutes(comb->ids[j]))
+			bits = U32_MAX;
+	}
+	if (bits == U32_MAX)
+		bits = zbw_probe_bits(in, n, count);
+	return DIV_ROUND_UP((u64)zbw_probe_cost(in, n, bits, slot) * slen,
+			    256 * ZBW_PROBE_BYTES);
+}
+
 /**
  * zbw_probe_estimate() - what a chain is expected to make of a page
  * @comb: the chain
@@ -218,60 +254,34 @@ u32 zbw_probe_estimate(const struct zbewalgo_combination *comb,
 		       const u8 *src, unsigned int slen, void *scratch,
 		       bool *unsure, struct zbw_num_hint *hint)
 {
-	u8 *buf[2] = { (u8 *)scratch + ZBW_PROBE_STAGE,
-		       (u8 *)scratch + 2 * ZBW_PROBE_STAGE };
-	u32 *slot = (u32 *)((u8 *)scratch + 3 * ZBW_PROBE_STAGE);
-	u16 *count = (u16 *)(slot + (1u << ZBW_PROBE_HASH_BITS));
 	const struct zbw_probe_facts *facts = zbw_probe_facts(scratch);
-	unsigned int j, k = zbw_probe_steps(comb);
-	const u8 *in = scratch;
-	int n = ZBW_PROBE_BYTES;
-	/* the sample's, until a step changes the bytes */
-	u32 bits = facts->bits, est;
 	unsigned int w = zbw_num_width(comb->ids[0]);
-	struct zbw_num_hint h = { .page = src };
-	bool lagged;
+	u32 est;
 
 	*unsure = false;
-	if (w) {
-		est = zbw_num_probe(scratch, w, src, slen, &lagged, &h);
-		if (est >= slen)
-			return slen;
-		/*
-		 * An array of records is also one of repeats, which zstd's
-		 * matches may take for less: the search looks further
-		 * (search.c)
-		 */
-		*unsure = lagged;
-		/*
-		 * The model is the coder's own and comes within a tenth of
-		 * what it writes.  The other chains' estimates run about a
-		 * fifth low on pages that compress less than 4:1 and high,
-		 * up to twice, on those that compress more (they count a
-		 * repeat at a tenth of a byte, where a long match costs
-		 * less): scaled alike, the two kinds rank fairly.
-		 */
-		est = est >= slen / 4 ? est * 13 / 16 : est * 3 / 2;
-		if (!hint->w || est < hint->est) {
-			*hint = h;
-			hint->est = est;
-		}
-		return est;
+	if (!w)
+		return zbw_probe_layouts(comb, slen, scratch);
+	est = zbw_num_probe(scratch, w, src, slen);
+	if (est >= slen)
+		return slen;
+	/*
+	 * An array of records is also one of repeats, which zstd's matches
+	 * may take for less: the search looks further (search.c)
+	 */
+	*unsure = facts->lagged;
+	/*
+	 * The model is the coder's own and comes within a tenth of what it
+	 * writes.  The other chains' estimates run about a fifth low on pages
+	 * that compress less than 4:1 and high, up to twice, on those that
+	 * compress more (they count a repeat at a tenth of a byte, where a
+	 * long match costs less): scaled alike, the two kinds rank fairly.
+	 */
+	est = est >= slen / 4 ? est * 13 / 16 : est * 3 / 2;
+	if (!hint->w || est < hint->est) {
+		*hint = facts->pick;
+		hint->est = est;
 	}
-	for (j = 0; j < k; j++) {
-		n = zbewalgo_step_get(comb->ids[j])->layout(in, n, buf[j & 1],
-							    ZBW_PROBE_STAGE,
-							    NULL);
-		if (n < 0)
-			return slen;
-		in = buf[j & 1];
-		if (!zbw_probe_permutes(comb->ids[j]))
-			bits = U32_MAX;
-	}
-	if (bits == U32_MAX)
-		bits = zbw_probe_bits(in, n, count);
-	return DIV_ROUND_UP((u64)zbw_probe_cost(in, n, bits, slot) * slen,
-			    256 * ZBW_PROBE_BYTES);
+	return est;
 }
 
 /**

@@ -120,13 +120,17 @@ bool zbw_looks_random(struct zbw_sample *s, const u8 *src,
 
 /*
  * What the probe keeps after its sample (zbw_probe_sample()) for every
- * chain: the sample's entropy (the permuting layouts keep it), the word
- * size its lanes show, and num8's estimate once made (0 before), which
- * num4's on a page of 8-byte lanes needs too (zbw_num_probe()).
+ * chain: the sample's entropy (the permuting layouts keep it) and the
+ * word size its lanes show; the last num step's pick and whether a lag
+ * gave its estimate; num8's estimate once made (0 before), which num4's
+ * on a page of 8-byte lanes needs too (zbw_num_probe()), with its own.
+ * Kept here, not on the stack of the probe's deepest chain.
  */
 struct zbw_probe_facts {
 	u32 bits;
 	u32 width;
+	struct zbw_num_hint pick;
+	bool lagged;
 	u32 est8;
 	bool lagged8;
 	struct zbw_num_hint hint8;
@@ -145,7 +149,7 @@ u32 zbw_num_estimate(const u8 *sample, unsigned int n, unsigned int windows,
 void zbw_num_hint_page(const u8 *src, unsigned int slen, unsigned int w,
 		       void *scratch, struct zbw_num_hint *hint);
 u32 zbw_num_probe(void *scratch, unsigned int w, const u8 *src,
-		  unsigned int slen, bool *lagged, struct zbw_num_hint *hint);
+		  unsigned int slen);
 /*
  * The estimate of a num step's palette (num_pick.c) takes the same room:
  * a hash of 512 numbers and their counts
