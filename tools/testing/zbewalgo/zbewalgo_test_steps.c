@@ -440,6 +440,28 @@ void test_num_hints(void)
 }
 
 /*
+ * Bytes @ctx writes for the page at @page with the table @text, or with
+ * its own table for NULL.  @ctx keeps the table it is given
+ * (zbewalgo_ctx_set_table()), which is freed here: it must be given
+ * another before it compresses again.
+ */
+static size_t compressed_len(struct zbewalgo_ctx *ctx, const char *text,
+			     const unsigned char *page)
+{
+	struct zbewalgo_table *t = text ? table_of(text) : NULL;
+	unsigned char *out = malloc(PAGE);
+	size_t len = PAGE;
+
+	if (t)
+		zbewalgo_ctx_set_table(ctx, t);
+	CHECK(!zbewalgo_compress(ctx, page, PAGE, out, &len), "%s: compress",
+	      text ?: "the context's table");
+	free(out);
+	free(t);
+	return len;
+}
+
+/*
  * Records of four 4-byte floats (a grid of corrections: two fields that
  * drift, two that take a few values) repeat every 8 bytes, as 8-byte
  * numbers do: the probe estimates num4 on such a page too, and the
@@ -450,8 +472,8 @@ void test_num_fields(void)
 {
 	static const char *const alone[] = { "num4", "num8", "zstd" };
 	struct zbewalgo_ctx *ctx = zbewalgo_ctx_create(PAGE);
-	unsigned char *page = malloc(PAGE), *out = malloc(PAGE);
-	size_t len[ARRAY_SIZE(alone)], dlen = PAGE;
+	unsigned char *page = malloc(PAGE);
+	size_t len[ARRAY_SIZE(alone)], dlen;
 	unsigned int i, k;
 	u32 bits;
 
@@ -472,17 +494,9 @@ void test_num_fields(void)
 			put_unaligned_le32(bits, page + 16 * i + 4 * k);
 		}
 	}
-	CHECK(!zbewalgo_compress(ctx, page, PAGE, out, &dlen),
-	      "default table: compress");
-	for (k = 0; k < ARRAY_SIZE(alone); k++) {
-		struct zbewalgo_table *t = table_of(alone[k]);
-
-		len[k] = PAGE;
-		zbewalgo_ctx_set_table(ctx, t);
-		CHECK(!zbewalgo_compress(ctx, page, PAGE, out, &len[k]),
-		      "%s alone: compress", alone[k]);
-		free(t);
-	}
+	dlen = compressed_len(ctx, NULL, page);
+	for (k = 0; k < ARRAY_SIZE(alone); k++)
+		len[k] = compressed_len(ctx, alone[k], page);
 	CHECK(dlen == len[0], "default table: %zu bytes, num4 alone %zu",
 	      dlen, len[0]);
 	CHECK(16 * len[0] <= 15 * len[1] && 16 * len[0] <= 15 * len[2],
@@ -490,7 +504,6 @@ void test_num_fields(void)
 	printf("#   %zu bytes; alone: num4 %zu, num8 %zu, zstd %zu\n", dlen,
 	       len[0], len[1], len[2]);
 	zbewalgo_ctx_destroy(ctx);
-	free(out);
 	free(page);
 	end();
 }
@@ -505,11 +518,11 @@ void test_num_fields(void)
  */
 void test_num_loose(void)
 {
-	struct zbewalgo_table *t = table_of("num4");
 	struct zbewalgo_ctx *ctx = zbewalgo_ctx_create(PAGE);
-	unsigned int g = 22, at = 13 * PAGE, n, x, y, z, k;
-	unsigned char *buf = calloc(at + PAGE, 1), *out = malloc(PAGE);
-	size_t len = PAGE, alone = PAGE;
+	unsigned int at = 13 * PAGE, n, k;
+	unsigned char *buf = calloc(at + PAGE, 1);
+	size_t len, alone;
+	int x, y, z, g = 22;
 
 	begin("num steps: the search goes on after a loose estimate");
 	/* after the g^3 + 1 row pointers, the column indices of each row */
@@ -530,18 +543,13 @@ void test_num_loose(void)
 								   xx, buf + 4 * n);
 					n++;
 				}
-	CHECK(!zbewalgo_compress(ctx, buf + at, PAGE, out, &len),
-	      "default table: compress");
-	zbewalgo_ctx_set_table(ctx, t);
-	CHECK(!zbewalgo_compress(ctx, buf + at, PAGE, out, &alone),
-	      "num4 alone: compress");
+	len = compressed_len(ctx, NULL, buf + at);
+	alone = compressed_len(ctx, "num4", buf + at);
 	CHECK(4 * len <= 3 * alone, "default table %zu bytes, num4 alone %zu",
 	      len, alone);
 	printf("#   %zu bytes; num4 alone %zu\n", len, alone);
 	zbewalgo_ctx_destroy(ctx);
-	free(out);
 	free(buf);
-	free(t);
 	end();
 }
 
