@@ -91,8 +91,6 @@
  * and stores each number little-endian, then the tail bytes.
  */
 
-#include <linux/swab.h>
-
 #include "num.h"
 
 /* The first value of bin @b at @q and its offset bits; false past @bits */
@@ -114,27 +112,15 @@ static bool num_bin_range(unsigned int b, unsigned int q, unsigned int bits,
 	return true;
 }
 
-/* The @m words of @w bytes at @src, byte-reversed, to @dst (may be @src) */
-void zbw_num_swap(u8 *dst, const u8 *src, unsigned int m, unsigned int w)
-{
-	unsigned int i;
-	u64 x;
-
-	for (i = 0; i < m; i++) {
-		x = zbw_get_word(src, i, w);
-		x = w == 8 ? swab64(x) : w == 4 ? swab32(x) : swab16(x);
-		zbw_put_word(x, dst, i, w);
-	}
-}
-
 /*
- * The decoder's scratch: the code and bins of the values, and the
- * palette, @count numbers
+ * The decoder's scratch: the code and bins of the values, the palette,
+ * @count numbers, and the values at a lag's distance
  */
 struct num_dec {
 	u16 tab[1u << NUM_CODE_BITS];
 	u64 lower[NUM_SYMS];
 	u64 pal[NUM_PAL_MAX];
+	u64 ring[NUM_LAG_MAX];
 	unsigned int count;
 	u8 obits[NUM_SYMS];
 	u8 order[NUM_SYMS];
@@ -244,19 +230,54 @@ static __always_inline bool num_put_number(u8 *dst, unsigned int i, u64 k,
 }
 
 /*
+ * num_undo_view() at a lag: the differences summed back, an order a
+ * pass, the highest unzigzagged in its pass; the last pass gives the
+ * values k and puts each into its view at once, keeping the last @lag
+ * in @d->ring (one pass instead of three for order 1).
+ */
+static __always_inline bool num_undo_lag(u8 *dst, unsigned int m,
+					 unsigned int w,
+					 const struct num_view *v,
+					 struct num_dec *d, unsigned int view)
+{
+	unsigned int lag = v->lag, top = v->order - 1, i, j, r = 0;
+	u64 mask = num_mask(v->bits), k;
+	bool bad = false;
+
+	for (j = top; j > 0; j--)
+		for (i = (j + 1) * lag; i < m; i++) {
+			k = zbw_get_word(dst, i, w);
+			k = j == top ? num_unzigzag(k) : k;
+			zbw_put_word((k + zbw_get_word(dst, i - lag, w)) & mask,
+				     dst, i, w);
+		}
+	for (i = 0; i < m; i++) {
+		k = zbw_get_word(dst, i, w);
+		if (i >= lag)
+			k = ((top ? k : num_unzigzag(k)) + d->ring[r]) & mask;
+		d->ring[r] = k;
+		r = r + 1 == lag ? 0 : r + 1;
+		bad |= num_put_number(dst, i, k, v, d, view);
+	}
+	return bad;
+}
+
+/*
  * Turns the @m values at @dst into the numbers of view @v, in place (with
  * the palette of @d); true when an index is past the palette
  */
 static __always_inline bool num_undo_view(u8 *dst, unsigned int m,
 					  unsigned int w,
 					  const struct num_view *v,
-					  const struct num_dec *d,
+					  struct num_dec *d,
 					  unsigned int view)
 {
 	u64 mask = num_mask(v->bits), c[NUM_ORDER_MAX] = { 0 };
 	unsigned int i, j;
 	bool bad = false;
 
+	if (v->lag > 1)
+		return num_undo_lag(dst, m, w, v, d, view);
 	if (!v->order) {
 		for (i = 0; i < m; i++)
 			bad |= num_put_number(dst, i,
@@ -304,31 +325,10 @@ static __always_inline bool num_undo_view(u8 *dst, unsigned int m,
 	return bad;
 }
 
-/*
- * The @m values at @dst of view @v at its lag, turned into the values
- * ``k`` in place: the differences summed back, a pass for each order
- */
-static __always_inline void num_lag_sums(u8 *dst, unsigned int m,
-					 unsigned int w,
-					 const struct num_view *v)
-{
-	unsigned int lag = v->lag, i, j;
-	u64 mask = num_mask(v->bits);
-
-	for (i = v->order * lag; i < m; i++)
-		zbw_put_word(num_unzigzag(zbw_get_word(dst, i, w)) & mask, dst,
-			     i, w);
-	for (j = v->order; j-- > 0;)
-		for (i = (j + 1) * lag; i < m; i++)
-			zbw_put_word((zbw_get_word(dst, i, w) +
-				      zbw_get_word(dst, i - lag, w)) & mask,
-				     dst, i, w);
-}
-
 /* num_undo_view() for the view of @v: true for an index past the palette */
 static __always_inline bool num_undo(u8 *dst, unsigned int m, unsigned int w,
 				     const struct num_view *v,
-				     const struct num_dec *d)
+				     struct num_dec *d)
 {
 	if (v->view == NUM_PALETTE)
 		return num_undo_view(dst, m, w, v, d, NUM_PALETTE);
@@ -563,11 +563,6 @@ static __always_inline int num_decode(const u8 *src, unsigned int slen,
 	if (!(w == 2 ? num_get_streams2 : w == 4 ? num_get_streams4 :
 	      num_get_streams8)(p, alen, end, dst, first, m, one, dd))
 		return -EINVAL;
-	/* at a lag the sums come first, then the view as at order 0 */
-	if (v.lag > 1) {
-		num_lag_sums(dst, m, w, &v);
-		v.order = 0;
-	}
 	if (num_undo(dst, m, w, &v, dd))
 		return -EINVAL;
 	if (mode & NUM_MODE_BIG_ENDIAN)

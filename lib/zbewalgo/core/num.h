@@ -8,6 +8,7 @@
 #define __ZBEWALGO_NUM_H
 
 #include <linux/bits.h>
+#include <linux/swab.h>
 
 #include "bitstream.h"
 #include "huffman.h"
@@ -147,7 +148,20 @@ static __always_inline unsigned int num_bin(u64 r, unsigned int q,
 
 static const u8 num_mantissa[9] = { [2] = 10, [4] = 23, [8] = 52 };
 
-void zbw_num_swap(u8 *dst, const u8 *src, unsigned int m, unsigned int w);
+/* The @m words of @w bytes at @src, byte-reversed, to @dst (may be @src) */
+static inline void zbw_num_swap(u8 *dst, const u8 *src, unsigned int m,
+				unsigned int w)
+{
+	unsigned int i;
+	u64 x;
+
+	for (i = 0; i < m; i++) {
+		x = zbw_get_word(src, i, w);
+		x = w == 8 ? swab64(x) : w == 4 ? swab32(x) : swab16(x);
+		zbw_put_word(x, dst, i, w);
+	}
+}
+
 size_t zbw_num_enc_size(unsigned int max_len);
 int zbw_num2_encode(const u8 *src, unsigned int slen, u8 *dst,
 		    unsigned int dcap, void *scratch);

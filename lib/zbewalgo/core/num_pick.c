@@ -514,7 +514,10 @@ static __always_inline u32 num_probe8(void *scratch, const u8 *src,
 	return f->est8;
 }
 
-/* Values byte @at of the sample's 8-byte words takes, up to a quarter */
+/*
+ * Whether byte @at of the sample's 8-byte words takes at most a quarter
+ * as many values as there are words
+ */
 static bool num_probe_few(const u8 *sample, unsigned int at)
 {
 	u64 seen[4] = { 0 };
@@ -555,6 +558,7 @@ static __always_inline u32 num_probe_fields(void *scratch, const u8 *src,
 	if (!num_probe_halves(scratch))
 		return slen;
 	est8 = num_probe8(scratch, src, slen);
+	/* the two bounds below cannot both hold: spare num4's estimate */
 	if (11 * est8 < 3 * slen)
 		return slen;
 	est4 = num_probe(scratch, 4, src, slen, &f->lagged, &f->pick);
