@@ -274,17 +274,19 @@ static const u8 zbw_case_lag_step[] = {
 static const u8 zbw_case_lag_of[] = { 3, 2, 4, 16 };
 
 /*
- * Payloads of the num4 step for 16 bytes, 4 numbers, at a lag (num.c's
- * format): one bin and no values to code but the raw ones, which the
- * lag repeats; with the 16 bytes zbewalgo_decompress() must give, or its
- * error
+ * Payloads of the num4 step at a lag (num.c's format), for 16 bytes, 4
+ * numbers, unless @n says otherwise: one bin and no values to code but
+ * the raw ones, which the lag repeats, or (the last) values that sum back
+ * through every order; with the bytes zbewalgo_decompress() must give, or
+ * its error
  */
 static const struct {
 	const char *what;
 	u8 len;
-	u8 b[24];
+	u8 b[32];
 	int ret;
-	u8 out[16];
+	u8 out[32];
+	u8 n;
 } zbw_case_lag_pay[] = {
 	{ "two records of two", 15,
 	  { 0x74, 0x01, 16, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77, 0x88,
@@ -326,6 +328,17 @@ static const struct {
 	{ "an index past the palette", 20,
 	  { 0x77, 0x01, 16, 0, 0x11, 0x22, 0x33, 0x44, 0, 0, 0, 0, 1, 0, 0, 0,
 	    0, 0, 0, 0 }, -EINVAL },
+	/*
+	 * Two cubics, r^3 and r^3 + 5, at lag 2: 0, 5, 1, 6, 8, 13, 27, 32.
+	 * Raw: the numbers 0 and 5, their first differences 1 and 1, the
+	 * second ones 6 and 6; then the third ones, 6 each, coded as 12 in
+	 * bin 12 at q 3, which holds 12 alone.
+	 */
+	{ "two cubics at order 3", 31,
+	  { 0x7c, 0x01, 32, 0, 0, 0, 0, 5, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0,
+	    6, 0, 0, 0, 6, 0, 0, 0, 3, 12, 0, 0 }, 0,
+	  { 0, 0, 0, 0, 5, 0, 0, 0, 1, 0, 0, 0, 6, 0, 0, 0,
+	    8, 0, 0, 0, 13, 0, 0, 0, 27, 0, 0, 0, 32, 0, 0, 0 }, 32 },
 };
 
 /*
@@ -359,16 +372,18 @@ static inline void zbw_case_num_lag(void *env, struct zbewalgo_ctx *ctx,
 			       k, b->c[4], b->c[5]);
 	}
 	for (k = 0; b && k < ARRAY_SIZE(zbw_case_lag_pay); k++) {
+		u8 n = zbw_case_lag_pay[k].n ?: 16;
+
 		ret = zbw_case_num_payload(zbw_case_lag_pay[k].b,
-					   zbw_case_lag_pay[k].len, 16, b->out,
+					   zbw_case_lag_pay[k].len, n, b->out,
 					   &olen, scratch);
 		ZBW_CASE_CHECK(env, ret == zbw_case_lag_pay[k].ret,
 			       "payload of %s gave %d", zbw_case_lag_pay[k].what,
 			       ret);
-		ZBW_CASE_CHECK(env, ret || (olen == 16 &&
+		ZBW_CASE_CHECK(env, ret || (olen == n &&
 					    !memcmp(b->out,
 						    zbw_case_lag_pay[k].out,
-						    16)),
+						    n)),
 			       "payload of %s: %zu bytes, %08x %08x",
 			       zbw_case_lag_pay[k].what, olen,
 			       get_unaligned_le32(b->out),
