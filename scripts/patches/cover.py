@@ -151,7 +151,8 @@ def replay(repo):
 
 def worst(repo):
     return indent('\n'.join(results_lines(
-        repo, 'worst.txt', ('# zstd-3', 'table', 'level', '# slowest'))))
+        repo, 'worst.txt', ('# zstd-3', 'table', 'level', '# zswap',
+                            '# slowest'))))
 
 
 def dictionary(repo):
