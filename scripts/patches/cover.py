@@ -151,8 +151,7 @@ def replay(repo):
 
 def worst(repo):
     return indent('\n'.join(results_lines(
-        repo, 'worst.txt', ('# zstd-3', 'table', 'level', '# zswap',
-                            '# slowest'))))
+        repo, 'worst.txt', ('# zstd-3', 'table', 'level', '# zswap'))))
 
 
 def dictionary(repo):
