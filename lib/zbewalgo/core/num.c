@@ -17,78 +17,7 @@
  * (sampled signals, enumerations) is coded as the sorted table of them,
  * its palette, and each number's index into it.  The encoder picks the
  * view, the differences and q that it estimates to take the fewest bits.
- */
-
-/**
- * DOC: num2, num4 and num8 step format
- *
- * For a word size ``w`` (2, 4 or 8) and ``B = 8w``, the output is:
- *
- * - ``mode``, one byte: bits 0-1 the view (0: unsigned, 1: signed, its
- *   sign bit flipped; 2: IEEE float, ``y = x | sign`` for a clear sign
- *   bit, ``~x`` for a set one; 3: palette, below), bits 2-3 the order
- *   ``d`` of differences (0 to 3), bit 4 a common factor (views 0 and 1),
- *   bit 5 a shift (view 2), bit 6 one bin for all values (no code
- *   lengths), bit 7 big-endian numbers (each number's bytes are reversed
- *   before the view and after decoding); bits 4 and 5 with another view
- *   are invalid; both together mean a lag byte, next;
- * - with bits 4 and 5 together, the lag byte: bits 0-4 ``L - 1`` (1 to
- *   31: the lag ``L`` is 2 to 32), bit 5 a common factor and bit 6 a
- *   shift (as bits 4 and 5 of the mode byte are without a lag, with the
- *   same views), bit 7 zero; ``d`` is at least 1.  Without it ``L = 1``
- *   and bits 4 and 5 of the mode byte are the factor and the shift;
- * - the input length ``n``, a varint (zbw_put_len()); ``m = n / w``
- *   numbers;
- * - with view 3, the palette: the ``c`` distinct numbers of the input,
- *   ``u[0] < u[1] < ... < u[c - 1]`` (after the byte reversal of bit 7):
- *   ``c - 1`` as a varint (``c`` at most 512), ``u[0]`` in ``w`` bytes;
- *   for ``c >= 2`` one byte (bits 0-1 a ``q``, bit 2 ``p``, bits 3-7
- *   zero), ``lo`` and ``nsym - 1`` and, unless ``nsym`` is 1, code
- *   lengths, all as for the numbers below; then the length of the
- *   palette's stream in bytes, a varint, and the stream, which holds for
- *   ``i = 1 .. c - 1`` the gap ``g[i] = u[i] - u[i - 1] - 1`` as a value
- *   (``p = 0``), or with ``g[0] = 0`` its difference ``g[i] - g[i - 1]``
- *   modulo ``2^B`` stored signed as below (``p = 1``): each as its bin's
- *   code (none for one bin) and offset, in bins of ``W = B`` bits.  Each
- *   ``u[i]``, summed modulo ``2^B``, must exceed ``u[i - 1]``.  Then
- *   ``W = B`` and the values ``k`` are indices into the palette: each
- *   must be below ``c`` and stands for ``u[k]``;
- * - with the shift, one byte ``t`` (1..mantissa bits: 10, 23 or 52): every
- *   number's low ``t`` bits are zero and are dropped, and the view works on
- *   the ``W = B - t`` bits left, its sign bit at ``W - 1``; else ``W = B``;
- * - with the factor, ``base`` and ``g`` (``g`` >= 2), ``w`` bytes each,
- *   little-endian: the viewed values are ``y = base + g * k``;
- *   otherwise ``k = y``;
- * - with ``d = 0``, no factor and a view other than 3, ``low``, ``w``
- *   bytes: ``k = low + r`` (``k = r`` in view 3);
- * - ``min(dL, m)`` raw values, ``w`` bytes each, little-endian: for
- *   ``i < dL`` the ``j``-th difference at number ``i``, ``j = i / L``,
- *   modulo ``2^W`` (with ``L = 1``: ``k[0]``, then ``k[1] - k[0]``, then
- *   ``k[2] - 2k[1] + k[0]``); the ``j``-th difference at number
- *   ``i >= jL`` is ``k[i]`` for ``j = 0``, else the ``(j - 1)``-th at
- *   ``i`` less the ``(j - 1)``-th at ``i - L``;
- * - one byte ``q`` (0..3), then ``lo`` as a varint and one byte
- *   ``nsym - 1``: the bins ``lo .. lo + nsym - 1`` (every bin below 2^21);
- * - without bit 6, ``nsym`` code lengths of 4 bits each (0: bin unused,
- *   at most 11), two to a byte, low nibble first: a complete canonical
- *   prefix code, codes of equal length in bin order;
- * - the last ``n % w`` input bytes;
- * - the length of stream A in bytes, a varint, stream A, then stream B
- *   to the end of the output: two LSB-first bit streams (0..7 zero bits
- *   pad the last byte of each), A for the remaining numbers
- *   ``dL, dL + 2, ...``, B for ``dL + 1, dL + 3, ...`` (two streams decode
- *   side by side), each number as its bin's code (none with bit 6, where
- *   the bin is ``lo``) and then its offset in ``obits`` bits.
- *
- * Bin ``b`` covers, for ``b < 2^q``, the value ``b`` alone (``obits = 0``);
- * otherwise with ``e = (b >> q) - 1 + q`` and ``f = b & (2^q - 1)`` the
- * ``2^(e - q)`` values from ``(2^q + f) << (e - q)`` on (``obits = e - q``,
- * ``e < W``).  A value ``r`` is, for ``d = 0``, ``k - low`` (0 with a
- * factor) and otherwise the ``d``-th difference modulo ``2^W``, read as a
- * signed ``W``-bit number ``s`` and stored as ``2s`` (``s >= 0``) or
- * ``-2s - 1``.  Decoding sums the differences back modulo ``2^W``, forms
- * ``y`` from ``k`` (``u[k]`` in view 3), undoes the view and the shift,
- * and stores each number little-endian, then the tail bytes.
+ * num.h has the format.
  */
 
 #include "num.h"

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The encoder of the num2, num4 and num8 steps (num.c has their format):
+ * The encoder of the num2, num4 and num8 steps (num.h has their format):
  * one pass over the page for its byte order, shift, common factor and
  * smallest values, one for its palette until it has too many distinct
  * numbers; its lag, if it is an array of records; nine views, two at the
@@ -207,28 +207,40 @@ static __always_inline int num_put_value(struct zbw_bitw *bw, u64 x,
 }
 
 /*
- * Whether the gaps of palette @pal of @w-byte numbers or their differences
- * take fewer bits, and their q, into @pal, their histogram in @pal->h3:
- * before num_put_head(), whose frame is deep enough.
+ * The code of the @nsym bins of counts @freq (with @lens their lengths,
+ * at *@p), and by bin at NUM_Q_MAX, @first3 to @last3, the code and
+ * offset length of its values, in @e->code3: their bins at @q from @lo.
+ * Inline: a call of its own under the palette's writer took the stack
+ * past its bound.
  */
-static noinline_for_stack void num_pal_order(struct num_pal *pal,
-					     unsigned int w)
+static __always_inline void num_put_code(struct num_enc *e,
+					 const u32 *freq, unsigned int nsym,
+					 bool lens, unsigned int q,
+					 unsigned int lo, unsigned int first3,
+					 unsigned int last3, u8 **p)
 {
-	unsigned int q2;
-	u32 cost;
+	unsigned int i, ob;
 
-	if (pal->count < 2)
-		return;
-	cost = num_pal_cost(pal, w, false, &pal->q);
-	pal->order2 = num_pal_cost(pal, w, true, &q2) < cost;
-	if (pal->order2)
-		pal->q = q2;
-	else
-		num_pal_cost(pal, w, false, &pal->q);
+	memset(e->code, 0, nsym * sizeof(*e->code));
+	if (lens) {
+		zbw_huf_lengths(freq, nsym, NUM_CODE_BITS, e->len, e->buf);
+		for (i = 0; i < nsym; i += 2)
+			*(*p)++ = e->len[i] |
+				  (i + 1 < nsym ? e->len[i + 1] << 4 : 0);
+		zbw_huf_canon(e->len, nsym, NUM_CODE_BITS, e->next, NULL);
+		for (i = 0; i < nsym; i++)
+			if (e->len[i])
+				e->code[i] = zbw_huf_rev(e->next[e->len[i]]++,
+							 e->len[i]) |
+					     e->len[i] << 16;
+	}
+	for (i = first3; i <= last3; i++)
+		e->code3[i] = e->code[num_merge(i, NUM_Q_MAX, q, &ob) - lo] |
+			      ob << 24;
 }
 
 /*
- * The palette @pal of numbers of @w bytes (num.c's format) at *@p, its
+ * The palette @pal of numbers of @w bytes (num.h's format) at *@p, its
  * stream made at @room (@cap bytes) first, in the code's room of @e:
  * -ENOSPC
  */
@@ -237,7 +249,7 @@ static int num_put_palette(struct num_enc *e, struct num_pal *pal,
 			   unsigned int cap)
 {
 	unsigned int nb = num_bins(w, NUM_Q_MAX), c = pal->count, q;
-	unsigned int first3, last3, lo, nsym, i, ob, n;
+	unsigned int first3, last3, lo, nsym, i, n;
 	struct zbw_bitw bw;
 	u16 *h3 = pal->h3;
 	bool order2;
@@ -263,23 +275,7 @@ static int num_put_palette(struct num_enc *e, struct num_pal *pal,
 	*(*p)++ = q | (order2 ? NUM_PAL_ORDER2 : 0);
 	*p += zbw_put_len(*p, end, lo);
 	*(*p)++ = nsym - 1;
-	memset(e->code, 0, nsym * sizeof(*e->code));
-	if (nsym > 1) {
-		zbw_huf_lengths(pal->freq, nsym, NUM_CODE_BITS, e->len,
-				e->buf);
-		for (i = 0; i < nsym; i += 2)
-			*(*p)++ = e->len[i] |
-				  (i + 1 < nsym ? e->len[i + 1] << 4 : 0);
-		zbw_huf_canon(e->len, nsym, NUM_CODE_BITS, e->next, NULL);
-		for (i = 0; i < nsym; i++)
-			if (e->len[i])
-				e->code[i] = zbw_huf_rev(e->next[e->len[i]]++,
-							 e->len[i]) |
-					     e->len[i] << 16;
-	}
-	for (i = first3; i <= last3; i++)
-		e->code3[i] = e->code[num_merge(i, NUM_Q_MAX, q, &ob) - lo] |
-			      ob << 24;
+	num_put_code(e, pal->freq, nsym, nsym > 1, q, lo, first3, last3, p);
 	zbw_bitw_init(&bw, room, room + cap);
 	for (i = 1; i < c; i++) {
 		r = num_pal_gap(pal->val, i, order2, 8 * w);
@@ -436,10 +432,9 @@ static __always_inline int num_encode(const u8 *src, unsigned int slen,
 	struct num_scan *sc = &e->sc;
 	struct zbw_bitw *bw = e->bw;
 	struct num_view *v = &e->v;
-	u32 *next = e->next;
 	const u8 *num;
 	u32 best;
-	unsigned int alen, blen, n, ob;
+	unsigned int alen, blen, n;
 	u8 *sa;
 	u16 *h3;
 	int err;
@@ -487,7 +482,7 @@ static __always_inline int num_encode(const u8 *src, unsigned int slen,
 		used += !!e->h.freq[i];
 
 	if (v->view == NUM_PALETTE)
-		num_pal_order(&e->pal, w);
+		zbw_num_pal_order(&e->pal, w);
 	err = num_put_head(e, v, slen, e->r, m, &p, end, sa, dcap);
 	if (err)
 		return err;
@@ -500,24 +495,8 @@ static __always_inline int num_encode(const u8 *src, unsigned int slen,
 	*p++ = e->q;
 	p += zbw_put_len(p, end, lo);
 	*p++ = nsym - 1;
-	memset(e->code, 0, nsym * sizeof(*e->code));
-	if (used > 1) {
-		zbw_huf_lengths(e->h.freq, nsym, NUM_CODE_BITS, e->len, e->buf);
-		for (i = 0; i < nsym; i += 2)
-			*p++ = e->len[i] | (i + 1 < nsym ? e->len[i + 1] << 4 : 0);
-		zbw_huf_canon(e->len, nsym, NUM_CODE_BITS, next, NULL);
-		for (i = 0; i < nsym; i++)
-			if (e->len[i])
-				e->code[i] = zbw_huf_rev(next[e->len[i]]++,
-							 e->len[i]) |
-					     e->len[i] << 16;
-	}
-	/* code and offset length by bin at NUM_Q_MAX, for the values */
-	for (i = first3; i <= last3; i++) {
-		unsigned int b = num_merge(i, NUM_Q_MAX, e->q, &ob) - lo;
-
-		e->code3[i] = e->code[b] | ob << 24;
-	}
+	num_put_code(e, e->h.freq, nsym, used > 1, e->q, lo, first3, last3,
+		     &p);
 	memcpy(p, src + m * w, tail);
 	p += tail;
 	/* both streams in the scratch, then their lengths are known */
@@ -538,27 +517,6 @@ static __always_inline int num_encode(const u8 *src, unsigned int slen,
 	return p + alen + blen - dst;
 }
 
-int zbw_num2_encode_hinted(const u8 *src, unsigned int slen, u8 *dst,
-			   unsigned int dcap, void *scratch,
-			   const struct zbw_num_hint *hint)
-{
-	return num_encode(src, slen, dst, dcap, scratch, 2, hint);
-}
-
-int zbw_num4_encode_hinted(const u8 *src, unsigned int slen, u8 *dst,
-			   unsigned int dcap, void *scratch,
-			   const struct zbw_num_hint *hint)
-{
-	return num_encode(src, slen, dst, dcap, scratch, 4, hint);
-}
-
-int zbw_num8_encode_hinted(const u8 *src, unsigned int slen, u8 *dst,
-			   unsigned int dcap, void *scratch,
-			   const struct zbw_num_hint *hint)
-{
-	return num_encode(src, slen, dst, dcap, scratch, 8, hint);
-}
-
 /*
  * The page's own pick (zbw_num_hint_page()), then the encoder of word
  * size @w, out of line: num_encode() is written out once per word size.
@@ -574,20 +532,22 @@ static int num_encode_page(const u8 *src, unsigned int slen, u8 *dst,
 	return zbw_num_encode_hinted(w, src, slen, dst, dcap, scratch, &hint);
 }
 
-int zbw_num2_encode(const u8 *src, unsigned int slen, u8 *dst,
-		    unsigned int dcap, void *scratch)
-{
-	return num_encode_page(src, slen, dst, dcap, scratch, 2);
+#define NUM_ENCODERS(w)							\
+static const unsigned int num##w##_width = (w);				\
+int zbw_num##w##_encode_hinted(const u8 *src, unsigned int slen, u8 *dst, \
+			       unsigned int dcap, void *scratch,	\
+			       const struct zbw_num_hint *hint)		\
+{									\
+	return num_encode(src, slen, dst, dcap, scratch, num##w##_width, \
+			  hint);					\
+}									\
+int zbw_num##w##_encode(const u8 *src, unsigned int slen, u8 *dst,	\
+			unsigned int dcap, void *scratch)		\
+{									\
+	return num_encode_page(src, slen, dst, dcap, scratch,		\
+			       num##w##_width);				\
 }
 
-int zbw_num4_encode(const u8 *src, unsigned int slen, u8 *dst,
-		    unsigned int dcap, void *scratch)
-{
-	return num_encode_page(src, slen, dst, dcap, scratch, 4);
-}
-
-int zbw_num8_encode(const u8 *src, unsigned int slen, u8 *dst,
-		    unsigned int dcap, void *scratch)
-{
-	return num_encode_page(src, slen, dst, dcap, scratch, 8);
-}
+NUM_ENCODERS(2)
+NUM_ENCODERS(4)
+NUM_ENCODERS(8)

@@ -268,7 +268,7 @@ struct num_pal {
 
 /*
  * The value of the palette's gap @i (1 .. count - 1) of the @bits-bit
- * numbers @val, at order @e of the format (num.c)
+ * numbers @val, at order @e of the format (num.h)
  */
 static __always_inline u64 num_pal_gap(const u64 *val, unsigned int i,
 				       bool e, unsigned int bits)
@@ -313,6 +313,7 @@ unsigned int zbw_num_lag(const u8 *src, unsigned int m, unsigned int w);
 bool zbw_num_palette(const u8 *src, unsigned int m, unsigned int w,
 		     u64 limit, struct num_pal *p);
 u32 zbw_num_pal_pick(struct num_pal *p, unsigned int w, unsigned int *cand);
+void zbw_num_pal_order(struct num_pal *pal, unsigned int w);
 u32 zbw_num_pick(const u8 *src, unsigned int per, unsigned int windows,
 		 unsigned int stride, unsigned int w, const struct num_scan *sc,
 		 const u8 *page, unsigned int m, struct num_hist *h,

@@ -338,3 +338,23 @@ u32 zbw_num_pal_pick(struct num_pal *p, unsigned int w, unsigned int *cand)
 	}
 	return min_t(u64, (u64)best + p->bits, U32_MAX - 1);
 }
+
+/*
+ * Whether the gaps of palette @pal of @w-byte numbers or their differences
+ * take fewer bits, and their q, into @pal, their histogram in @pal->h3:
+ * before the palette is written, out of the writer's deep frame.
+ */
+noinline_for_stack void zbw_num_pal_order(struct num_pal *pal, unsigned int w)
+{
+	unsigned int q2;
+	u32 cost;
+
+	if (pal->count < 2)
+		return;
+	cost = num_pal_cost(pal, w, false, &pal->q);
+	pal->order2 = num_pal_cost(pal, w, true, &q2) < cost;
+	if (pal->order2)
+		pal->q = q2;
+	else
+		num_pal_cost(pal, w, false, &pal->q);
+}

@@ -216,22 +216,25 @@ static noinline_for_stack void num_count_lag(const u8 *page, unsigned int m,
 {
 	unsigned int bits = 8 * w, lag = sc->lag, stride = m / all, j, p;
 	u64 mask = num_mask(bits), a, b, d;
-	struct num_scan raw = { .factor = 0 };
 
-	if (!factor)
-		sc = &raw;
 	for (j = 0; j < all && stride; j++) {
 		p = j * stride + (j * 37 + 11) % stride;
 		if (p < lag)
 			continue;
-		a = num_int(zbw_get_word(page, p, w), sc, bits);
-		b = num_int(zbw_get_word(page, p - lag, w), sc, bits);
+		a = zbw_get_word(page, p, w);
+		b = zbw_get_word(page, p - lag, w);
+		if (factor) {
+			a = num_int(a, sc, bits);
+			b = num_int(b, sc, bits);
+		}
 		d = (a - b) & mask;
 		h[NUM_C_LAG1][num_bin2(num_zigzag(d, bits))]++;
 		n[0]++;
 		if (p < 2 * lag)
 			continue;
-		a = num_int(zbw_get_word(page, p - 2 * lag, w), sc, bits);
+		a = zbw_get_word(page, p - 2 * lag, w);
+		if (factor)
+			a = num_int(a, sc, bits);
 		h[NUM_C_LAG2][num_bin2(num_zigzag(d - b + a, bits))]++;
 		n[1]++;
 	}

@@ -154,7 +154,7 @@ static const u8 zbw_case_pal_step[] = {
 
 /*
  * Payloads of the num4 step for 8 bytes, 2 numbers, in the palette view
- * (../core/num.c's format), with the result zbewalgo_decompress() must
+ * (../core/num.h's format), with the result zbewalgo_decompress() must
  * give
  */
 static const struct {
@@ -187,7 +187,7 @@ static const struct {
 };
 
 /*
- * The num steps' palette view (../core/num.c's format), on @ctx (for
+ * The num steps' palette view (../core/num.h's format), on @ctx (for
  * pages of up to 4096 bytes; its table and thresholds are replaced) and
  * zbewalgo_decompress() with
  * @scratch: pages of few distinct numbers, each compressed by the num
@@ -274,7 +274,7 @@ static const u8 zbw_case_lag_step[] = {
 static const u8 zbw_case_lag_of[] = { 3, 2, 4, 16 };
 
 /*
- * Payloads of the num4 step at a lag (num.c's format), for 16 bytes, 4
+ * Payloads of the num4 step at a lag (num.h's format), for 16 bytes, 4
  * numbers, unless @n says otherwise: one bin and no values to code but
  * the raw ones, which the lag repeats, or (the last) values that sum back
  * through every order; with the bytes zbewalgo_decompress() must give, or
@@ -342,7 +342,7 @@ static const struct {
 };
 
 /*
- * The num steps at a lag (num.c's format), on @ctx (for pages of up to
+ * The num steps at a lag (num.h's format), on @ctx (for pages of up to
  * 4096 bytes; its table and thresholds are replaced) and
  * zbewalgo_decompress() with @scratch: arrays of records, each compressed
  * by the num step of its word size alone, are written at their lag and

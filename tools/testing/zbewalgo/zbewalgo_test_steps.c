@@ -207,7 +207,7 @@ void test_steps_enospc(void)
 
 /*
  * The num steps on pages built for each of their views: the encoder picks
- * the view the page was made with (the mode byte, num.c's format, and for
+ * the view the page was made with (the mode byte, num.h's format, and for
  * arrays of records the lag byte), writes less than a bound, and the page
  * comes back byte for byte.
  */
