@@ -8,7 +8,7 @@
  * value that orders like it (an integer as it is or with its sign bit
  * flipped, an IEEE float by sign and magnitude), optionally divided by
  * the page's common factor or stripped of the low mantissa bits every
- * number has zero, then differenced up to three times, with the number
+ * number but a few exceptions has zero, then differenced up to three times, with the number
  * before or, in an array of records, with the same field of the record
  * before (a lag).  What is left is split into a bin (about its
  * logarithm: the top bit and the q bits under it), coded with a
@@ -50,7 +50,10 @@ struct num_dec {
 	u64 lower[NUM_SYMS];
 	u64 pal[NUM_PAL_MAX];
 	u64 ring[NUM_LAG_MAX];
+	u64 xlow[NUM_EXC_MAX];
+	u16 xidx[NUM_EXC_MAX];
 	unsigned int count;
+	unsigned int nexc;
 	u8 obits[NUM_SYMS];
 	u8 order[NUM_SYMS];
 	u8 len[NUM_SYMS];
@@ -374,6 +377,47 @@ static noinline_for_stack int num_get_palette(const u8 **pp, const u8 *end,
 }
 
 /*
+ * The shift byte at *@pp and its exceptions among @m numbers of @w bytes
+ * (the format above) into @v and @d: -EINVAL when they are not
+ */
+static int num_get_shift(const u8 **pp, const u8 *end, unsigned int m,
+			 unsigned int w, struct num_view *v, struct num_dec *d)
+{
+	const u8 *p = *pp;
+	unsigned int i, j, at = 0, lb;
+	u32 gap;
+	int len;
+
+	if (p >= end || !(*p & NUM_SHIFT_BITS) ||
+	    (*p & NUM_SHIFT_BITS) > num_mantissa[w] ||
+	    (*p & ~(NUM_SHIFT_BITS | NUM_SHIFT_EXC)))
+		return -EINVAL;
+	v->shift = *p & NUM_SHIFT_BITS;
+	lb = DIV_ROUND_UP(v->shift, 8);
+	if (!(*p++ & NUM_SHIFT_EXC))
+		goto out;
+	if (p >= end || *p >= NUM_EXC_MAX)
+		return -EINVAL;
+	d->nexc = *p++ + 1;
+	for (i = 0; i < d->nexc; i++) {
+		len = zbw_get_len(p, end, &gap);
+		if (!len || gap >= m - at || end - p - len < lb)
+			return -EINVAL;
+		p += len;
+		at += gap;
+		d->xidx[i] = at++;
+		d->xlow[i] = 0;
+		for (j = 0; j < lb; j++)
+			d->xlow[i] |= (u64)*p++ << 8 * j;
+		if (!d->xlow[i] || d->xlow[i] > num_mask(v->shift))
+			return -EINVAL;
+	}
+out:
+	*pp = p;
+	return 0;
+}
+
+/*
  * The values of the two bit streams at @p (the first @alen bytes, the
  * second up to @end) into numbers @from to @m of @dst: false when the
  * streams do not end there.  A frame of its own for each word size: the
@@ -455,11 +499,9 @@ static __always_inline int num_decode(const u8 *src, unsigned int slen,
 		if (len)
 			return len;
 	}
-	if (flags & NUM_MODE_SHIFT) {
-		if (p >= end || !*p || *p > num_mantissa[w])
-			return -EINVAL;
-		v.shift = *p++;
-	}
+	dd->nexc = 0;
+	if ((flags & NUM_MODE_SHIFT) && num_get_shift(&p, end, m, w, &v, dd))
+		return -EINVAL;
 	v.bits = 8 * w - v.shift;
 	if ((flags & NUM_MODE_FACTOR) &&
 	    (num_get_word(&p, end, w, &v.base) ||
@@ -494,6 +536,9 @@ static __always_inline int num_decode(const u8 *src, unsigned int slen,
 		return -EINVAL;
 	if (num_undo(dst, m, w, &v, dd))
 		return -EINVAL;
+	for (i = 0; i < dd->nexc; i++)
+		zbw_put_word(zbw_get_word(dst, dd->xidx[i], w) | dd->xlow[i],
+			     dst, dd->xidx[i], w);
 	if (mode & NUM_MODE_BIG_ENDIAN)
 		zbw_num_swap(dst, dst, m, w);
 	return n;

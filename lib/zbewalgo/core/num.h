@@ -47,9 +47,15 @@
  *   ``u[i]``, summed modulo ``2^B``, must exceed ``u[i - 1]``.  Then
  *   ``W = B`` and the values ``k`` are indices into the palette: each
  *   must be below ``c`` and stands for ``u[k]``;
- * - with the shift, one byte ``t`` (1..mantissa bits: 10, 23 or 52): every
- *   number's low ``t`` bits are zero and are dropped, and the view works on
- *   the ``W = B - t`` bits left, its sign bit at ``W - 1``; else ``W = B``;
+ * - with the shift, one byte: bits 0-5 ``t`` (1..mantissa bits: 10, 23
+ *   or 52), bit 6 zero, bit 7 exceptions: every number's low ``t`` bits
+ *   are dropped, and the view works on the ``W = B - t`` bits left, its
+ *   sign bit at ``W - 1``; else ``W = B``.  Without bit 7 they are zero in
+ *   every number.  With it, ``e - 1`` in one byte (``e`` at most 64), then
+ *   the ``e`` numbers whose low bits are not, in increasing order, each as
+ *   its index less the index after the one before (the first: its index),
+ *   a varint, and its low ``t`` bits, not all zero, in ``ceil(t / 8)``
+ *   bytes, little-endian; every index below ``m``;
  * - with the factor, ``base`` and ``g`` (``g`` >= 2), ``w`` bytes each,
  *   little-endian: the viewed values are ``y = base + g * k``;
  *   otherwise ``k = y``;
@@ -82,7 +88,8 @@
  * signed ``W``-bit number ``s`` and stored as ``2s`` (``s >= 0``) or
  * ``-2s - 1``.  Decoding sums the differences back modulo ``2^W``, forms
  * ``y`` from ``k`` (``u[k]`` in view 3), undoes the view and the shift,
- * and stores each number little-endian, then the tail bytes.
+ * sets the exceptions' low bits, and stores each number little-endian,
+ * then the tail bytes.
  */
 
 #define NUM_Q_MAX	3
@@ -111,6 +118,16 @@
 #define NUM_LAG_FACTOR		0x20
 #define NUM_LAG_SHIFT		0x40
 #define NUM_LAG_MAX		32
+
+/*
+ * The shift byte: the low zero bits dropped, and whether exceptions
+ * follow, numbers whose dropped bits are not all zero (a few odd ones
+ * must not cost the page its shift)
+ */
+#define NUM_SHIFT_BITS		0x3f
+#define NUM_SHIFT_EXC		0x80
+#define NUM_EXC_MAX		64
+#define NUM_EXC_PER		8
 
 enum { NUM_UNSIGNED, NUM_SIGNED, NUM_FLOAT, NUM_PALETTE };
 

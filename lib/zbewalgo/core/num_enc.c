@@ -26,6 +26,9 @@ struct num_enc {
 	u16 *b3;
 	struct num_hist h;
 	struct num_pal pal;
+	u64 xlow[NUM_EXC_MAX];
+	u16 xidx[NUM_EXC_MAX];
+	unsigned int nexc;
 	/* what calls out of line fill in, out of num_encode()'s frame */
 	unsigned int cand, cand_be, q;
 };
@@ -294,6 +297,51 @@ static int num_put_palette(struct num_enc *e, struct num_pal *pal,
 }
 
 /*
+ * The exceptions to @e->sc's shift among the @m numbers of @w bytes at
+ * @num, before the values take their place
+ */
+static __always_inline void num_exceptions(struct num_enc *e, const u8 *num,
+					   unsigned int m, unsigned int w)
+{
+	u64 mask = num_mask(e->sc.shift), x;
+	unsigned int i;
+
+	e->nexc = 0;
+	for (i = 0; i < m && e->nexc < e->sc.nexc; i++) {
+		x = zbw_get_word(num, i, w) & mask;
+		if (x) {
+			e->xidx[e->nexc] = i;
+			e->xlow[e->nexc++] = x;
+		}
+	}
+}
+
+/* The shift byte @t and its exceptions (format above): -ENOSPC */
+static int num_put_shift(const struct num_enc *e, unsigned int t, u8 **p,
+			 const u8 *end)
+{
+	unsigned int i, j, at = 0, lb = DIV_ROUND_UP(t, 8);
+	int n;
+
+	if (end - *p < 2)
+		return -ENOSPC;
+	*(*p)++ = t | (e->nexc ? NUM_SHIFT_EXC : 0);
+	if (!e->nexc)
+		return 0;
+	*(*p)++ = e->nexc - 1;
+	for (i = 0; i < e->nexc; i++) {
+		n = zbw_put_len(*p, end, e->xidx[i] - at);
+		if (!n || end - *p - n < lb)
+			return -ENOSPC;
+		*p += n;
+		at = e->xidx[i] + 1;
+		for (j = 0; j < lb; j++)
+			*(*p)++ = e->xlow[i] >> 8 * j;
+	}
+	return 0;
+}
+
+/*
  * The header of view @v up to the bins (format above), the palette's
  * stream made at @room (@cap bytes) first: -ENOSPC
  */
@@ -328,11 +376,8 @@ static int num_put_head(struct num_enc *e, const struct num_view *v,
 	if (v->view == NUM_PALETTE &&
 	    num_put_palette(e, &e->pal, v->w, p, end, room, cap))
 		return -ENOSPC;
-	if (v->shift) {
-		if (*p >= end)
-			return -ENOSPC;
-		*(*p)++ = v->shift;
-	}
+	if (v->shift && num_put_shift(e, v->shift, p, end))
+		return -ENOSPC;
 	if (v->factor && (num_put_word(p, end, v->base, v->w) ||
 			  num_put_word(p, end, v->factor, v->w)))
 		return -ENOSPC;
@@ -448,6 +493,7 @@ static __always_inline int num_encode(const u8 *src, unsigned int slen,
 	num = num_enc_pick(e, src, m, w, hint);
 	if (!num)
 		return -EINVAL;
+	num_exceptions(e, num, m, w);
 	/* the palette of numbers that the values replace: before them */
 	e->pal.count = 0;
 	if (num == e->r)

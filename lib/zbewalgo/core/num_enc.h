@@ -66,26 +66,61 @@ static __always_inline u64 num_divide(u64 y, u64 g)
  * @low: smallest value of each view at order 0 (the float view shifted)
  * @factor: common factor of the signed view's values counted from its
  *	smallest, 0 or 1 for none
- * @shift: low bits all numbers have zero, up to the float mantissa's
+ * @shift: low bits all numbers but @nexc have zero, up to the float
+ *	mantissa's
+ * @nexc: numbers whose low @shift bits are not all zero, the exceptions
  * @lag: the page's lag, 1 for none (zbw_num_lag())
+ * @ntz: numbers by their trailing zero bits, up to the mantissa's
  */
 struct num_scan {
 	u64 low[3];
 	u64 factor;
 	unsigned int shift;
+	unsigned int nexc;
 	unsigned int lag;
+	u16 ntz[64];
 };
+
+/*
+ * The shift of the fewest bits for the @m numbers counted in @sc->ntz:
+ * each drops its low bits, each exception costs its index and those bits
+ * (about: a byte of index gap, the count's byte), at most NUM_EXC_MAX
+ * and one in NUM_EXC_PER: a sample's few must not promise the page more.
+ */
+static __always_inline void num_scan_shift(struct num_scan *sc, unsigned int m,
+					   unsigned int w)
+{
+	unsigned int t, exc = 0, best = 0, most = min(NUM_EXC_MAX, m / NUM_EXC_PER);
+	s64 gain, top = 0;
+
+	sc->shift = 0;
+	sc->nexc = 0;
+	for (t = 1; t <= num_mantissa[w]; t++) {
+		exc += sc->ntz[t - 1];
+		if (exc > most)
+			break;
+		gain = (s64)m * t - (s64)exc * (8 + 8 * DIV_ROUND_UP(t, 8)) -
+		       (exc ? 8 : 0);
+		if (gain > top) {
+			top = gain;
+			best = t;
+			sc->nexc = exc;
+		}
+	}
+	sc->shift = best;
+}
 
 static __always_inline void num_scan(const u8 *src, unsigned int m,
 				     unsigned int w, struct num_scan *sc)
 {
 	unsigned int bits = 8 * w, i;
-	u64 lu = ~0ULL, ls = ~0ULL, lf = ~0ULL, or = 0, dor = 0, xf = 0, g = 0;
+	u64 lu = ~0ULL, ls = ~0ULL, lf = ~0ULL, dor = 0, xf = 0, g = 0;
 	u64 x, y, s0 = num_to_view(zbw_get_word(src, 0, w), NUM_SIGNED, bits);
 
+	memset(sc->ntz, 0, sizeof(sc->ntz));
 	for (i = 0; i < m; i++) {
 		x = zbw_get_word(src, i, w);
-		or |= x;
+		sc->ntz[__ffs64(x | BIT_ULL(num_mantissa[w]))]++;
 		lu = min(lu, x);
 		y = num_to_view(x, NUM_SIGNED, bits);
 		ls = min(ls, y);
@@ -105,8 +140,7 @@ static __always_inline void num_scan(const u8 *src, unsigned int m,
 			xf = x;
 		}
 	}
-	sc->shift = or ? min_t(unsigned int, __ffs64(or), num_mantissa[w]) :
-		    num_mantissa[w];
+	num_scan_shift(sc, m, w);
 	/* dropping low zero bits keeps the order: the same number is least */
 	sc->low[NUM_FLOAT] = num_to_view(xf >> sc->shift, NUM_FLOAT,
 					 bits - sc->shift);

@@ -280,14 +280,16 @@ static const u8 zbw_case_lag_of[] = { 3, 2, 4, 16 };
  * through every order; with the bytes zbewalgo_decompress() must give, or
  * its error
  */
-static const struct {
+struct zbw_case_pay {
 	const char *what;
 	u8 len;
 	u8 b[32];
 	int ret;
 	u8 out[32];
 	u8 n;
-} zbw_case_lag_pay[] = {
+};
+
+static const struct zbw_case_pay zbw_case_lag_pay[] = {
 	{ "two records of two", 15,
 	  { 0x74, 0x01, 16, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77, 0x88,
 	    0, 0, 0, 0 }, 0,
@@ -342,6 +344,33 @@ static const struct {
 };
 
 /*
+ * The num4 payloads @pay (@n of them), each decoded into @out: the
+ * decoder's return and bytes must be those of the case
+ */
+static inline void zbw_case_num_pays(void *env,
+				     const struct zbw_case_pay *pay,
+				     unsigned int n, u8 *out, void *scratch)
+{
+	unsigned int k;
+	size_t olen;
+	int ret;
+
+	for (k = 0; k < n; k++) {
+		u8 len = pay[k].n ?: 16;
+
+		ret = zbw_case_num_payload(pay[k].b, pay[k].len, len, out,
+					   &olen, scratch);
+		ZBW_CASE_CHECK(env, ret == pay[k].ret, "payload of %s gave %d",
+			       pay[k].what, ret);
+		ZBW_CASE_CHECK(env, ret || (olen == len &&
+					    !memcmp(out, pay[k].out, len)),
+			       "payload of %s: %zu bytes, %08x %08x",
+			       pay[k].what, olen, get_unaligned_le32(out),
+			       get_unaligned_le32(out + 4));
+	}
+}
+
+/*
  * The num steps at a lag (num.h's format), on @ctx (for pages of up to
  * 4096 bytes; its table and thresholds are replaced) and
  * zbewalgo_decompress() with @scratch: arrays of records, each compressed
@@ -356,8 +385,7 @@ static inline void zbw_case_num_lag(void *env, struct zbewalgo_ctx *ctx,
 	struct zbw_case_num *b = zbw_case_num_start(env, ctx);
 	unsigned int k;
 	u32 rng = 11;
-	size_t clen, olen;
-	int ret;
+	size_t clen;
 
 	for (k = 0; b && k < ARRAY_SIZE(zbw_case_lag_step); k++) {
 		if (!zbw_case_num_page(env, ctx, b, zbw_case_lag_step[k],
@@ -371,24 +399,104 @@ static inline void zbw_case_num_lag(void *env, struct zbewalgo_ctx *ctx,
 			       "page of records %u: mode 0x%02x, lag byte 0x%02x",
 			       k, b->c[4], b->c[5]);
 	}
-	for (k = 0; b && k < ARRAY_SIZE(zbw_case_lag_pay); k++) {
-		u8 n = zbw_case_lag_pay[k].n ?: 16;
+	if (b)
+		zbw_case_num_pays(env, zbw_case_lag_pay,
+				  ARRAY_SIZE(zbw_case_lag_pay), b->out,
+				  scratch);
+	kfree(b);
+}
 
-		ret = zbw_case_num_payload(zbw_case_lag_pay[k].b,
-					   zbw_case_lag_pay[k].len, n, b->out,
-					   &olen, scratch);
-		ZBW_CASE_CHECK(env, ret == zbw_case_lag_pay[k].ret,
-			       "payload of %s gave %d", zbw_case_lag_pay[k].what,
-			       ret);
-		ZBW_CASE_CHECK(env, ret || (olen == n &&
-					    !memcmp(b->out,
-						    zbw_case_lag_pay[k].out,
-						    n)),
-			       "payload of %s: %zu bytes, %08x %08x",
-			       zbw_case_lag_pay[k].what, olen,
-			       get_unaligned_le32(b->out),
-			       get_unaligned_le32(b->out + 4));
+/*
+ * Number @i of page @k of zbw_case_num_exc(): doubles whose low 20 bits
+ * are zero but in two (page 0) or in none (page 2), floats whose low 12
+ * are zero but in seven (page 1)
+ */
+static inline u64 zbw_case_exc_number(unsigned int k, unsigned int i,
+				      u32 *rng)
+{
+	unsigned int tri = i % 64 < 32 ? i % 64 : 64 - i % 64;
+
+	if (k == 1)
+		return 0x3f800000 + 0x1000 * tri +
+		       ((i * 37) % 1021 < 6 ? 1 + zbw_case_rnd(rng) % 255 : 0);
+	return 0x3ff0000000000000ull + ((u64)(i * i) << 20) +
+	       (!k && (i == 9 || i == 300) ? 0x2a : 0);
+}
+
+/* Step of the pages of zbw_case_exc_number() */
+static const u8 zbw_case_exc_step[] = {
+	ZBEWALGO_STEP_NUM8, ZBEWALGO_STEP_NUM4, ZBEWALGO_STEP_NUM8,
+};
+
+/*
+ * num4 payloads with a shift's exceptions (num.h's format), 4 floats of
+ * 1.0 at order 0 in one bin, but the exceptions' low bits
+ */
+static const struct zbw_case_pay zbw_case_exc_pay[] = {
+	{ "an exception", 14,
+	  { 0x62, 16, 0x88, 0, 2, 0x5a, 0, 0x80, 0xbf, 0, 0, 0, 0, 0 }, 0,
+	  { 0, 0, 0x80, 0x3f, 0, 0, 0x80, 0x3f, 0x5a, 0, 0x80, 0x3f,
+	    0, 0, 0x80, 0x3f } },
+	{ "the first and the last", 16,
+	  { 0x62, 16, 0x88, 1, 0, 1, 2, 0xff, 0, 0x80, 0xbf, 0, 0, 0, 0, 0 }, 0,
+	  { 1, 0, 0x80, 0x3f, 0, 0, 0x80, 0x3f, 0, 0, 0x80, 0x3f,
+	    0xff, 0, 0x80, 0x3f } },
+	{ "an index past the numbers", 14,
+	  { 0x62, 16, 0x88, 0, 4, 0x5a, 0, 0x80, 0xbf, 0, 0, 0, 0, 0 },
+	  -EINVAL },
+	{ "a second index past the numbers", 16,
+	  { 0x62, 16, 0x88, 1, 3, 1, 3, 0xff, 0, 0x80, 0xbf, 0, 0, 0, 0, 0 },
+	  -EINVAL },
+	{ "no low bits", 14,
+	  { 0x62, 16, 0x88, 0, 2, 0, 0, 0x80, 0xbf, 0, 0, 0, 0, 0 }, -EINVAL },
+	{ "low bits past the shift", 14,
+	  { 0x62, 16, 0x84, 0, 2, 0x1f, 0, 0xf8, 0xfb, 0, 0, 0, 0, 0 },
+	  -EINVAL },
+	{ "bit 6 of the shift byte", 14,
+	  { 0x62, 16, 0xc8, 0, 2, 0x5a, 0, 0x80, 0xbf, 0, 0, 0, 0, 0 },
+	  -EINVAL },
+	{ "65 exceptions", 14,
+	  { 0x62, 16, 0x88, 64, 2, 0x5a, 0, 0x80, 0xbf, 0, 0, 0, 0, 0 },
+	  -EINVAL },
+	{ "low bits cut short", 5, { 0x62, 16, 0x90, 0, 2 }, -EINVAL },
+};
+
+/*
+ * A shift's exceptions (num.h's format), as zbw_case_num_lag() tests a
+ * lag: pages of quantized floats with a few odd numbers are written with
+ * the shift and as many exceptions, and hand-made payloads decode or are
+ * refused as the format says.
+ */
+static inline void zbw_case_num_exc(void *env, struct zbewalgo_ctx *ctx,
+				    void *scratch, struct zbw_case_stats *st)
+{
+	struct zbw_case_num *b = zbw_case_num_start(env, ctx);
+	unsigned int k;
+	u32 rng = 13;
+	size_t clen;
+	bool shift;
+
+	for (k = 0; b && k < ARRAY_SIZE(zbw_case_exc_step); k++) {
+		if (!zbw_case_num_page(env, ctx, b, zbw_case_exc_step[k],
+				       zbw_case_exc_number, k, 8,
+				       "page of exceptions", scratch, &rng, st,
+				       &clen))
+			continue;
+		/*
+		 * byte 0, the step, 4096 in two bytes, the mode (floats,
+		 * a shift), 4096 again, the shift byte (bit 7: exceptions);
+		 * page 2 needs none (its common factor may do better)
+		 */
+		shift = (b->c[4] & 0x33) == 0x22;
+		ZBW_CASE_CHECK(env, k == 2 ? !shift || !(b->c[7] & 0x80) :
+				shift && (b->c[7] & 0x80),
+			       "page of exceptions %u: mode 0x%02x, shift 0x%02x",
+			       k, b->c[4], b->c[7]);
 	}
+	if (b)
+		zbw_case_num_pays(env, zbw_case_exc_pay,
+				  ARRAY_SIZE(zbw_case_exc_pay), b->out,
+				  scratch);
 	kfree(b);
 }
 

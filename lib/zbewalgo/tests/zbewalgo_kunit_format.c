@@ -303,6 +303,22 @@ static void zbewalgo_test_num_lag(struct kunit *test)
 		   st.cuts, st.detected, st.flips);
 }
 
+/*
+ * The num steps' shift with exceptions (zbewalgo_cases.h): quantized
+ * floats with a few odd numbers, their cuts and corruptions, and
+ * hand-made exceptions the decoder must refuse: an index past the
+ * numbers, no low bits, low bits past the shift, 65 exceptions.
+ */
+static void zbewalgo_test_num_exc(struct kunit *test)
+{
+	struct zbw_fixture *f = test->priv;
+	struct zbw_case_stats st = { 0 };
+
+	zbw_case_num_exc(test, f->ctx, f->scratch, &st);
+	kunit_info(test, "%lu cuts rejected, %lu of %lu corruptions detected\n",
+		   st.cuts, st.detected, st.flips);
+}
+
 /* One encoding per page: a byte appended to any page makes it invalid. */
 static void zbewalgo_test_trailing_bytes(struct kunit *test)
 {
@@ -409,6 +425,7 @@ static struct kunit_case zbewalgo_test_cases[] = {
 	KUNIT_CASE(zbewalgo_test_corrupted),
 	KUNIT_CASE(zbewalgo_test_num_palette),
 	KUNIT_CASE(zbewalgo_test_num_lag),
+	KUNIT_CASE(zbewalgo_test_num_exc),
 	KUNIT_CASE(zbewalgo_test_trailing_bytes),
 	KUNIT_CASE(zbewalgo_test_ctx_decompress_bound),
 	KUNIT_CASE(zbewalgo_test_random_input),

@@ -202,6 +202,7 @@ int main(int argc, char **argv)
 	test_num_views();
 	test_num_palette();
 	test_num_lag();
+	test_num_exc();
 	test_num_hints();
 	test_num_fields();
 	test_num_loose();

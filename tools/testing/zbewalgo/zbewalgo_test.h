@@ -70,6 +70,7 @@ void test_steps_enospc(void);
 void test_num_views(void);
 void test_num_palette(void);
 void test_num_lag(void);
+void test_num_exc(void);
 void test_num_fields(void);
 void test_num_loose(void);
 void test_step_decoders_hostile(void);

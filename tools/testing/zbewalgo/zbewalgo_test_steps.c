@@ -598,6 +598,28 @@ void test_num_lag(void)
 }
 
 /*
+ * The num steps' shift with exceptions (zbewalgo_cases.h, which KUnit
+ * runs too): quantized floats with a few odd numbers round-trip with
+ * their exceptions, hand-made exceptions decode or are refused.
+ */
+void test_num_exc(void)
+{
+	struct zbewalgo_ctx *ctx = zbewalgo_ctx_create(PAGE);
+	void *scratch = malloc(zbewalgo_decompress_scratch_size(PAGE));
+	struct zbw_case_stats st = { 0 };
+
+	begin("num steps: a shift with exceptions, and hostile exceptions");
+	CHECK(ctx && scratch, "out of memory");
+	if (ctx && scratch)
+		zbw_case_num_exc(NULL, ctx, scratch, &st);
+	printf("#   %lu cuts rejected, %lu of %lu corruptions detected\n",
+	       st.cuts, st.detected, st.flips);
+	zbewalgo_ctx_destroy(ctx);
+	free(scratch);
+	end();
+}
+
+/*
  * Step decoders on hostile input (fuzz/step.c in miniature): real
  * encodings, truncated and corrupted, decoded into outputs of exactly
  * every capacity around the real length, with exact-size sources and
