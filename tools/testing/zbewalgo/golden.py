@@ -22,9 +22,10 @@ make: writes a new release's set, pages.bin (the compressed pages back to
 back) and pages.tsv (one row a page), from the data sets of gen-data.py
 compressed by TOOL: every combination of the level 1, 2 and 3 tables
 alone, every step alone (and ALONE_CHAINS), the num steps on byte-reversed
-sets (big-endian numbers) and on pages of few distinct numbers (their
-palette view), each level's whole table
-(so the engine's choice and stored pages are there too), short pages,
+sets (big-endian numbers), on pages of few distinct numbers (their
+palette view), arrays of records (at a lag) and rounded floats with a
+few odd numbers (a shift's exceptions), each level's whole table (so
+the engine's choice and stored pages are there too), short pages,
 16 KiB and 64 KiB pages, and pages of each level that a dictionary
 (dict.zstd, trained by TOOL's train-dict on other pages of the same
 sets) made smaller.  A combination is recorded only where it beat the
@@ -196,6 +197,19 @@ def lag_pages():
         (3 * r, 0x1234, r * 7 % 256, 9) for r in range(512)])
 
 
+def exception_pages():
+    """(name, word size, page) of quantized floats with a few odd numbers,
+    which the num steps write with a shift and its exceptions."""
+    # doubles whose low 20 bits are zero but in two
+    yield 'rounded-doubles', 8, struct.pack('<512Q', *[
+        0x3ff0000000000000 + (i * i << 20) + (0x2a if i in (9, 300) else 0)
+        for i in range(512)])
+    # floats whose low 12 bits are zero but in seven
+    yield 'rounded-floats', 4, struct.pack('<1024I', *[
+        0x3f800000 + 0x1000 * (i % 64 if i % 64 < 32 else 64 - i % 64) +
+        (1 + i % 255 if i * 37 % 1021 < 6 else 0) for i in range(1024)])
+
+
 def tool_lines(tool, *args):
     out = subprocess.run([tool] + list(args), capture_output=True,
                          text=True, check=True)
@@ -299,6 +313,18 @@ def make(argv):
             head += 1
         if c[head + 1] >> 4 & 3 != 3 or (c[head + 2] & 0x1f) + 1 != lag:
             raise SystemExit('num%d: %s not at lag %d' % (w, name, lag))
+    # and floats with a shift's exceptions (the float view and bit 5 of the
+    # mode byte, then the length, then bit 7 of the shift byte)
+    for name, w, p in exception_pages():
+        if not add('num%d.%s' % (w, name), p, ['-c', 'num%d' % w],
+                   want='num%d' % w):
+            raise SystemExit('num%d: %s not compressed' % (w, name))
+        c = blob[rows[-1]['offset']:]
+        head = 1 + (c[0] >> 4 & 7)
+        while c[head] & 0x80:
+            head += 1
+        if c[head + 1] & 0x33 != 0x22 or not c[head + 4] & 0x80:
+            raise SystemExit('num%d: %s has no exceptions' % (w, name))
     for lvl in ('1', '2', '3'):
         for name, p in pages(4096):
             if name.endswith('.5'):
