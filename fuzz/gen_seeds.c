@@ -219,13 +219,39 @@ static unsigned int num_half(float v)
 }
 
 /*
+ * Number @i of kind 15 (a smooth field) or 16 (records of three fields) of
+ * num_seeds(): a float of @w bytes rounded to 20, 12 or 4 low zero bits,
+ * but when i % 61 is 5 (i % 32 for halves: 64 of a page's 2048)
+ */
+static unsigned long long num_rounded(unsigned int kind, unsigned int i,
+				      unsigned int w)
+{
+	union { double d; unsigned long long u; } f64;
+	union { float f; unsigned int u; } f32;
+	unsigned long long x;
+
+	f32.f = kind == 15 ? 273.15f + sinf(i * 0.01f) * 20.0f :
+		i % 3 == 0 ? 20.0f + sinf(i / 3 * 0.05f) * 5.0f :
+		i % 3 == 1 ? 1013.0f + cosf(i / 3 * 0.03f) * 8.0f :
+		40.0f + i / 3 * 0.01f;
+	f64.d = f32.f;
+	x = w == 8 ? f64.u & ~0xfffffull : w == 4 ? f32.u & ~0xfffu :
+	    num_half(f32.f) & ~0xfu;
+	if (i % (w == 2 ? 32 : 61) == 5)
+		x |= 1 + i % (w == 2 ? 15 : 255);
+	return x;
+}
+
+/*
  * Pages of numbers for the num2, num4 and num8 steps (ids 19-21), so that
  * their seeds reach every mode of the decoder: unsigned, signed and float
  * views at orders 0, 1 and 2, a common factor, float values whose low
  * mantissa bits are zero (the shift), a page of one value (one bin), big-
  * endian numbers, few distinct numbers far apart and the float samples of
  * an analog-to-digital converter (the palette), records of three fields
- * (differences at a lag), and lengths that leave a tail or hold a few
+ * (differences at a lag), rounded floats but for a few odd numbers, alone
+ * and in records of three fields (the shift's exceptions, up to the 64
+ * the format allows), and lengths that leave a tail or hold a few
  * numbers.
  */
 static void num_seeds(void)
@@ -243,7 +269,7 @@ static void num_seeds(void)
 		w = widths[wi];
 		m = PAGE / w;
 		mask = w == 8 ? ~0ull : (1ull << (8 * w)) - 1;
-		for (kind = 0; kind < 16; kind++) {
+		for (kind = 0; kind < 18; kind++) {
 			for (big = 0; big < 2; big++) {
 				for (i = 0; i < m; i++) {
 					switch (kind) {
@@ -351,6 +377,10 @@ static void num_seeds(void)
 						    (i / 3) : i % 3 == 1 ?
 						    0x91 + i / 3 : 0;
 						break;
+					case 15: /* rounded, a few odd */
+					case 16: /* records of them */
+						x = num_rounded(kind, i, w);
+						break;
 					default: /* random: no view pays */
 						x = (unsigned long long)rnd()
 						    << 32 ^ rnd();
@@ -364,6 +394,66 @@ static void num_seeds(void)
 			}
 		}
 	}
+}
+
+/*
+ * num4 payloads with a shift's exceptions at a lag, which the encoder
+ * never writes (its candidates at a lag are integers): the unit tests'
+ * "floats at a lag, 8 low bits zero" (zbewalgo_cases_num.h) with one
+ * exception, number 1's low bits 0x5a, and with two, the first and the
+ * last number
+ */
+static const struct zbw_case_pay num_lag_exc_pay[] = {
+	{ "floats at a lag, an exception", 19,
+	  { 0x76, 0x41, 16, 0x88, 0, 1, 0x5a, 0x56, 0x34, 0x12, 0, 0x21, 0x43,
+	    0x65, 0, 0, 0, 0, 0 }, 0 },
+	{ "floats at a lag, the first and the last", 21,
+	  { 0x76, 0x41, 16, 0x88, 1, 0, 1, 2, 0xff, 0x56, 0x34, 0x12, 0, 0x21,
+	    0x43, 0x65, 0, 0, 0, 0, 0 }, 0 },
+};
+
+/* @n num4 payloads @pay that decode, as step-num4 and decompress seeds */
+static void num_pay_seeds(const struct zbw_case_pay *pay, unsigned int n)
+{
+	unsigned char hdr[3];
+	unsigned int k;
+
+	for (k = 0; k < n; k++) {
+		if (pay[k].ret)
+			continue;
+		hdr[0] = pay[k].n ?: 16;
+		hdr[1] = 0;
+		put("step-num4", hdr, 2, pay[k].b, pay[k].len);
+		hdr[2] = hdr[0];
+		hdr[0] = zbw_page_byte0(1);
+		hdr[1] = ZBEWALGO_STEP_NUM4;
+		put("decompress", hdr, 3, pay[k].b, pay[k].len);
+	}
+}
+
+/*
+ * A shift's exceptions: the unit tests' pages of rounded doubles and
+ * floats with a few odd numbers (zbw_case_exc_number(), the pages of the
+ * golden num8.rounded-doubles and, but for the odd bits, of
+ * num4.rounded-floats), their hand-made num4 payloads that decode, and
+ * those at a lag, with exceptions too.
+ */
+static void num_exc_seeds(void)
+{
+	static unsigned char page[PAGE];
+	unsigned int k, i, w;
+	u32 rng = 13;
+
+	for (k = 0; k < ARRAY_SIZE(zbw_case_exc_step); k++) {
+		w = zbw_case_exc_step[k] == ZBEWALGO_STEP_NUM4 ? 4 : 8;
+		for (i = 0; i < PAGE / w; i++)
+			num_put(page, i, w, zbw_case_exc_number(k, i, &rng),
+				0);
+		page_seeds(page, PAGE, 0);
+	}
+	num_pay_seeds(zbw_case_exc_pay, ARRAY_SIZE(zbw_case_exc_pay));
+	num_pay_seeds(zbw_case_lag_pay, ARRAY_SIZE(zbw_case_lag_pay));
+	num_pay_seeds(num_lag_exc_pay, ARRAY_SIZE(num_lag_exc_pay));
 }
 
 static void table_seeds(void)
@@ -544,6 +634,7 @@ int main(int argc, char **argv)
 	}
 	test_pages_generate(rnd, generated_seeds);
 	num_seeds();
+	num_exc_seeds();
 	table_seeds();
 	dict_seeds();
 	printf("%lu seeds in %s\n", nr_out, outdir);
