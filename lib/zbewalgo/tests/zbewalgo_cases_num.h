@@ -274,6 +274,15 @@ static const u8 zbw_case_lag_step[] = {
 static const u8 zbw_case_lag_of[] = { 3, 2, 4, 16 };
 
 /*
+ * Whether page @k of records, compressed at @c, is at its lag: byte 0,
+ * the step, 4096 in two bytes, the mode (bits 4 and 5), the lag byte
+ */
+static inline bool zbw_case_lag_ok(const u8 *c, unsigned int k)
+{
+	return (c[4] & 0x30) == 0x30 && c[5] == zbw_case_lag_of[k] - 1;
+}
+
+/*
  * Payloads of the num4 step at a lag (num.h's format), for 16 bytes, 4
  * numbers, unless @n says otherwise: one bin and no values to code but
  * the raw ones, which the lag repeats, or (the last) values that sum back
@@ -370,6 +379,84 @@ static inline void zbw_case_num_pays(void *env,
 	}
 }
 
+/**
+ * struct zbw_case_num_set - pages and payloads of a num steps' case
+ * @what: what its pages are
+ * @step: the step of each page
+ * @n: how many pages
+ * @number: number i of page k
+ * @head: bytes each result has more than
+ * @ok: whether the result of page k at c is written as the case wants
+ * @pay: hand-made num4 payloads
+ * @npay: how many
+ * @seed: of the pages' random numbers
+ */
+struct zbw_case_num_set {
+	const char *what;
+	const u8 *step;
+	unsigned int n;
+	u64 (*number)(unsigned int k, unsigned int i, u32 *rng);
+	size_t head;
+	bool (*ok)(const u8 *c, unsigned int k);
+	const struct zbw_case_pay *pay;
+	unsigned int npay;
+	u32 seed;
+};
+
+/*
+ * The case @set on @ctx (for pages of up to 4096 bytes; its table and
+ * thresholds are replaced) and zbewalgo_decompress() with @scratch: page
+ * k compressed by @set->step[k] alone (zbw_case_num_page()) must be
+ * written as @set->ok() wants, and each payload decode or be refused as
+ * the case says (zbw_case_num_pays())
+ */
+static inline void zbw_case_num_set(void *env, struct zbewalgo_ctx *ctx,
+				    const struct zbw_case_num_set *set,
+				    void *scratch, struct zbw_case_stats *st)
+{
+	struct zbw_case_num *b = zbw_case_num_start(env, ctx);
+	u32 rng = set->seed;
+	unsigned int k;
+	size_t clen;
+
+	if (!b)
+		return;
+	for (k = 0; k < set->n; k++)
+		if (zbw_case_num_page(env, ctx, b, set->step[k], set->number, k,
+				      set->head, set->what, scratch, &rng, st,
+				      &clen))
+			ZBW_CASE_CHECK(env, set->ok(b->c, k),
+				       "%s %u: %02x %02x %02x %02x after the step",
+				       set->what, k, b->c[4], b->c[5], b->c[6],
+				       b->c[7]);
+	zbw_case_num_pays(env, set->pay, set->npay, b->out, scratch);
+	kfree(b);
+}
+
+/*
+ * ZBW_CASE_NUM_SET() - define zbw_case_num_@name(env, ctx, scratch, st),
+ * the case zbw_case_num_set() of the pages of zbw_case_@name_number()
+ * (@what, at least @head bytes, random numbers from @seed) by the steps
+ * zbw_case_@name_step[], written as zbw_case_@name_ok() wants, and the
+ * payloads zbw_case_@name_pay[]
+ */
+#define ZBW_CASE_NUM_SET(name, what, head, seed)			\
+static inline void zbw_case_num_##name(void *env,			\
+				       struct zbewalgo_ctx *ctx,	\
+				       void *scratch,			\
+				       struct zbw_case_stats *st)	\
+{									\
+	static const struct zbw_case_num_set set = {			\
+		what, zbw_case_##name##_step,				\
+		ARRAY_SIZE(zbw_case_##name##_step),			\
+		zbw_case_##name##_number, head, zbw_case_##name##_ok,	\
+		zbw_case_##name##_pay,					\
+		ARRAY_SIZE(zbw_case_##name##_pay), seed,		\
+	};								\
+									\
+	zbw_case_num_set(env, ctx, &set, scratch, st);			\
+}
+
 /*
  * The num steps at a lag (num.h's format), on @ctx (for pages of up to
  * 4096 bytes; its table and thresholds are replaced) and
@@ -379,32 +466,7 @@ static inline void zbw_case_num_pays(void *env,
  * harmless (zbw_case_corrupted()), a byte appended refused; hand-made
  * payloads at a lag decode or are refused as the format says.
  */
-static inline void zbw_case_num_lag(void *env, struct zbewalgo_ctx *ctx,
-				    void *scratch, struct zbw_case_stats *st)
-{
-	struct zbw_case_num *b = zbw_case_num_start(env, ctx);
-	unsigned int k;
-	u32 rng = 11;
-	size_t clen;
-
-	for (k = 0; b && k < ARRAY_SIZE(zbw_case_lag_step); k++) {
-		if (!zbw_case_num_page(env, ctx, b, zbw_case_lag_step[k],
-				       zbw_case_lag_number, k, 5,
-				       "page of records", scratch, &rng, st,
-				       &clen))
-			continue;
-		/* byte 0, the step, 4096 in two bytes, the mode, the lag */
-		ZBW_CASE_CHECK(env, (b->c[4] & 0x30) == 0x30 &&
-			       b->c[5] == zbw_case_lag_of[k] - 1,
-			       "page of records %u: mode 0x%02x, lag byte 0x%02x",
-			       k, b->c[4], b->c[5]);
-	}
-	if (b)
-		zbw_case_num_pays(env, zbw_case_lag_pay,
-				  ARRAY_SIZE(zbw_case_lag_pay), b->out,
-				  scratch);
-	kfree(b);
-}
+ZBW_CASE_NUM_SET(lag, "page of records", 5, 11)
 
 /*
  * Number @i of page @k of zbw_case_num_exc(): doubles whose low 20 bits
@@ -427,6 +489,19 @@ static inline u64 zbw_case_exc_number(unsigned int k, unsigned int i,
 static const u8 zbw_case_exc_step[] = {
 	ZBEWALGO_STEP_NUM8, ZBEWALGO_STEP_NUM4, ZBEWALGO_STEP_NUM8,
 };
+
+/*
+ * Whether page @k of exceptions, compressed at @c, has them: byte 0, the
+ * step, 4096 in two bytes, the mode (floats, a shift), 4096 again, the
+ * shift byte (bit 7: exceptions); page 2 needs none (its common factor
+ * may do better)
+ */
+static inline bool zbw_case_exc_ok(const u8 *c, unsigned int k)
+{
+	bool shift = (c[4] & 0x33) == 0x22;
+
+	return k == 2 ? !shift || !(c[7] & 0x80) : shift && (c[7] & 0x80);
+}
 
 /*
  * num4 payloads with a shift's exceptions (num.h's format), 4 floats of
@@ -467,37 +542,6 @@ static const struct zbw_case_pay zbw_case_exc_pay[] = {
  * the shift and as many exceptions, and hand-made payloads decode or are
  * refused as the format says.
  */
-static inline void zbw_case_num_exc(void *env, struct zbewalgo_ctx *ctx,
-				    void *scratch, struct zbw_case_stats *st)
-{
-	struct zbw_case_num *b = zbw_case_num_start(env, ctx);
-	unsigned int k;
-	u32 rng = 13;
-	size_t clen;
-	bool shift;
-
-	for (k = 0; b && k < ARRAY_SIZE(zbw_case_exc_step); k++) {
-		if (!zbw_case_num_page(env, ctx, b, zbw_case_exc_step[k],
-				       zbw_case_exc_number, k, 8,
-				       "page of exceptions", scratch, &rng, st,
-				       &clen))
-			continue;
-		/*
-		 * byte 0, the step, 4096 in two bytes, the mode (floats,
-		 * a shift), 4096 again, the shift byte (bit 7: exceptions);
-		 * page 2 needs none (its common factor may do better)
-		 */
-		shift = (b->c[4] & 0x33) == 0x22;
-		ZBW_CASE_CHECK(env, k == 2 ? !shift || !(b->c[7] & 0x80) :
-				shift && (b->c[7] & 0x80),
-			       "page of exceptions %u: mode 0x%02x, shift 0x%02x",
-			       k, b->c[4], b->c[7]);
-	}
-	if (b)
-		zbw_case_num_pays(env, zbw_case_exc_pay,
-				  ARRAY_SIZE(zbw_case_exc_pay), b->out,
-				  scratch);
-	kfree(b);
-}
+ZBW_CASE_NUM_SET(exc, "page of exceptions", 8, 13)
 
 #endif /* __ZBEWALGO_CASES_NUM_H */

@@ -272,6 +272,20 @@ static void zbewalgo_test_corrupted(struct kunit *test)
 		   st.cuts, st.detected, st.flips);
 }
 
+/* A case of the num steps (zbewalgo_cases.h) on the fixture's context */
+static void zbw_test_num_case(struct kunit *test,
+			      void (*run)(void *env, struct zbewalgo_ctx *ctx,
+					  void *scratch,
+					  struct zbw_case_stats *st))
+{
+	struct zbw_fixture *f = test->priv;
+	struct zbw_case_stats st = { 0 };
+
+	run(test, f->ctx, f->scratch, &st);
+	kunit_info(test, "%lu cuts rejected, %lu of %lu corruptions detected\n",
+		   st.cuts, st.detected, st.flips);
+}
+
 /*
  * The num steps' palette view (zbewalgo_cases.h): pages of few distinct
  * numbers, their cuts and corruptions, and hand-made palettes that the
@@ -280,12 +294,7 @@ static void zbewalgo_test_corrupted(struct kunit *test)
  */
 static void zbewalgo_test_num_palette(struct kunit *test)
 {
-	struct zbw_fixture *f = test->priv;
-	struct zbw_case_stats st = { 0 };
-
-	zbw_case_num_palette(test, f->ctx, f->scratch, &st);
-	kunit_info(test, "%lu cuts rejected, %lu of %lu corruptions detected\n",
-		   st.cuts, st.detected, st.flips);
+	zbw_test_num_case(test, zbw_case_num_palette);
 }
 
 /*
@@ -295,12 +304,7 @@ static void zbewalgo_test_num_palette(struct kunit *test)
  */
 static void zbewalgo_test_num_lag(struct kunit *test)
 {
-	struct zbw_fixture *f = test->priv;
-	struct zbw_case_stats st = { 0 };
-
-	zbw_case_num_lag(test, f->ctx, f->scratch, &st);
-	kunit_info(test, "%lu cuts rejected, %lu of %lu corruptions detected\n",
-		   st.cuts, st.detected, st.flips);
+	zbw_test_num_case(test, zbw_case_num_lag);
 }
 
 /*
@@ -311,12 +315,7 @@ static void zbewalgo_test_num_lag(struct kunit *test)
  */
 static void zbewalgo_test_num_exc(struct kunit *test)
 {
-	struct zbw_fixture *f = test->priv;
-	struct zbw_case_stats st = { 0 };
-
-	zbw_case_num_exc(test, f->ctx, f->scratch, &st);
-	kunit_info(test, "%lu cuts rejected, %lu of %lu corruptions detected\n",
-		   st.cuts, st.detected, st.flips);
+	zbw_test_num_case(test, zbw_case_num_exc);
 }
 
 /* One encoding per page: a byte appended to any page makes it invalid. */

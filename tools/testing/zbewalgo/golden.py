@@ -290,8 +290,9 @@ def make(argv):
         p = b''.join(p[i:i + w][::-1] for i in range(0, len(p), w))
         add('num%d.%s.big-endian' % (w, s), p, ['-c', 'num%d' % w],
             want='num%d' % w)
-    # and pages of few distinct numbers in their palette view (view 3)
-    for name, w, p in palette_pages():
+    def num_payload(name, w, p):
+        """Adds page p compressed by num<w> alone: its payload, from the
+        mode byte on."""
         if not add('num%d.%s' % (w, name), p, ['-c', 'num%d' % w],
                    want='num%d' % w) or rows[-1]['chain'] != 'num%d' % w:
             raise SystemExit('num%d: %s not compressed' % (w, name))
@@ -299,31 +300,23 @@ def make(argv):
         head = 1 + (c[0] >> 4 & 7)
         while c[head] & 0x80:
             head += 1
-        if c[head + 1] & 3 != 3:
+        return c[head + 1:]
+
+    # and pages of few distinct numbers in their palette view (view 3)
+    for name, w, p in palette_pages():
+        if num_payload(name, w, p)[0] & 3 != 3:
             raise SystemExit('num%d: %s not in the palette view' % (w, name))
     # and arrays of records at their lag (bits 4 and 5 of the mode byte,
     # then the lag byte, lag - 1 in its low bits)
     for name, w, lag, p in lag_pages():
-        if not add('num%d.%s' % (w, name), p, ['-c', 'num%d' % w],
-                   want='num%d' % w):
-            raise SystemExit('num%d: %s not compressed' % (w, name))
-        c = blob[rows[-1]['offset']:]
-        head = 1 + (c[0] >> 4 & 7)
-        while c[head] & 0x80:
-            head += 1
-        if c[head + 1] >> 4 & 3 != 3 or (c[head + 2] & 0x1f) + 1 != lag:
+        c = num_payload(name, w, p)
+        if c[0] >> 4 & 3 != 3 or (c[1] & 0x1f) + 1 != lag:
             raise SystemExit('num%d: %s not at lag %d' % (w, name, lag))
     # and floats with a shift's exceptions (the float view and bit 5 of the
     # mode byte, then the length, then bit 7 of the shift byte)
     for name, w, p in exception_pages():
-        if not add('num%d.%s' % (w, name), p, ['-c', 'num%d' % w],
-                   want='num%d' % w):
-            raise SystemExit('num%d: %s not compressed' % (w, name))
-        c = blob[rows[-1]['offset']:]
-        head = 1 + (c[0] >> 4 & 7)
-        while c[head] & 0x80:
-            head += 1
-        if c[head + 1] & 0x33 != 0x22 or not c[head + 4] & 0x80:
+        c = num_payload(name, w, p)
+        if c[0] & 0x33 != 0x22 or not c[3] & 0x80:
             raise SystemExit('num%d: %s has no exceptions' % (w, name))
     for lvl in ('1', '2', '3'):
         for name, p in pages(4096):

@@ -554,25 +554,36 @@ void test_num_loose(void)
 }
 
 /*
+ * A case of the num steps (zbewalgo_cases.h, which KUnit runs too) on a
+ * context of its own, titled @what
+ */
+static void num_case(const char *what,
+		     void (*run)(void *env, struct zbewalgo_ctx *ctx,
+				 void *scratch, struct zbw_case_stats *st))
+{
+	struct zbewalgo_ctx *ctx = zbewalgo_ctx_create(PAGE);
+	void *scratch = malloc(zbewalgo_decompress_scratch_size(PAGE));
+	struct zbw_case_stats st = { 0 };
+
+	begin(what);
+	CHECK(ctx && scratch, "out of memory");
+	if (ctx && scratch)
+		run(NULL, ctx, scratch, &st);
+	printf("#   %lu cuts rejected, %lu of %lu corruptions detected\n",
+	       st.cuts, st.detected, st.flips);
+	zbewalgo_ctx_destroy(ctx);
+	free(scratch);
+	end();
+}
+
+/*
  * The num steps' palette view (zbewalgo_cases.h, which KUnit runs too):
  * pages of few distinct numbers round-trip in it, their cuts are
  * refused, hand-made palettes decode or are refused as the format says.
  */
 void test_num_palette(void)
 {
-	struct zbewalgo_ctx *ctx = zbewalgo_ctx_create(PAGE);
-	void *scratch = malloc(zbewalgo_decompress_scratch_size(PAGE));
-	struct zbw_case_stats st = { 0 };
-
-	begin("num steps: the palette view, and hostile palettes");
-	CHECK(ctx && scratch, "out of memory");
-	if (ctx && scratch)
-		zbw_case_num_palette(NULL, ctx, scratch, &st);
-	printf("#   %lu cuts rejected, %lu of %lu corruptions detected\n",
-	       st.cuts, st.detected, st.flips);
-	zbewalgo_ctx_destroy(ctx);
-	free(scratch);
-	end();
+	num_case("num steps: the palette view, and hostile palettes", zbw_case_num_palette);
 }
 
 /*
@@ -582,19 +593,7 @@ void test_num_palette(void)
  */
 void test_num_lag(void)
 {
-	struct zbewalgo_ctx *ctx = zbewalgo_ctx_create(PAGE);
-	void *scratch = malloc(zbewalgo_decompress_scratch_size(PAGE));
-	struct zbw_case_stats st = { 0 };
-
-	begin("num steps: differences at a lag, and hostile lags");
-	CHECK(ctx && scratch, "out of memory");
-	if (ctx && scratch)
-		zbw_case_num_lag(NULL, ctx, scratch, &st);
-	printf("#   %lu cuts rejected, %lu of %lu corruptions detected\n",
-	       st.cuts, st.detected, st.flips);
-	zbewalgo_ctx_destroy(ctx);
-	free(scratch);
-	end();
+	num_case("num steps: differences at a lag, and hostile lags", zbw_case_num_lag);
 }
 
 /*
@@ -604,19 +603,7 @@ void test_num_lag(void)
  */
 void test_num_exc(void)
 {
-	struct zbewalgo_ctx *ctx = zbewalgo_ctx_create(PAGE);
-	void *scratch = malloc(zbewalgo_decompress_scratch_size(PAGE));
-	struct zbw_case_stats st = { 0 };
-
-	begin("num steps: a shift with exceptions, and hostile exceptions");
-	CHECK(ctx && scratch, "out of memory");
-	if (ctx && scratch)
-		zbw_case_num_exc(NULL, ctx, scratch, &st);
-	printf("#   %lu cuts rejected, %lu of %lu corruptions detected\n",
-	       st.cuts, st.detected, st.flips);
-	zbewalgo_ctx_destroy(ctx);
-	free(scratch);
-	end();
+	num_case("num steps: a shift with exceptions, and hostile exceptions", zbw_case_num_exc);
 }
 
 /*
