@@ -41,8 +41,8 @@ static inline struct zbw_case_num *zbw_case_num_start(void *env,
 
 /*
  * Page @k of a case, of the numbers @number() gives, compressed by num
- * step @step alone into @b->c: the result must start with the step and
- * at least @head bytes, come back byte-exact, and every cut of it be
+ * step @step alone into @b->c: the result must start with the step, be
+ * longer than @head bytes, come back byte-exact, and every cut of it be
  * refused and corruptions harmless (zbw_case_corrupted()), a byte
  * appended refused.  Returns whether it compressed, *@clen bytes.
  */
@@ -436,7 +436,7 @@ static inline void zbw_case_num_set(void *env, struct zbewalgo_ctx *ctx,
 /*
  * ZBW_CASE_NUM_SET() - define zbw_case_num_@name(env, ctx, scratch, st),
  * the case zbw_case_num_set() of the pages of zbw_case_@name_number()
- * (@what, at least @head bytes, random numbers from @seed) by the steps
+ * (@what, more than @head bytes, random numbers from @seed) by the steps
  * zbw_case_@name_step[], written as zbw_case_@name_ok() wants, and the
  * payloads zbw_case_@name_pay[]
  */
