@@ -503,8 +503,8 @@ static bool zbw_try_chain(struct zbewalgo_ctx *ctx, struct zbw_search *s,
  * to do best first.  It stops as soon as a result is below
  * early_abort_size, or once the next combination is not expected to do
  * better (zbw_search_chain_done()), then, above level 1, tries zstd alone
- * where a small result may lose to it (zbw_search_zstd()), and keeps the shortest prefix
- * chain.
+ * where a small result may lose to it (zbw_search_zstd()), and keeps the
+ * shortest prefix chain.
  * A page whose best result is not below max_output_size (or not smaller
  * than the stored form) is written in stored form,
  * ZBEWALGO_STORED_SIZE() bytes at most: compressing a valid page into a

@@ -8,15 +8,15 @@
  * value that orders like it (an integer as it is or with its sign bit
  * flipped, an IEEE float by sign and magnitude), optionally divided by
  * the page's common factor or stripped of the low mantissa bits every
- * number but a few exceptions has zero, then differenced up to three times, with the number
- * before or, in an array of records, with the same field of the record
- * before (a lag).  What is left is split into a bin (about its
- * logarithm: the top bit and the q bits under it), coded with a
- * canonical prefix code fitted to the page, and the offset
- * in the bin, written as plain bits.  A page of few distinct numbers
- * (sampled signals, enumerations) is coded as the sorted table of them,
- * its palette, and each number's index into it.  The encoder picks the
- * view, the differences and q that it estimates to take the fewest bits.
+ * number but a few exceptions has zero, then differenced up to three
+ * times, with the number before or, in an array of records, with the
+ * same field of the record before (a lag).  What is left is split into a
+ * bin (about its logarithm: the top bit and the q bits under it), coded
+ * with a canonical prefix code fitted to the page, and the offset in the
+ * bin, written as plain bits.  A page of few distinct numbers (sampled
+ * signals, enumerations) is coded as the sorted table of them, its
+ * palette, and each number's index into it.  The encoder picks the view,
+ * the differences and q that it estimates to take the fewest bits.
  * num.h has the format.
  */
 

@@ -172,10 +172,10 @@ static __always_inline unsigned int num_merge(unsigned int b, unsigned int hq,
 
 /*
  * Estimated bits (in 1/256 bits) of the values of histogram @h3 (at
- * @hq) at @q <= @hq, whose bins are all within @first3..@last3: their entropy, offsets and
- * code lengths; U32_MAX when the bins span more than NUM_SYMS.  The
- * counts of the bins go to @freq, the first bin to *@lo, their number to
- * *@nsym.
+ * @hq) at @q <= @hq, whose bins are all within @first3..@last3: their
+ * entropy, offsets and code lengths; U32_MAX when the bins span more than
+ * NUM_SYMS.  The counts of the bins go to @freq, the first bin to *@lo,
+ * their number to *@nsym.
  */
 static __always_inline u32 num_cost(const u16 *h3, unsigned int hq,
 				    unsigned int first3, unsigned int last3,

@@ -173,8 +173,9 @@ static __always_inline void zbw_put_word(u64 x, u8 *p, unsigned int i,
 /*
  * ZBW_WORD_STEP() - define the layout step @step from the coders
  * @coder##_encode() and @coder##_decode(), which take the word size in
- * bytes as their last argument, for words of @w bytes.  The coders are __always_inline: each
- * step gets its own copy, built for its constant word size.
+ * bytes as their last argument, for words of @w bytes.  The coders are
+ * __always_inline: each step gets its own copy, built for its constant
+ * word size.
  */
 #define ZBW_WORD_STEP(step, coder, w)					\
 static const unsigned int step##_width = (w);				\

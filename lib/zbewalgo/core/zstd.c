@@ -60,7 +60,7 @@ static const u8 zbw_zstd_magic[ZBW_ZSTD_MAGIC_BYTES] = {
 	0x28, 0xb5, 0x2f, 0xfd
 };
 
-/* A zstd dictionary: its magic number, then its id (zstd's dictionary format) */
+/* A zstd dictionary: its magic number, then its id (zstd's format) */
 #define ZBW_ZSTD_DICT_MAGIC	0xec30a437
 
 /**
