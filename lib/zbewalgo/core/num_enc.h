@@ -70,7 +70,7 @@ static __always_inline u64 num_divide(u64 y, u64 g)
  *	mantissa's
  * @nexc: numbers whose low @shift bits are not all zero, the exceptions
  * @lag: the page's lag, 1 for none (zbw_num_lag())
- * @ntz: numbers by their trailing zero bits, up to the mantissa's
+ * @ntz: numbers by their trailing zero bits, up to the mantissa's (52)
  */
 struct num_scan {
 	u64 low[3];
@@ -78,23 +78,33 @@ struct num_scan {
 	unsigned int shift;
 	unsigned int nexc;
 	unsigned int lag;
-	u16 ntz[64];
+	u16 ntz[53];
 };
 
 /*
- * The shift of the fewest bits for the @m numbers counted in @sc->ntz:
- * each drops its low bits, each exception costs its index and those bits
- * (about: a byte of index gap, the count's byte), at most NUM_EXC_MAX
- * and one in NUM_EXC_PER: a sample's few must not promise the page more.
+ * The shift of the fewest bits for the @m numbers of @w bytes at @src,
+ * @odd of them odd: each drops its low bits, each exception costs its
+ * index and those bits (about: a byte of index gap, the count's byte), at
+ * most NUM_EXC_MAX and one in NUM_EXC_PER: a sample's few must not
+ * promise the page more.  With more odd numbers than that there is no
+ * shift, and no pass to count their trailing zeros.
  */
-static __always_inline void num_scan_shift(struct num_scan *sc, unsigned int m,
-					   unsigned int w)
+static __always_inline void num_scan_shift(struct num_scan *sc,
+					   const u8 *src, unsigned int m,
+					   unsigned int w, unsigned int odd)
 {
-	unsigned int t, exc = 0, best = 0, most = min(NUM_EXC_MAX, m / NUM_EXC_PER);
+	unsigned int most = min(NUM_EXC_MAX, m / NUM_EXC_PER);
+	unsigned int t, i, exc = 0, best = 0;
 	s64 gain, top = 0;
 
-	sc->shift = 0;
 	sc->nexc = 0;
+	sc->shift = 0;
+	if (odd > most)
+		return;
+	memset(sc->ntz, 0, sizeof(sc->ntz));
+	for (i = 0; i < m; i++)
+		sc->ntz[__ffs64(zbw_get_word(src, i, w) |
+				BIT_ULL(num_mantissa[w]))]++;
 	for (t = 1; t <= num_mantissa[w]; t++) {
 		exc += sc->ntz[t - 1];
 		if (exc > most)
@@ -116,11 +126,11 @@ static __always_inline void num_scan(const u8 *src, unsigned int m,
 	unsigned int bits = 8 * w, i;
 	u64 lu = ~0ULL, ls = ~0ULL, lf = ~0ULL, dor = 0, xf = 0, g = 0;
 	u64 x, y, s0 = num_to_view(zbw_get_word(src, 0, w), NUM_SIGNED, bits);
+	unsigned int odd = 0;
 
-	memset(sc->ntz, 0, sizeof(sc->ntz));
 	for (i = 0; i < m; i++) {
 		x = zbw_get_word(src, i, w);
-		sc->ntz[__ffs64(x | BIT_ULL(num_mantissa[w]))]++;
+		odd += x & 1;
 		lu = min(lu, x);
 		y = num_to_view(x, NUM_SIGNED, bits);
 		ls = min(ls, y);
@@ -140,7 +150,7 @@ static __always_inline void num_scan(const u8 *src, unsigned int m,
 			xf = x;
 		}
 	}
-	num_scan_shift(sc, m, w);
+	num_scan_shift(sc, src, m, w, odd);
 	/* dropping low zero bits keeps the order: the same number is least */
 	sc->low[NUM_FLOAT] = num_to_view(xf >> sc->shift, NUM_FLOAT,
 					 bits - sc->shift);
