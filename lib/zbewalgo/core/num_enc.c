@@ -5,8 +5,8 @@
  * smallest values, one for its palette until it has too many distinct
  * numbers; its lag, if it is an array of records; nine views, two at the
  * lag and the palette's indices measured on numbers spread over it
- * (num_pick.c); the chosen view's values counted over the whole page, the
- * bins' resolution and code chosen; two bit streams.
+ * (num_pick.c); the chosen view's values counted over the whole page
+ * (num_val.c), the bins' resolution and code chosen; two bit streams.
  */
 
 #include "num_enc.h"
@@ -45,98 +45,6 @@ size_t zbw_num_enc_size(unsigned int max_len)
 {
 	return ALIGN(sizeof(struct num_enc), 8) + 4 * max_len;
 }
-
-/* Value @k of number @x in view @v */
-static __always_inline u64 num_value(u64 x, const struct num_view *v)
-{
-	u64 y = num_to_view(x >> v->shift, v->view, v->bits);
-
-	return v->factor ? num_divide(y - v->base, v->factor) : y;
-}
-
-/*
- * The values of view @v of the @m numbers at @src (their indices @idx in
- * the palette view), as @w-byte words at @r: the raw ones first, then
- * the others, whose bins at NUM_Q_MAX go to @b3 and are counted in @h3.
- */
-static __always_inline void num_values(const u8 *src, const u16 *idx,
-				       unsigned int m, unsigned int w,
-				       const struct num_view *v, u8 *r,
-				       u16 *b3, u16 *h3)
-{
-	unsigned int bits = v->bits, i, j;
-	u64 t[NUM_ORDER_MAX + 1], prev[NUM_ORDER_MAX] = { 0 }, x;
-
-	for (i = 0; i < m; i++) {
-		/* t[j]: the j-th difference at number i */
-		t[0] = v->view == NUM_PALETTE ? idx[i] :
-		       num_value(zbw_get_word(src, i, w), v);
-		for (j = 1; j <= v->order; j++) {
-			t[j] = (t[j - 1] - prev[j - 1]) & num_mask(bits);
-			prev[j - 1] = t[j - 1];
-		}
-		/* the first numbers: the differences they have, raw */
-		if (!v->order)
-			x = t[0] - v->low;
-		else if (i >= v->order)
-			x = num_zigzag(t[v->order], bits);
-		else
-			x = t[i];
-		zbw_put_word(x, r, i, w);
-		if (i >= v->order) {
-			b3[i] = num_bin3(x);
-			h3[b3[i]]++;
-		}
-	}
-}
-
-/*
- * The values of view @v at its lag (> 1) of the @m numbers at @src (or
- * their indices @idx), as num_values() makes them: the view's values
- * first, then the differences a pass for each order, from the last
- * number down; @r may be @src
- */
-static __always_inline void num_values_lag(const u8 *src, const u16 *idx,
-					   unsigned int m, unsigned int w,
-					   const struct num_view *v, u8 *r,
-					   u16 *b3, u16 *h3)
-{
-	unsigned int lag = v->lag, first = min(v->order * lag, m), i, j;
-	u64 mask = num_mask(v->bits), x;
-
-	for (i = 0; i < m; i++)
-		zbw_put_word(v->view == NUM_PALETTE ? idx[i] :
-			     num_value(zbw_get_word(src, i, w), v), r, i, w);
-	for (j = 1; j <= v->order; j++)
-		for (i = m; i-- > j * lag;)
-			zbw_put_word((zbw_get_word(r, i, w) -
-				      zbw_get_word(r, i - lag, w)) & mask,
-				     r, i, w);
-	for (i = first; i < m; i++) {
-		x = num_zigzag(zbw_get_word(r, i, w), v->bits);
-		zbw_put_word(x, r, i, w);
-		b3[i] = num_bin3(x);
-		h3[b3[i]]++;
-	}
-}
-
-/*
- * num_values_lag() in a frame of its own for each word size: inlined, its
- * loops took the encoder's frame past 512 bytes on x86_64
- */
-#define NUM_VALUES_LAG(w)						\
-static noinline_for_stack void num_values_lag##w(const u8 *src,	\
-						 const u16 *idx,	\
-						 unsigned int m,	\
-						 const struct num_view *v, \
-						 u8 *r, u16 *b3, u16 *h3) \
-{									\
-	num_values_lag(src, idx, m, w, v, r, b3, h3);			\
-}
-
-NUM_VALUES_LAG(2)
-NUM_VALUES_LAG(4)
-NUM_VALUES_LAG(8)
 
 /*
  * Bits of the header of view @v for @m numbers that another view may not
@@ -507,12 +415,7 @@ static __always_inline int num_encode(const u8 *src, unsigned int slen,
 	do {
 		zbw_num_view_of(e->cand, w, sc, v);
 		memset(h3, 0, nb * sizeof(*h3));
-		if (v->lag > 1)
-			(w == 2 ? num_values_lag2 : w == 4 ? num_values_lag4 :
-			 num_values_lag8)(num, e->pal.idx, m, v, e->r, e->b3,
-					  h3);
-		else
-			num_values(num, e->pal.idx, m, w, v, e->r, e->b3, h3);
+		zbw_num_values(num, e->pal.idx, m, w, v, e->r, e->b3, h3);
 		best = num_best_q(h3, nb, e->h.freq, &e->q);
 	} while (v->view != NUM_PALETTE &&
 		 num_pal_wins(e, num, m, w, best + num_head_bits(v, m),

@@ -352,6 +352,9 @@ static inline u32 num_pal_cost(struct num_pal *p, unsigned int w, bool e,
 	return num_best_q(p->h3, nb, p->freq, q);
 }
 
+void zbw_num_values(const u8 *src, const u16 *idx, unsigned int m,
+		    unsigned int w, const struct num_view *v, u8 *r, u16 *b3,
+		    u16 *h3);
 bool zbw_num_big_endian(const u8 *src, unsigned int m, unsigned int w);
 unsigned int zbw_num_lag(const u8 *src, unsigned int m, unsigned int w);
 bool zbw_num_palette(const u8 *src, unsigned int m, unsigned int w,
