@@ -309,12 +309,20 @@ static __always_inline int num_put_values(const u8 *r, const u16 *b3,
 					  const u32 *code3,
 					  struct zbw_bitw *bw)
 {
+	/* the writers in locals: through @bw, each store would reload them */
+	struct zbw_bitw a = bw[0], b = bw[1];
 	unsigned int i;
 
-	for (i = first; i < m; i++)
-		if (num_put_value(&bw[(i - first) & 1], zbw_get_word(r, i, w),
-				  code3[b3[i]], w))
+	for (i = first; i + 1 < m; i += 2)
+		if (num_put_value(&a, zbw_get_word(r, i, w), code3[b3[i]], w) ||
+		    num_put_value(&b, zbw_get_word(r, i + 1, w),
+				  code3[b3[i + 1]], w))
 			return -ENOSPC;
+	if (i < m &&
+	    num_put_value(&a, zbw_get_word(r, i, w), code3[b3[i]], w))
+		return -ENOSPC;
+	bw[0] = a;
+	bw[1] = b;
 	return zbw_bitw_close(&bw[0]) && zbw_bitw_close(&bw[1]) ? 0 :
 	       -ENOSPC;
 }
