@@ -352,7 +352,7 @@ num_enc_pick(struct num_enc *e, const u8 *src, unsigned int m, unsigned int w,
 			num = e->r;
 		}
 		num_scan(num, m, w, sc);
-		sc->lag = zbw_num_lag(num, m, w);
+		sc->lag = hint->be ? zbw_num_lag(num, m, w) : hint->lag;
 		if (hint->cand < NUM_C_LAG1 || sc->lag >= 2) {
 			e->cand = hint->cand;
 			return num;

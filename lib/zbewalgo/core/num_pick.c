@@ -385,12 +385,11 @@ void zbw_num_view_of(unsigned int cand, unsigned int w,
  * @slen: its length
  * @scratch: at least ZBW_NUM_EST_SCRATCH bytes, 8-byte aligned
  * @lagged: set when a lag candidate gave the estimate
- * @hint: the candidate and byte order picked, for the step's encoder
- *	(@hint->page is left to the caller); @hint->w is 0 when none can
- *	code the numbers
+ * @hint: the candidate and byte order picked and the page's lag, for the
+ *	step's encoder (@hint->page is left to the caller); @hint->w is 0
+ *	when none can code the numbers
  *
- * The lag candidates are counted on the page (in its own byte order
- * only).
+ * The lag candidates are counted on the page (its own byte order only).
  *
  * Return: the estimated bits of the sample's numbers, in 1/256 bits,
  * without the page's header and code lengths; U32_MAX when the step
@@ -413,6 +412,7 @@ u32 zbw_num_estimate(const u8 *sample, unsigned int n, unsigned int windows,
 
 	num_scan_sample(sample, n / w, w, sc);
 	sc->lag = zbw_num_lag(page, slen / w, w);
+	hint->lag = sc->lag;
 	best = zbw_num_pick(sample, per, windows, per, w, sc, page, slen / w,
 			    h, &cand, false);
 	*lagged = cand == NUM_C_LAG1 || cand == NUM_C_LAG2;

@@ -245,6 +245,7 @@ static inline unsigned int zbw_num_width(unsigned int id)
  * @w: the step's word size, 0 when the probe picked nothing
  * @cand: the candidate (num_enc.h)
  * @be: the numbers are big-endian
+ * @lag: the page's lag in its own byte order (zbw_num_lag())
  * @est: the probe's estimate of the step, as zbw_probe_estimate() returns
  *	it (the probe keeps the pick of the lowest)
  *
@@ -258,6 +259,7 @@ struct zbw_num_hint {
 	unsigned int w;
 	unsigned int cand;
 	bool be;
+	unsigned int lag;
 	u32 est;
 };
 
