@@ -206,7 +206,8 @@ static int num_put_palette(struct num_enc *e, struct num_pal *pal,
 
 /*
  * The exceptions to @e->sc's shift among the @m numbers of @w bytes at
- * @num, before the values take their place
+ * @num, before the values take their place (which for big-endian numbers
+ * is where they are)
  */
 static __always_inline void num_exceptions(struct num_enc *e, const u8 *num,
 					   unsigned int m, unsigned int w)
@@ -231,7 +232,7 @@ static int num_put_shift(const struct num_enc *e, unsigned int t, u8 **p,
 	unsigned int i, j, at = 0, lb = DIV_ROUND_UP(t, 8);
 	int n;
 
-	if (end - *p < 2)
+	if (end - *p < (e->nexc ? 2 : 1))
 		return -ENOSPC;
 	*(*p)++ = t | (e->nexc ? NUM_SHIFT_EXC : 0);
 	if (!e->nexc)
@@ -409,7 +410,6 @@ static __always_inline int num_encode(const u8 *src, unsigned int slen,
 	num = num_enc_pick(e, src, m, w, hint);
 	if (!num)
 		return -EINVAL;
-	num_exceptions(e, num, m, w);
 	/* the palette of numbers that the values replace: before them */
 	e->pal.count = 0;
 	if (num == e->r)
@@ -422,6 +422,9 @@ static __always_inline int num_encode(const u8 *src, unsigned int slen,
 	 */
 	do {
 		zbw_num_view_of(e->cand, w, sc, v);
+		/* before the values: the exceptions to the shift */
+		if (v->shift)
+			num_exceptions(e, num, m, w);
 		memset(h3, 0, nb * sizeof(*h3));
 		zbw_num_values(num, e->pal.idx, m, w, v, e->r, e->b3, h3);
 		best = num_best_q(h3, nb, e->h.freq, &e->q);
