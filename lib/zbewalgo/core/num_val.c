@@ -65,56 +65,31 @@ static __always_inline void num_values(const u8 *src, const u16 *idx,
 	}
 }
 
-/* num_values() with @v's order as a constant */
-static __always_inline void num_values_of(const u8 *src, const u16 *idx,
-					  unsigned int m, unsigned int w,
-					  const struct num_view *v, u8 *r,
-					  u16 *b3, u16 *h3)
-{
-	switch (v->order) {
-	case 0:
-		num_values(src, idx, m, w, v, 0, r, b3, h3);
-		break;
-	case 1:
-		num_values(src, idx, m, w, v, 1, r, b3, h3);
-		break;
-	case 2:
-		num_values(src, idx, m, w, v, 2, r, b3, h3);
-		break;
-	default:
-		num_values(src, idx, m, w, v, 3, r, b3, h3);
-	}
-}
-
-/* num_values_of() in a frame of its own for each word size */
-#define NUM_VALUES(w)							\
-static noinline_for_stack void num_values##w(const u8 *src,		\
-					     const u16 *idx,		\
-					     unsigned int m,		\
-					     const struct num_view *v,	\
-					     u8 *r, u16 *b3, u16 *h3)	\
-{									\
-	num_values_of(src, idx, m, w, v, r, b3, h3);			\
-}
-
-NUM_VALUES(2)
-NUM_VALUES(4)
-NUM_VALUES(8)
-
 /*
- * The values of view @v at its lag (> 1) of the @m numbers at @src (or
- * their indices @idx), as num_values() makes them: the view's values
- * first, then the differences a pass for each order, from the last
- * number down; @r may be @src
+ * The values of view @v for a constant @w: at an order, num_values() with
+ * it as a constant; at the view's lag (> 1), as num_values() makes them
+ * but the view's values first, then the differences a pass for each
+ * order, from the last number down (@r may be @src there)
  */
-static __always_inline void num_values_lag(const u8 *src, const u16 *idx,
-					   unsigned int m, unsigned int w,
-					   const struct num_view *v, u8 *r,
-					   u16 *b3, u16 *h3)
+static __always_inline void num_values_w(const u8 *src, const u16 *idx,
+					 unsigned int m, unsigned int w,
+					 const struct num_view *v, u8 *r,
+					 u16 *b3, u16 *h3)
 {
 	unsigned int lag = v->lag, first = min(v->order * lag, m), i, j;
 	u64 mask = num_mask(v->bits), x;
 
+	if (lag < 2) {
+		if (v->order == 0)
+			num_values(src, idx, m, w, v, 0, r, b3, h3);
+		else if (v->order == 1)
+			num_values(src, idx, m, w, v, 1, r, b3, h3);
+		else if (v->order == 2)
+			num_values(src, idx, m, w, v, 2, r, b3, h3);
+		else
+			num_values(src, idx, m, w, v, 3, r, b3, h3);
+		return;
+	}
 	for (i = 0; i < m; i++)
 		zbw_put_word(v->view == NUM_PALETTE ? idx[i] :
 			     num_value(zbw_get_word(src, i, w), v), r, i, w);
@@ -132,22 +107,22 @@ static __always_inline void num_values_lag(const u8 *src, const u16 *idx,
 }
 
 /*
- * num_values_lag() in a frame of its own for each word size: inlined, its
- * loops took the encoder's frame past 512 bytes on x86_64
+ * num_values_w() in a frame of its own for each word size: inlined, the
+ * loops at a lag took the encoder's frame past 512 bytes on x86_64
  */
-#define NUM_VALUES_LAG(w)						\
-static noinline_for_stack void num_values_lag##w(const u8 *src,	\
-						 const u16 *idx,	\
-						 unsigned int m,	\
-						 const struct num_view *v, \
-						 u8 *r, u16 *b3, u16 *h3) \
+#define NUM_VALUES(w)							\
+static noinline_for_stack void num_values##w(const u8 *src,		\
+					     const u16 *idx,		\
+					     unsigned int m,		\
+					     const struct num_view *v,	\
+					     u8 *r, u16 *b3, u16 *h3)	\
 {									\
-	num_values_lag(src, idx, m, w, v, r, b3, h3);			\
+	num_values_w(src, idx, m, w, v, r, b3, h3);			\
 }
 
-NUM_VALUES_LAG(2)
-NUM_VALUES_LAG(4)
-NUM_VALUES_LAG(8)
+NUM_VALUES(2)
+NUM_VALUES(4)
+NUM_VALUES(8)
 
 /**
  * zbw_num_values() - the values of a page's numbers in a view
@@ -166,13 +141,7 @@ noinline_for_stack void zbw_num_values(const u8 *src, const u16 *idx,
 				       u16 *b3, u16 *h3)
 {
 	/* direct calls: no indirect branch, and the stack's bound is known */
-	if (v->lag > 1 && w == 2)
-		num_values_lag2(src, idx, m, v, r, b3, h3);
-	else if (v->lag > 1 && w == 4)
-		num_values_lag4(src, idx, m, v, r, b3, h3);
-	else if (v->lag > 1)
-		num_values_lag8(src, idx, m, v, r, b3, h3);
-	else if (w == 2)
+	if (w == 2)
 		num_values2(src, idx, m, v, r, b3, h3);
 	else if (w == 4)
 		num_values4(src, idx, m, v, r, b3, h3);
