@@ -48,16 +48,19 @@ size_t zbw_num_enc_size(unsigned int max_len)
 
 /*
  * Bits of the header of view @v for @m numbers that another view may not
- * have, in 1/256 bits
+ * have, in 1/256 bits; @e's exceptions are @v's when it has a shift
  */
-static u32 num_head_bits(const struct num_view *v, unsigned int m)
+static u32 num_head_bits(const struct num_enc *e, const struct num_view *v,
+			 unsigned int m)
 {
 	unsigned int bytes = min(v->order * v->lag, m) * v->w;
 
 	if (v->lag > 1)
 		bytes++;
+	/* the shift, then its exceptions' count, gaps (a byte at least), bits */
 	if (v->shift)
-		bytes++;
+		bytes += 1 + (e->nexc ? 1 + e->nexc *
+			      (1 + DIV_ROUND_UP(v->shift, 8)) : 0);
 	if (v->factor)
 		bytes += 2 * v->w;
 	else if (!v->order)
@@ -429,7 +432,7 @@ static __always_inline int num_encode(const u8 *src, unsigned int slen,
 		zbw_num_values(num, e->pal.idx, m, w, v, e->r, e->b3, h3);
 		best = num_best_q(h3, nb, e->h.freq, &e->q);
 	} while (v->view != NUM_PALETTE &&
-		 num_pal_wins(e, num, m, w, best + num_head_bits(v, m),
+		 num_pal_wins(e, num, m, w, best + num_head_bits(e, v, m),
 			      &e->cand));
 	if (!num_used(h3, nb, &first3, &last3)) {
 		first3 = 0;
