@@ -355,14 +355,16 @@ num_enc_pick(struct num_enc *e, const u8 *src, unsigned int m, unsigned int w,
 			zbw_num_swap(e->r, src, m, w);
 			num = e->r;
 		}
-		num_scan(num, m, w, sc);
+		/* the view picked needs its own measures only */
+		num_scan(num, m, w, sc, num_cand_float(hint->cand) ?
+					NUM_SCAN_FLOAT : NUM_SCAN_INT);
 		sc->lag = hint->be ? zbw_num_lag(num, m, w) : hint->lag;
 		if (hint->cand < NUM_C_LAG1 || sc->lag >= 2) {
 			e->cand = hint->cand;
 			return num;
 		}
 	}
-	num_scan(src, m, w, sc);
+	num_scan(src, m, w, sc, NUM_SCAN_ALL);
 	sc->lag = zbw_num_lag(src, m, w);
 	best = zbw_num_pick(src, per, NUM_WINDOWS, m / NUM_WINDOWS, w, sc,
 			    src, m, &e->h, &e->cand, true);
@@ -370,7 +372,7 @@ num_enc_pick(struct num_enc *e, const u8 *src, unsigned int m, unsigned int w,
 	if (be) {
 		/* the values replace the numbers there as they are made */
 		zbw_num_swap(e->r, src, m, w);
-		num_scan(e->r, m, w, sc_be);
+		num_scan(e->r, m, w, sc_be, NUM_SCAN_ALL);
 		sc_be->lag = zbw_num_lag(e->r, m, w);
 		be = zbw_num_pick(e->r, per, NUM_WINDOWS, m / NUM_WINDOWS, w,
 				  sc_be, e->r, m, &e->h, &e->cand_be, true) < best;

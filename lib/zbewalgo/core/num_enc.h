@@ -120,17 +120,50 @@ static __always_inline void num_scan_shift(struct num_scan *sc,
 	sc->shift = best;
 }
 
+/*
+ * What num_scan() measures: the integer views' smallest values and
+ * factor, the float view's smallest value and shift.  The encoder of a
+ * page whose view is picked needs that view's only.
+ */
+#define NUM_SCAN_INT		1u
+#define NUM_SCAN_FLOAT		2u
+#define NUM_SCAN_ALL		(NUM_SCAN_INT | NUM_SCAN_FLOAT)
+
+/* Whether candidate @c is of the float view */
+static __always_inline bool num_cand_float(unsigned int c)
+{
+	return c >= NUM_C_FLT0 && c <= NUM_C_FLT3;
+}
+
+/*
+ * A pass over the @m numbers of @w bytes at @src, for what @need asks;
+ * what it does not ask is left 0.
+ */
 static __always_inline void num_scan(const u8 *src, unsigned int m,
-				     unsigned int w, struct num_scan *sc)
+				     unsigned int w, struct num_scan *sc,
+				     unsigned int need)
 {
 	unsigned int bits = 8 * w, i;
-	u64 lu = ~0ULL, ls = ~0ULL, lf = ~0ULL, dor = 0, xf = 0, g = 0;
+	u64 lu = 0, ls = 0, lf = ~0ULL, dor = 0, xf = 0, g = 0;
 	u64 x, y, s0 = num_to_view(zbw_get_word(src, 0, w), NUM_SIGNED, bits);
 	unsigned int odd = 0;
 
+	if (need & NUM_SCAN_INT) {
+		lu = ~0ULL;
+		ls = ~0ULL;
+	}
 	for (i = 0; i < m; i++) {
 		x = zbw_get_word(src, i, w);
-		odd += x & 1;
+		if (need & NUM_SCAN_FLOAT) {
+			odd += x & 1;
+			y = num_to_view(x, NUM_FLOAT, bits);
+			if (y < lf) {
+				lf = y;
+				xf = x;
+			}
+		}
+		if (!(need & NUM_SCAN_INT))
+			continue;
 		lu = min(lu, x);
 		y = num_to_view(x, NUM_SIGNED, bits);
 		ls = min(ls, y);
@@ -144,16 +177,18 @@ static __always_inline void num_scan(const u8 *src, unsigned int m,
 		dor |= y;
 		if (y && g != 1)
 			g = g ? num_gcd(g, y >> __ffs64(y)) : y >> __ffs64(y);
-		y = num_to_view(x, NUM_FLOAT, bits);
-		if (y < lf) {
-			lf = y;
-			xf = x;
-		}
 	}
-	num_scan_shift(sc, src, m, w, odd);
-	/* dropping low zero bits keeps the order: the same number is least */
-	sc->low[NUM_FLOAT] = num_to_view(xf >> sc->shift, NUM_FLOAT,
-					 bits - sc->shift);
+	/* only the float view drops low zero bits */
+	if (need & NUM_SCAN_FLOAT) {
+		num_scan_shift(sc, src, m, w, odd);
+		/* that keeps the order: the same number is least */
+		sc->low[NUM_FLOAT] = num_to_view(xf >> sc->shift, NUM_FLOAT,
+						 bits - sc->shift);
+	} else {
+		sc->shift = 0;
+		sc->nexc = 0;
+		sc->low[NUM_FLOAT] = 0;
+	}
 	sc->low[NUM_UNSIGNED] = lu;
 	sc->low[NUM_SIGNED] = ls;
 	sc->factor = dor ? g << __ffs64(dor) : 0;

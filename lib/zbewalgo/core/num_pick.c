@@ -111,7 +111,7 @@ static noinline_for_stack void num_scan_sample(const u8 *src, unsigned int m,
 					       unsigned int w,
 					       struct num_scan *sc)
 {
-	num_scan(src, m, w, sc);
+	num_scan(src, m, w, sc, NUM_SCAN_ALL);
 }
 
 /* The integer value number @x stands for: the factor taken out or as is */
