@@ -377,6 +377,8 @@ void test_num_hints(void)
 	unsigned char *page = malloc(PAGE), *enc = malloc(cap);
 	unsigned char *ref = malloc(cap), *dec = malloc(PAGE);
 	unsigned char *own = malloc(cap);
+	unsigned int shifted = 0, factored = 0;
+	struct num_scan all, part;
 	struct zbw_num_hint h;
 
 	begin("num steps: the probe's pick, whatever it is");
@@ -388,6 +390,19 @@ void test_num_hints(void)
 		rng_state = 0x9e3779b97f4a7c15ull + k;
 		for (i = 0; i < PAGE / c->w; i++)
 			zbw_put_word(num_case_value(c, i), page, i, c->w);
+		/* a picked view's scan: what the whole scan says of it */
+		num_scan(page, PAGE / c->w, c->w, &all, NUM_SCAN_ALL);
+		num_scan(page, PAGE / c->w, c->w, &part, NUM_SCAN_FLOAT);
+		CHECK(part.shift == all.shift && part.nexc == all.nexc &&
+		      part.low[NUM_FLOAT] == all.low[NUM_FLOAT],
+		      "%s: the float view's scan", c->what);
+		num_scan(page, PAGE / c->w, c->w, &part, NUM_SCAN_INT);
+		CHECK(part.factor == all.factor && !part.shift &&
+		      part.low[NUM_UNSIGNED] == all.low[NUM_UNSIGNED] &&
+		      part.low[NUM_SIGNED] == all.low[NUM_SIGNED],
+		      "%s: the integer views' scan", c->what);
+		shifted += all.shift > 0;
+		factored += all.factor >= 2;
 		/* the encoder's own pick, with no hint */
 		r = zbw_num_encode_hinted(c->w, page, PAGE, ref, cap, scratch,
 					  NULL);
@@ -428,8 +443,13 @@ void test_num_hints(void)
 	}
 	CHECK(taken >= ARRAY_SIZE(num_cases) * NUM_C_PAL0 / 2,
 	      "%u candidates encoded", taken);
+	/* the cases have shifts and factors for the scans to agree on */
+	CHECK(shifted && factored, "%u cases shifted, %u with a factor",
+	      shifted, factored);
 	printf("#   %u of %zu candidates encoded and decoded\n", taken,
 	       ARRAY_SIZE(num_cases) * (NUM_C_PAL1 + 1));
+	printf("#   the scans agree on %zu pages, %u with a shift, %u with a factor\n",
+	       ARRAY_SIZE(num_cases), shifted, factored);
 	free(own);
 	free(dec);
 	free(ref);
