@@ -375,14 +375,14 @@ def guide_algs(run):
 
 
 def short_machine_line(note, code=lambda t: t):
-    """Date, machine and tree in one line."""
+    """Date and machine in one line.  The tree stays in the results files,
+    which the freshness check reads: a user's page has no use for it."""
     first = lambda k: note.get(k, ['?'])[0]
     cpu = re.sub(r', (\d+) online', r', \1 cores',
                  re.sub(r', [\d.]+ MHz$', '', first('cpu')))
     mem = ', %s' % first('memory') if 'memory' in note else ''
-    return ('%s on %s, %s%s, tree %s:' % (
-        code('make bench'), first('date').split()[0], cpu, mem,
-        code(first('tree'))))
+    return ('%s on %s, %s%s:' % (
+        code('make bench'), first('date').split()[0], cpu, mem))
 
 
 def summary_algs(runs):
