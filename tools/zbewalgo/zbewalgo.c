@@ -331,8 +331,8 @@ static uint32_t page_dict_id(const unsigned char *p, size_t len)
 	if (pos >= len)
 		return 0;
 	fhd = p[pos++];
-	if (!(fhd & 0x20))
-		pos++;		/* a Window_Descriptor */
+	if (!(fhd & 0x28))
+		pos++;		/* a Window_Descriptor, not in compact form */
 	if (len < pos + id_bytes[fhd & 3])
 		return 0;
 	for (i = id_bytes[fhd & 3] - 1; i >= 0; i--)

@@ -142,6 +142,11 @@ void zbw_zstd_set_page(void *state, const u8 *page);
 size_t zbw_zstd_loan_size(void);
 void *zbw_zstd_lend(void *state);
 
+/* The zstd step's form of a frame after its magic number (zstd_frame.c) */
+int zbw_zstd_pack(const u8 *f, size_t n, u8 *dst, unsigned int dcap);
+size_t zbw_zstd_unpack(const u8 *src, unsigned int slen, u8 *f, size_t cap);
+s64 zbw_zstd_dict_id(const u8 *f, size_t n);
+
 /* zbewalgo_ctx_create_for() with its error code (engine.c) */
 struct zbewalgo_ctx;
 int zbw_ctx_new(size_t max_len, const struct zbewalgo_table *table,

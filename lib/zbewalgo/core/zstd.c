@@ -2,8 +2,9 @@
 /*
  * zbewalgo step "zstd": LZ77 and entropy coding by the kernel's zstd.
  *
- * The encoder writes zstd's default frame: the content size, no checksum,
- * and the dictionary's id when it used one.  zstd matches what the
+ * The encoder has zstd write its default frame (the content size, no
+ * checksum, the dictionary's id when it used one) and keeps what a page
+ * does not already say (zstd_frame.c).  zstd matches what the
  * hand-made chains reach on text, code and process memory, and after a
  * byte-plane step on arrays of numbers, at several times their speed.
  * Its contexts stay with the zbewalgo context (the step's state): set up
@@ -15,12 +16,29 @@
 /**
  * DOC: zstd step format
  *
- * One Zstandard frame (RFC 8878) without its 4-byte magic number
- * ``28 b5 2f fd``, and nothing after it.  A decoder puts the magic number
- * back and decodes the frame as the kernel's zstd library does; it rejects
- * input that is not exactly one frame (a second frame or a skippable frame
- * after it included) and frames that decode to more than the room the step
- * has (at most the stage capacity).
+ * One Zstandard frame (RFC 8878) in one of two forms, told apart by bit 3
+ * of the first byte (the Frame_Header_Descriptor's reserved bit, which a
+ * frame never sets):
+ *
+ * - bit 3 clear: the frame without its 4-byte magic number ``28 b5 2f fd``;
+ * - bit 3 set (the compact form, written since 0.9.0 for a frame of one
+ *   compressed block without a checksum): a byte whose bits 0-1 are the
+ *   frame's Dictionary_ID_Flag, bit 3 set and the others 0; the frame's
+ *   Dictionary_ID (0, 1, 2 or 4 bytes, as the flag says); the block's
+ *   content (Block_Content of a Compressed_Block), up to the end.  It
+ *   stands for the frame with that descriptor byte without bit 3 (no
+ *   content size, not a single segment), the Window_Descriptor ``0x38``
+ *   (128 KiB), the Dictionary_ID, and one block: the Block_Header of a
+ *   last block of type Compressed_Block and the content's length, then
+ *   the content.
+ *
+ * Nothing comes after the frame.  A decoder puts the magic number back
+ * (the frame's header and block header too, for the compact form) and
+ * decodes the frame as the kernel's zstd library does; it rejects input
+ * that is not exactly one frame (a second frame or a skippable frame after
+ * it included), a compact form with other bits set in its first byte, and
+ * frames that decode to more than the room the step has (at most the stage
+ * capacity).
  *
  * A frame whose header names a dictionary (a Dictionary_ID other than 0)
  * was compressed with the zstd dictionary of that id, the one the caller
@@ -442,17 +460,14 @@ void *zbw_zstd_lend(void *state)
 	return st->dctx_ws;
 }
 
-/* zstd's frame of @n bytes at @st->frame to @dst without its magic number */
+/* zstd's frame of @n bytes at @st->frame to @dst, in the step's form */
 static int zbw_zstd_out(struct zbw_zstd_state *st, size_t n, u8 *dst,
 			unsigned int dcap)
 {
-	if (zstd_is_error(n))
+	if (zstd_is_error(n) || n <= ZBW_ZSTD_MAGIC_BYTES)
 		return -EINVAL;
-	n -= ZBW_ZSTD_MAGIC_BYTES;
-	if (n > dcap)
-		return -ENOSPC;
-	memcpy(dst, st->frame + ZBW_ZSTD_MAGIC_BYTES, n);
-	return n;
+	return zbw_zstd_pack(st->frame + ZBW_ZSTD_MAGIC_BYTES,
+			     n - ZBW_ZSTD_MAGIC_BYTES, dst, dcap);
 }
 
 /*
@@ -475,46 +490,26 @@ static int zstd_encode(const u8 *src, unsigned int slen, u8 *dst,
 			    dst, dcap);
 }
 
-/*
- * The Dictionary_ID of a frame (magic number included) of @flen bytes, 0
- * for none; -EINVAL when its header is cut short.
- */
-static s64 zbw_zstd_frame_dict_id(const u8 *frame, size_t flen)
-{
-	static const u8 id_bytes[4] = { 0, 1, 2, 4 };
-	size_t pos = ZBW_ZSTD_MAGIC_BYTES + 1;
-	u8 fhd;
-	u32 id = 0;
-	int i;
-
-	if (flen < pos)
-		return -EINVAL;
-	fhd = frame[pos - 1];
-	/* a Window_Descriptor unless the frame is a single segment */
-	if (!(fhd & 0x20))
-		pos++;
-	if (flen < pos + id_bytes[fhd & 3])
-		return -EINVAL;
-	for (i = id_bytes[fhd & 3] - 1; i >= 0; i--)
-		id = id << 8 | frame[pos + i];
-	return id;
-}
-
 static int zstd_decode(const u8 *src, unsigned int slen, u8 *dst,
 		       unsigned int dcap, void *state)
 {
 	struct zbw_zstd_state *st = state;
-	size_t n, flen = ZBW_ZSTD_MAGIC_BYTES + slen;
+	size_t n, flen;
 	s64 id;
 
-	if (flen > st->frame_size)
+	if (slen + ZBW_ZSTD_MAGIC_BYTES > st->frame_size)
 		return -EINVAL;
 	memcpy(st->frame, zbw_zstd_magic, ZBW_ZSTD_MAGIC_BYTES);
-	memcpy(st->frame + ZBW_ZSTD_MAGIC_BYTES, src, slen);
+	flen = zbw_zstd_unpack(src, slen, st->frame + ZBW_ZSTD_MAGIC_BYTES,
+			       st->frame_size - ZBW_ZSTD_MAGIC_BYTES);
+	if (!flen)
+		return -EINVAL;
+	flen += ZBW_ZSTD_MAGIC_BYTES;
 	/* one frame, nothing after it: zstd would go on to the next */
 	if (zstd_find_frame_compressed_size(st->frame, flen) != flen)
 		return -EINVAL;
-	id = zbw_zstd_frame_dict_id(st->frame, flen);
+	id = zbw_zstd_dict_id(st->frame + ZBW_ZSTD_MAGIC_BYTES,
+			      flen - ZBW_ZSTD_MAGIC_BYTES);
 	if (id < 0)
 		return -EINVAL;
 	if (id && (!st->dict || st->dict->id != id))

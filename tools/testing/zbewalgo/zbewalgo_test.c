@@ -207,6 +207,7 @@ int main(int argc, char **argv)
 	test_num_fields();
 	test_num_loose();
 	test_dictionary();
+	test_zstd_forms();
 
 	printf("# %lu checks, %lu failed\n", checks, check_failures);
 	printf("%lu passed, %lu failed\n", tests_passed, tests_failed);

@@ -113,5 +113,6 @@ void test_num_hints(void);
 void test_precheck_structured(void);
 void test_precheck_keeps_compressible(void);
 void test_dictionary(void);
+void test_zstd_forms(void);
 
 #endif /* ZBW_ZBEWALGO_TEST_H */

@@ -684,3 +684,105 @@ void test_dictionary(void)
 	zbewalgo_dict_destroy(other);
 	zbewalgo_dict_destroy(dict);
 }
+
+/*
+ * zstd's frame as the zstd step writes it for a page: a single segment
+ * of @c's content size (2 bytes), its Dictionary_ID of @id_len bytes, one
+ * compressed block of the @n bytes at @block.
+ */
+static size_t zstd_frame_form(unsigned char *f, const unsigned char *c,
+			      size_t id_len, const unsigned char *block,
+			      size_t n)
+{
+	f[0] = 0x20 | 0x40 | (c[0] & 3);
+	memcpy(f + 1, c + 1, id_len);
+	put_unaligned_le16(PAGE - 256, f + 1 + id_len);
+	f[3 + id_len] = (n << 3 | 1 | 2 << 1) & 0xff;
+	f[4 + id_len] = (n << 3) >> 8 & 0xff;
+	f[5 + id_len] = (n << 3) >> 16 & 0xff;
+	memcpy(f + 6 + id_len, block, n);
+	return 6 + id_len + n;
+}
+
+/*
+ * The zstd step writes one compressed block in its compact form (the
+ * frame's descriptor with the reserved bit, its Dictionary_ID, the
+ * block), five bytes under zstd's frame, and still reads zstd's frame:
+ * a page decodes the same in both forms.  A compact form with any other
+ * bit of the descriptor, or naming a dictionary the context lacks, is
+ * refused, as is a zstd step with no byte at all (which the first
+ * decoder of the compact form read one byte past).
+ */
+void test_zstd_forms(void)
+{
+	static const unsigned char id_bytes[4] = { 0, 1, 2, 4 };
+	static const unsigned char bits[] = { 0x04, 0x10, 0x20, 0x40, 0x80 };
+	struct zbewalgo_ctx *ctx = zbewalgo_ctx_create(PAGE);
+	struct zbewalgo_table *t = table_of("zstd");
+	unsigned char page[PAGE], out[PAGE], c[2 * PAGE], f[2 * PAGE], *empty;
+	struct zbewalgo_dict *dict;
+	size_t clen, flen, olen, id_len;
+	unsigned int k, i;
+	u32 state = 11;
+	int err;
+
+	begin("zstd step: one block in compact form, zstd's frame read too");
+	dict = dict_from(zbw_test_dict, sizeof(zbw_test_dict), 2, &err);
+	empty = malloc(3);
+	if (!ctx || !dict || !empty)
+		abort();
+	zbewalgo_ctx_set_table(ctx, t);
+	for (k = 0; k < 2; k++) {
+		zbw_case_dict_page(page, PAGE, zbw_test_dict,
+				   sizeof(zbw_test_dict), &state);
+		zbewalgo_ctx_set_dict(ctx, k ? dict : NULL);
+		clen = sizeof(c);
+		CHECK(!zbewalgo_compress(ctx, page, PAGE, c, &clen) &&
+		      !zbewalgo_ctx_last_result(ctx)->stored, "compress");
+		/* byte 0, the step's id, orig in two bytes, the step's form */
+		CHECK(clen > 6 && c[1] == zbewalgo_step_id("zstd", 4) &&
+		      (c[4] & ~3) == 0x08 && !(c[4] & 3) == !k,
+		      "page %u: %zu bytes, step %u, form 0x%02x", k, clen,
+		      c[1], c[4]);
+		id_len = id_bytes[c[4] & 3];
+		memcpy(f, c, 4);
+		flen = 4 + zstd_frame_form(f + 4, c + 4, id_len, c + 5 + id_len,
+					   clen - 5 - id_len);
+		CHECK(flen == clen + 5, "zstd's frame %zu bytes, compact %zu",
+		      flen, clen);
+		olen = PAGE;
+		err = zbewalgo_ctx_decompress(ctx, c, clen, out, &olen);
+		CHECK(!err && olen == PAGE && !memcmp(out, page, PAGE),
+		      "page %u in compact form: %d", k, err);
+		olen = PAGE;
+		err = zbewalgo_ctx_decompress(ctx, f, flen, out, &olen);
+		CHECK(!err && olen == PAGE && !memcmp(out, page, PAGE),
+		      "page %u in zstd's frame: %d", k, err);
+		for (i = 0; i < ARRAY_SIZE(bits); i++) {
+			c[4] ^= bits[i];
+			olen = PAGE;
+			err = zbewalgo_ctx_decompress(ctx, c, clen, out, &olen);
+			CHECK(err == -EINVAL, "page %u with 0x%02x: %d", k,
+			      c[4], err);
+			c[4] ^= bits[i];
+		}
+		printf("#   %s: %zu bytes, in zstd's frame %zu\n",
+		       k ? "with a dictionary" : "without", clen, flen);
+	}
+	/* a compact form that names a dictionary, on a context without */
+	c[4] = (c[4] & ~3) | 1;
+	zbewalgo_ctx_set_dict(ctx, NULL);
+	olen = PAGE;
+	err = zbewalgo_ctx_decompress(ctx, c, clen, out, &olen);
+	CHECK(err == -EINVAL, "a dictionary's page without it: %d", err);
+	/* the zstd step with nothing to read (fuzz/regressions/decompress) */
+	memcpy(empty, "\x11\x10\x00", 3);
+	olen = PAGE;
+	err = zbewalgo_ctx_decompress(ctx, empty, 3, out, &olen);
+	CHECK(err == -EINVAL, "an empty zstd step: %d", err);
+	end();
+	free(empty);
+	zbewalgo_ctx_destroy(ctx);
+	zbewalgo_dict_destroy(dict);
+	free(t);
+}

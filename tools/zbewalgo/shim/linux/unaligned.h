@@ -43,6 +43,13 @@ static inline u16 get_unaligned_le16(const void *p)
 	return zbw_shim_le16(get_unaligned((const u16 *)p));
 }
 
+static inline u32 get_unaligned_le24(const void *p)
+{
+	const u8 *b = p;
+
+	return b[0] | b[1] << 8 | (u32)b[2] << 16;
+}
+
 static inline u32 get_unaligned_le32(const void *p)
 {
 	return zbw_shim_le32(get_unaligned((const u32 *)p));
@@ -61,6 +68,15 @@ static inline u64 get_unaligned_be64(const void *p)
 static inline void put_unaligned_le16(u16 v, void *p)
 {
 	put_unaligned(zbw_shim_le16(v), (u16 *)p);
+}
+
+static inline void put_unaligned_le24(u32 v, void *p)
+{
+	u8 *b = p;
+
+	b[0] = v;
+	b[1] = v >> 8;
+	b[2] = v >> 16;
 }
 
 static inline void put_unaligned_le32(u32 v, void *p)
