@@ -8,8 +8,8 @@ usage: golden.py check [--runner CMD] [--without STEPS] TOOL [DIR]
 check: every page listed in DIR/*/pages.tsv (default: the golden/ folder
 next to this script) must decompress with TOOL's page-decompress to
 exactly the recorded length and SHA-256, and the same page with its last
-byte cut off, or one byte appended, must be refused (the format allows
-one encoding per page).  --runner prefixes every TOOL call, e.g.
+byte cut off, or one byte appended, must be refused (a page's encoding
+takes exactly its bytes).  --runner prefixes every TOOL call, e.g.
 "qemu-s390x -L /usr/s390x-linux-gnu" for a cross-built TOOL.
 --without names steps (comma-separated) TOOL is built without: the pages
 whose chain has one of them must be refused, the others decode as above.
@@ -318,6 +318,12 @@ def make(argv):
         c = num_payload(name, w, p)
         if c[0] & 0x33 != 0x22 or not c[3] & 0x80:
             raise SystemExit('num%d: %s has no exceptions' % (w, name))
+    # zstd's frames in the zstd step's compact form (bit 3 of their first
+    # byte), from 0.9.0 on: a page of zstd alone, after its 4-byte header
+    if not add('zstd.compact.text-linux', data['text-linux'][:4096],
+               ['-c', 'zstd'], want='zstd') or \
+            not blob[rows[-1]['offset'] + 4] & 0x08:
+        raise SystemExit('zstd: text-linux not in the compact form')
     for lvl in ('1', '2', '3'):
         for name, p in pages(4096):
             if name.endswith('.5'):
