@@ -5,8 +5,8 @@
  * Every input is cut into independent pages exactly as zram sees them (the
  * last page zero-padded), optionally without same-filled and duplicate
  * pages, and every algorithm compresses every page on its own.  Times are
- * the median of several repetitions; every repetition's round trip is
- * verified against the input.  The user's guide, with the definitions of
+ * the median of several repetitions, the algorithms taking turns; every
+ * repetition's round trip is verified against the input.  The user's guide, with the definitions of
  * all figures, is tools/testing/zbewalgo/bench/README.md.
  *
  * What one compression repetition does per page is what zram's write path
@@ -112,94 +112,136 @@ int bench_load_pages(const char *path, size_t page, bool drop,
 
 /* ---- measuring ------------------------------------------------------------ */
 
-static int measure(struct algo *a, const struct pageset *ps, size_t page,
-		   int reps, struct result *res)
-{
-	size_t n = ps->npages, cap = 2 * page + 64, i, pos;
-	unsigned char *store = malloc(n * page + 1), *out = malloc(n * page + 1);
-	unsigned char *tmp = malloc(cap);
-	size_t *clen = calloc(n + 1, sizeof(*clen));
-	size_t *csz = calloc(n + 1, sizeof(*csz));
-	size_t *off = calloc(n + 1, sizeof(*off));
-	double *tc = calloc(reps, sizeof(double) * 4);
-	double *td = tc + reps, *tdc = td + reps, *tdr = tdc + reps, t0, t1;
-	int r, ret = -1;
+/*
+ * One algorithm's measurement of one file: its buffers, then its times,
+ * repetition by repetition.  measure_algos() runs the repetitions of all
+ * algorithms in turn, so that the machine's load at any moment falls on
+ * every algorithm alike, not on all repetitions of one.
+ */
+struct meas {
+	unsigned char *store, *tmp;
+	size_t *clen, *csz, *off;
+	double *tc, *td, *tdc, *tdr;
+	bool ready;
+};
 
+static void meas_free(struct algo *a, struct meas *m)
+{
+	if (m->ready && a->fini)
+		a->fini(a);
+	free(m->tc);
+	free(m->off);
+	free(m->csz);
+	free(m->clen);
+	free(m->tmp);
+	free(m->store);
+	memset(m, 0, sizeof(*m));
+}
+
+/* The buffers and state of algorithm @a for the pages @ps: -1 on failure */
+static int meas_start(struct algo *a, const struct pageset *ps, size_t page,
+		      int reps, struct result *res, struct meas *m)
+{
+	size_t n = ps->npages;
+
+	memset(m, 0, sizeof(*m));
 	res->roundtrip_ok = true;
 	res->sizes = NULL;
 	res->worse = NAN;
 	res->tried = bench_is_zbewalgo(a) ? 0 : NAN;
-	if (!store || !out || !tmp || !clen || !csz || !off || !tc)
-		goto out;
-	if (a->init && a->init(a, page))
-		goto out_fini;
-	for (r = 0; r < reps; r++) {
-		t0 = tool_now();
-		for (i = 0, pos = 0; i < n; i++) {
-			const unsigned char *src = ps->data + i * page;
-			size_t c = a->raw_only ? page :
-				   a->comp(a, src, page, tmp, cap);
+	m->store = malloc(n * page + 1);
+	m->tmp = malloc(2 * page + 64);
+	m->clen = calloc(n + 1, sizeof(*m->clen));
+	m->csz = calloc(n + 1, sizeof(*m->csz));
+	m->off = calloc(n + 1, sizeof(*m->off));
+	m->tc = calloc(reps, sizeof(double) * 4);
+	if (!m->store || !m->tmp || !m->clen || !m->csz || !m->off || !m->tc)
+		return -1;
+	m->td = m->tc + reps;
+	m->tdc = m->td + reps;
+	m->tdr = m->tdc + reps;
+	/* fini() undoes what a failed init() did too */
+	m->ready = true;
+	return a->init && a->init(a, page) ? -1 : 0;
+}
 
-			/* the engine's choice is the same in every rep */
-			if (!r && bench_is_zbewalgo(a))
-				res->tried += zbewalgo_ctx_last_result(a->cstate)->tried;
-			off[i] = pos;
-			csz[i] = c ? c : page;
-			clen[i] = tool_zram_store(store, &pos, src, tmp,
-						  a->raw_only ? 0 : c, page,
-						  res->threshold);
-		}
-		tc[r] = tool_now() - t0;
+/* Compression repetition @r of algorithm @a: zram's write path */
+static void meas_comp(struct algo *a, const struct pageset *ps, size_t page,
+		      int r, struct result *res, struct meas *m)
+{
+	size_t n = ps->npages, cap = 2 * page + 64, i, pos;
+	double t0 = tool_now();
+
+	for (i = 0, pos = 0; i < n; i++) {
+		const unsigned char *src = ps->data + i * page;
+		size_t c = a->raw_only ? page :
+			   a->comp(a, src, page, m->tmp, cap);
+
+		/* the engine's choice is the same in every rep */
+		if (!r && bench_is_zbewalgo(a))
+			res->tried += zbewalgo_ctx_last_result(a->cstate)->tried;
+		m->off[i] = pos;
+		m->csz[i] = c ? c : page;
+		m->clen[i] = tool_zram_store(m->store, &pos, src, m->tmp,
+					     a->raw_only ? 0 : c, page,
+					     res->threshold);
 	}
-	for (r = 0; r < reps; r++) {
-		/* Poison the output so a decoder that writes nothing fails. */
-		memset(out, r & 1 ? 0x00 : 0xff, n * page);
-		t0 = tool_now();
-		for (i = 0; i < n; i++)
-			if (clen[i] &&
-			    a->decomp(a, store + off[i], clen[i],
-				      out + i * page, page) != page)
-				res->roundtrip_ok = false;
-		t1 = tool_now();
-		for (i = 0; i < n; i++)
-			if (!clen[i])
-				memcpy(out + i * page, store + off[i], page);
-		tdr[r] = tool_now() - t1;
-		tdc[r] = t1 - t0;
-		td[r] = tdc[r] + tdr[r];
-		if (memcmp(out, ps->data, n * page))
+	m->tc[r] = tool_now() - t0;
+}
+
+/*
+ * Decompression repetition @r of algorithm @a, into @out (the pages' room,
+ * which all algorithms share): zram's read path
+ */
+static void meas_decomp(struct algo *a, const struct pageset *ps,
+			size_t page, int r, struct result *res,
+			struct meas *m, unsigned char *out)
+{
+	size_t n = ps->npages, i;
+	double t0, t1;
+
+	/* Poison the output so a decoder that writes nothing fails. */
+	memset(out, r & 1 ? 0x00 : 0xff, n * page);
+	t0 = tool_now();
+	for (i = 0; i < n; i++)
+		if (m->clen[i] &&
+		    a->decomp(a, m->store + m->off[i], m->clen[i],
+			      out + i * page, page) != page)
 			res->roundtrip_ok = false;
-	}
+	t1 = tool_now();
+	for (i = 0; i < n; i++)
+		if (!m->clen[i])
+			memcpy(out + i * page, m->store + m->off[i], page);
+	m->tdr[r] = tool_now() - t1;
+	m->tdc[r] = t1 - t0;
+	m->td[r] = m->tdc[r] + m->tdr[r];
+	if (memcmp(out, ps->data, n * page))
+		res->roundtrip_ok = false;
+}
+
+/* The sizes and median times of algorithm @a, into @res */
+static void meas_end(const struct pageset *ps, size_t page, int reps,
+		     struct result *res, struct meas *m)
+{
+	size_t n = ps->npages, i;
+
 	res->orig = (double)n * page;
 	res->zram = res->plain = res->comp = 0;
 	res->raw_pages = 0;
 	for (i = 0; i < n; i++) {
-		res->plain += csz[i];
-		res->zram += clen[i] ? clen[i] : page;
-		res->comp += clen[i];
-		res->raw_pages += !clen[i];
+		res->plain += m->csz[i];
+		res->zram += m->clen[i] ? m->clen[i] : page;
+		res->comp += m->clen[i];
+		res->raw_pages += !m->clen[i];
 		/* the compressed lengths become the bytes in zram */
-		clen[i] = clen[i] ? clen[i] : page;
+		m->clen[i] = m->clen[i] ? m->clen[i] : page;
 	}
-	res->sizes = clen;
-	clen = NULL;
-	res->tc = tool_median(tc, reps);
-	res->td = tool_median(td, reps);
-	res->tdc = tool_median(tdc, reps);
-	res->tdr = tool_median(tdr, reps);
-	ret = 0;
-out_fini:
-	if (a->fini)
-		a->fini(a);
-out:
-	free(tc);
-	free(off);
-	free(csz);
-	free(clen);
-	free(tmp);
-	free(out);
-	free(store);
-	return ret;
+	res->sizes = m->clen;
+	m->clen = NULL;
+	res->tc = tool_median(m->tc, reps);
+	res->td = tool_median(m->td, reps);
+	res->tdc = tool_median(m->tdc, reps);
+	res->tdr = tool_median(m->tdr, reps);
 }
 
 /*
@@ -588,15 +630,25 @@ const char *bench_file_name(const char *path)
 }
 
 /*
- * Every algorithm on the pages @ps of file @name, into the records @fr.
- * Returns -1 when an algorithm cannot be set up.
+ * Every algorithm on the pages @ps of file @name, into the records @fr:
+ * each compression repetition of every algorithm in turn, then each
+ * decompression repetition.  Returns -1 when an algorithm cannot be set
+ * up.
  */
 static int measure_algos(const struct bench_args *a, struct bench_algos *al,
 			 struct bench_run *run, const char *name,
 			 const struct pageset *ps, struct result *fr)
 {
+	struct meas *m = calloc(al->nalgos, sizeof(*m));
+	unsigned char *out = malloc(ps->npages * a->page + 1);
 	size_t i;
+	int r, ret = -1;
 
+	if (!m || !out) {
+		free(out);
+		free(m);
+		return -1;
+	}
 	for (i = 0; i < al->nalgos; i++) {
 		struct result *x = &fr[i];
 
@@ -609,23 +661,41 @@ static int measure_algos(const struct bench_args *a, struct bench_algos *al,
 		x->threshold = a->threshold;
 		run->lz4_of[run->nres + i] = al->lz4_idx >= 0 ?
 			(int)run->nres + al->lz4_idx : -1;
-		if (measure(&al->algos[i], ps, a->page, a->reps, x)) {
+		if (meas_start(&al->algos[i], ps, a->page, a->reps, x,
+			       &m[i])) {
 			fprintf(stderr, "zbewalgo: %s: cannot set up %s\n",
 				name, al->algos[i].name);
-			/* the records before it: only their sizes to free */
-			while (i--) {
-				free(fr[i].sizes);
-				fr[i].sizes = NULL;
-			}
-			return -1;
+			goto out;
 		}
-		if (!x->roundtrip_ok) {
+	}
+	for (r = 0; r < a->reps; r++)
+		for (i = 0; i < al->nalgos; i++)
+			meas_comp(&al->algos[i], ps, a->page, r, &fr[i], &m[i]);
+	for (r = 0; r < a->reps; r++)
+		for (i = 0; i < al->nalgos; i++)
+			meas_decomp(&al->algos[i], ps, a->page, r, &fr[i],
+				    &m[i], out);
+	for (i = 0; i < al->nalgos; i++) {
+		meas_end(ps, a->page, a->reps, &fr[i], &m[i]);
+		if (!fr[i].roundtrip_ok) {
 			fprintf(stderr, "zbewalgo: %s: %s: ROUND TRIP FAILED\n",
 				name, al->algos[i].name);
 			run->ret = 1;
 		}
 	}
-	return 0;
+	ret = 0;
+out:
+	for (i = 0; i < al->nalgos; i++) {
+		meas_free(&al->algos[i], &m[i]);
+		/* on failure, only the records' sizes to free */
+		if (ret) {
+			free(fr[i].sizes);
+			fr[i].sizes = NULL;
+		}
+	}
+	free(m);
+	free(out);
+	return ret;
 }
 
 /*
