@@ -356,7 +356,7 @@ num_enc_pick(struct num_enc *e, const u8 *src, unsigned int m, unsigned int w,
 			num = e->r;
 		}
 		/* the view picked needs its own measures only */
-		num_scan(num, m, w, sc, num_cand_float(hint->cand) ?
+		num_scan(num, m, w, sc, num_cand_view(hint->cand) == NUM_FLOAT ?
 					NUM_SCAN_FLOAT : NUM_SCAN_INT);
 		sc->lag = hint->be ? zbw_num_lag(num, m, w) : hint->lag;
 		if (hint->cand < NUM_C_LAG1 || sc->lag >= 2) {

@@ -129,10 +129,17 @@ static __always_inline void num_scan_shift(struct num_scan *sc,
 #define NUM_SCAN_FLOAT		2u
 #define NUM_SCAN_ALL		(NUM_SCAN_INT | NUM_SCAN_FLOAT)
 
-/* Whether candidate @c is of the float view */
-static __always_inline bool num_cand_float(unsigned int c)
+/* The view candidate @c reads its numbers in */
+static __always_inline unsigned int num_cand_view(unsigned int c)
 {
-	return c >= NUM_C_FLT0 && c <= NUM_C_FLT3;
+	static const u8 view[NUM_NR_CAND] = {
+		[NUM_C_SINT0] = NUM_SIGNED, [NUM_C_FLT0] = NUM_FLOAT,
+		[NUM_C_FLT1] = NUM_FLOAT, [NUM_C_FLT2] = NUM_FLOAT,
+		[NUM_C_FLT3] = NUM_FLOAT, [NUM_C_PAL0] = NUM_PALETTE,
+		[NUM_C_PAL1] = NUM_PALETTE,
+	};
+
+	return view[c];
 }
 
 /*

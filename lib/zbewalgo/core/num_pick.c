@@ -14,14 +14,7 @@
 /* Numbers looked at for their byte order */
 #define NUM_ORDER_LOOK		64u
 
-/* Each candidate's view and order of differences */
-static const u8 num_cand_view[NUM_NR_CAND] = {
-	[NUM_C_SINT0] = NUM_SIGNED, [NUM_C_FLT0] = NUM_FLOAT,
-	[NUM_C_FLT1] = NUM_FLOAT, [NUM_C_FLT2] = NUM_FLOAT,
-	[NUM_C_FLT3] = NUM_FLOAT, [NUM_C_PAL0] = NUM_PALETTE,
-	[NUM_C_PAL1] = NUM_PALETTE,
-};
-
+/* Each candidate's order of differences (its view: num_cand_view()) */
 static const u8 num_cand_order[NUM_NR_CAND] = {
 	[NUM_C_INT1] = 1, [NUM_C_INT2] = 2, [NUM_C_INT3] = 3,
 	[NUM_C_FLT1] = 1, [NUM_C_FLT2] = 2, [NUM_C_FLT3] = 3,
@@ -355,7 +348,7 @@ void zbw_num_view_of(unsigned int cand, unsigned int w,
 		     const struct num_scan *sc, struct num_view *v)
 {
 	v->w = w;
-	v->view = num_cand_view[cand];
+	v->view = num_cand_view(cand);
 	v->order = num_cand_order[cand];
 	v->lag = cand == NUM_C_LAG1 || cand == NUM_C_LAG2 ? sc->lag : 1;
 	v->shift = v->view == NUM_FLOAT ? sc->shift : 0;
