@@ -127,14 +127,13 @@ struct meas {
 
 static void meas_free(struct algo *a, struct meas *m)
 {
+	void *bufs[] = { m->tc, m->off, m->csz, m->clen, m->tmp, m->store };
+	size_t i;
+
 	if (m->ready && a->fini)
 		a->fini(a);
-	free(m->tc);
-	free(m->off);
-	free(m->csz);
-	free(m->clen);
-	free(m->tmp);
-	free(m->store);
+	for (i = 0; i < sizeof(bufs) / sizeof(bufs[0]); i++)
+		free(bufs[i]);
 	memset(m, 0, sizeof(*m));
 }
 
