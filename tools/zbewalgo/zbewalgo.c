@@ -17,6 +17,7 @@
 #include <linux/zbewalgo.h>
 
 #include "zbewalgo_tool.h"
+#include "../../lib/zbewalgo/core/zbewalgo_internal.h"
 
 /*
  * The file container (Documentation/staging/zbewalgo.rst, "File
@@ -317,10 +318,9 @@ out:
  */
 static uint32_t page_dict_id(const unsigned char *p, size_t len)
 {
-	static const unsigned char id_bytes[4] = { 0, 1, 2, 4 };
-	size_t pos = 2;
-	uint32_t id = 0;
-	unsigned char fhd;
+	size_t pos = 2, flen;
+	unsigned char *f;
+	s64 id = 0;
 	int i;
 
 	if (len < 3 || (p[0] & 0x8f) != ZBEWALGO_FORMAT_VERSION ||
@@ -330,14 +330,16 @@ static uint32_t page_dict_id(const unsigned char *p, size_t len)
 		;		/* orig: a varint of at most 3 bytes */
 	if (pos >= len)
 		return 0;
-	fhd = p[pos++];
-	if (!(fhd & 0x28))
-		pos++;		/* a Window_Descriptor, not in compact form */
-	if (len < pos + id_bytes[fhd & 3])
-		return 0;
-	for (i = id_bytes[fhd & 3] - 1; i >= 0; i--)
-		id = id << 8 | p[pos + i];
-	return id;
+	/*
+	 * The frame the zstd step reads from its payload, as its decoder
+	 * rebuilds it: at most a window and a block header longer.
+	 */
+	f = malloc(len - pos + 4);
+	flen = f ? zbw_zstd_unpack(p + pos, len - pos, f, len - pos + 4) : 0;
+	if (flen)
+		id = zbw_zstd_dict_id(f, flen);
+	free(f);
+	return id > 0 ? id : 0;
 }
 
 /*
