@@ -366,24 +366,43 @@ int tool_write_json(const struct tool_output *o,
  * ext4 and btrfs metadata: reflected polynomial 0x82f63b78, initial value
  * and final xor ~0.  tool_crc32c(0, "123456789", 9) is 0xe3069283.  @crc
  * is a previous result, to continue over more bytes, or 0.
+ *
+ * Eight bytes a step ("slicing by 8"): table[k][b] is the CRC of byte b
+ * followed by k zero bytes, so the eight look-ups of a step are
+ * independent.  A byte at a time, the checksum took a third of the time
+ * of compressing a file of numbers.
  */
 uint32_t tool_crc32c(uint32_t crc, const void *buf, size_t len)
 {
-	static uint32_t table[256];
+	static uint32_t table[8][256];
 	const unsigned char *p = buf;
+	uint32_t lo, hi;
 
-	if (!table[1]) {
+	if (!table[0][1]) {
 		uint32_t i, k, c;
 
 		for (i = 0; i < 256; i++) {
 			for (c = i, k = 0; k < 8; k++)
 				c = c >> 1 ^ (c & 1 ? 0x82f63b78 : 0);
-			table[i] = c;
+			table[0][i] = c;
 		}
+		for (i = 0; i < 256; i++)
+			for (k = 1; k < 8; k++)
+				table[k][i] = table[k - 1][i] >> 8 ^
+					      table[0][table[k - 1][i] & 0xff];
 	}
 	crc = ~crc;
+	for (; len >= 8; len -= 8, p += 8) {
+		/* bytes in order, so on any byte order */
+		lo = crc ^ (p[0] | p[1] << 8 | p[2] << 16 | (uint32_t)p[3] << 24);
+		hi = p[4] | p[5] << 8 | p[6] << 16 | (uint32_t)p[7] << 24;
+		crc = table[7][lo & 0xff] ^ table[6][lo >> 8 & 0xff] ^
+		      table[5][lo >> 16 & 0xff] ^ table[4][lo >> 24] ^
+		      table[3][hi & 0xff] ^ table[2][hi >> 8 & 0xff] ^
+		      table[1][hi >> 16 & 0xff] ^ table[0][hi >> 24];
+	}
 	while (len--)
-		crc = crc >> 8 ^ table[(crc ^ *p++) & 0xff];
+		crc = crc >> 8 ^ table[0][(crc ^ *p++) & 0xff];
 	return ~crc;
 }
 
