@@ -70,6 +70,8 @@ static __always_inline u64 num_divide(u64 y, u64 g)
  *	mantissa's
  * @nexc: numbers whose low @shift bits are not all zero, the exceptions
  * @lag: the page's lag, 1 for none (zbw_num_lag())
+ * @tops: bit 0 set when a number's top bit is clear, bit 1 when one's is
+ *	set (both bits unless both views are measured)
  * @ntz: numbers by their trailing zero bits, up to the mantissa's (52)
  */
 struct num_scan {
@@ -78,6 +80,7 @@ struct num_scan {
 	unsigned int shift;
 	unsigned int nexc;
 	unsigned int lag;
+	unsigned int tops;
 	u16 ntz[53];
 };
 
@@ -152,6 +155,8 @@ static __always_inline void num_scan(const u8 *src, unsigned int m,
 {
 	unsigned int bits = 8 * w, i;
 	u64 lu = 0, ls = 0, lf = ~0ULL, dor = 0, xf = 0, g = 0;
+	/* unless both views are measured, the top bits count as mixed */
+	u64 any = need == NUM_SCAN_ALL ? 0 : ~0ULL, all = ~any;
 	u64 x, y, s0 = num_to_view(zbw_get_word(src, 0, w), NUM_SIGNED, bits);
 	unsigned int odd = 0;
 
@@ -161,6 +166,10 @@ static __always_inline void num_scan(const u8 *src, unsigned int m,
 	}
 	for (i = 0; i < m; i++) {
 		x = zbw_get_word(src, i, w);
+		if (need == NUM_SCAN_ALL) {
+			any |= x;
+			all &= x;
+		}
 		if (need & NUM_SCAN_FLOAT) {
 			odd += x & 1;
 			y = num_to_view(x, NUM_FLOAT, bits);
@@ -200,6 +209,28 @@ static __always_inline void num_scan(const u8 *src, unsigned int m,
 	sc->low[NUM_SIGNED] = ls;
 	sc->factor = dor ? g << __ffs64(dor) : 0;
 	sc->lag = 1;
+	sc->tops = (~all >> (bits - 1) & 1) | (any >> (bits - 1) & 1) << 1;
+}
+
+/*
+ * Whether the signed view's values at order 0 differ from the unsigned
+ * one's: with a factor it is the integer view; with every top bit the
+ * same, both count from their smallest value alike.
+ */
+static __always_inline bool num_sint(const struct num_scan *sc)
+{
+	return sc->factor < 2 && sc->tops == 3;
+}
+
+/*
+ * Whether the float view's values differ from the integer view's: with
+ * every top bit clear, no low bits dropped and no factor, a float's view
+ * is its number with the top bit set, whose values from the smallest and
+ * whose differences are the integer view's, which wins the ties.
+ */
+static __always_inline bool num_float(const struct num_scan *sc)
+{
+	return sc->shift || sc->factor >= 2 || sc->tops != 1;
 }
 
 /* Bins at @q of values of @w bytes */

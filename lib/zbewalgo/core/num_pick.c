@@ -165,7 +165,7 @@ static noinline_for_stack void num_count(const u8 *src, unsigned int m,
 		x = zbw_get_word(src, i, w);
 		k = num_int(x, sc, bits);
 		h[NUM_C_INT0][num_bin2(k - ilow)]++;
-		if (sc->factor < 2)
+		if (num_sint(sc))
 			h[NUM_C_SINT0][num_bin2(num_to_view(x, NUM_SIGNED, bits) -
 						sc->low[NUM_SIGNED])]++;
 		num_count_diffs(k, ip, i, bits, &h[NUM_C_INT1]);
@@ -304,18 +304,23 @@ noinline_for_stack u32 zbw_num_pick(const u8 *src, unsigned int per,
 	unsigned int nb = num_bins(w, NUM_PICK_Q), all = windows * per, c, k;
 	unsigned int n[2] = { 0, 0 }, order;
 	u32 best = U32_MAX, cost;
+	bool flt;
 	u64 raw;
 
 	for (c = 0; c < NUM_NR_HIST; c++)
 		memset(h->h2[c], 0, nb * sizeof(u16));
 	/* windows apart: differences across their gaps mean nothing */
+	flt = num_float(sc);
 	for (k = 0; k < windows; k++) {
 		num_count(src + k * stride * w, per, w, sc, h->h2);
-		num_count_float(src + k * stride * w, per, w, sc, h->h2);
+		if (flt)
+			num_count_float(src + k * stride * w, per, w, sc,
+					h->h2);
 	}
 	*cand = NUM_C_INT0;
 	for (c = 0; c < NUM_C_LAG1; c++) {
-		if (c == NUM_C_SINT0 && sc->factor >= 2)
+		if ((c == NUM_C_SINT0 && !num_sint(sc)) ||
+		    (num_cand_view(c) == NUM_FLOAT && !flt))
 			continue;
 		cost = num_pick_cost(h->h2[c], nb, per, num_cand_order[c],
 				     table);
