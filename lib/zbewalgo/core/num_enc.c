@@ -355,9 +355,19 @@ num_enc_pick(struct num_enc *e, const u8 *src, unsigned int m, unsigned int w,
 			zbw_num_swap(e->r, src, m, w);
 			num = e->r;
 		}
-		/* the view picked needs its own measures only */
-		num_scan(num, m, w, sc, num_cand_view(hint->cand) == NUM_FLOAT ?
-					NUM_SCAN_FLOAT : NUM_SCAN_INT);
+		/*
+		 * The view picked needs its own measures only, and none
+		 * for differences of integers without a factor: a common
+		 * factor of the page's numbers divides the sample's
+		 */
+		if (hint->unit && hint->cand != NUM_C_INT0 &&
+		    hint->cand != NUM_C_SINT0 &&
+		    num_cand_view(hint->cand) != NUM_FLOAT)
+			memset(sc, 0, sizeof(*sc));
+		else
+			num_scan(num, m, w, sc,
+				 num_cand_view(hint->cand) == NUM_FLOAT ?
+				 NUM_SCAN_FLOAT : NUM_SCAN_INT);
 		sc->lag = hint->be ? zbw_num_lag(num, m, w) : hint->lag;
 		if (hint->cand < NUM_C_LAG1 || sc->lag >= 2) {
 			e->cand = hint->cand;

@@ -416,6 +416,7 @@ u32 zbw_num_estimate(const u8 *sample, unsigned int n, unsigned int windows,
 	*lagged = cand == NUM_C_LAG1 || cand == NUM_C_LAG2;
 	hint->cand = cand;
 	hint->be = false;
+	hint->unit = sc->factor == 1;
 	if (zbw_num_big_endian(sample, n / w, w)) {
 		zbw_num_swap(swapped, sample, n / w, w);
 		num_scan_sample(swapped, n / w, w, sc);
@@ -426,6 +427,7 @@ u32 zbw_num_estimate(const u8 *sample, unsigned int n, unsigned int windows,
 			*lagged = false;
 			hint->cand = cand;
 			hint->be = true;
+			hint->unit = sc->factor == 1;
 		}
 	}
 	hint->w = best == U32_MAX ? 0 : w;

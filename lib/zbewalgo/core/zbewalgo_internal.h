@@ -251,6 +251,8 @@ static inline unsigned int zbw_num_width(unsigned int id)
  * @cand: the candidate (num_enc.h)
  * @be: the numbers are big-endian
  * @lag: the page's lag in its own byte order (zbw_num_lag())
+ * @unit: the sample's numbers, in the byte order picked, have no common
+ *	factor (struct num_scan), so neither have the page's
  * @est: the probe's estimate of the step, as zbw_probe_estimate() returns
  *	it (the probe keeps the pick of the lowest)
  *
@@ -265,6 +267,7 @@ struct zbw_num_hint {
 	unsigned int cand;
 	bool be;
 	unsigned int lag;
+	bool unit;
 	u32 est;
 };
 
