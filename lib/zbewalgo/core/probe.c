@@ -133,11 +133,24 @@ static unsigned int zbw_probe_width(const u8 *b)
  */
 void zbw_probe_windows(const u8 *src, unsigned int slen, u8 *sample)
 {
-	unsigned int i, step = slen / ZBW_PROBE_WINDOWS & ~7u;
+	unsigned int i, at, step = slen / ZBW_PROBE_WINDOWS & ~7u;
 
-	for (i = 0; i < ZBW_PROBE_WINDOWS; i++)
-		memcpy(sample + i * ZBW_PROBE_WINDOW, src + i * step,
+	for (i = 0; i < ZBW_PROBE_WINDOWS; i++) {
+		/*
+		 * A window of zeros moves on to the first block of its
+		 * quarter that is not: on a page of sparse numbers the
+		 * zeros alone promise every chain far too little.
+		 */
+		for (at = i * step;
+		     at + 2 * ZBW_PROBE_WINDOW <= (i + 1) * step &&
+		     !memchr_inv(src + at, 0, ZBW_PROBE_WINDOW);
+		     at += ZBW_PROBE_WINDOW)
+			;
+		if (!memchr_inv(src + at, 0, ZBW_PROBE_WINDOW))
+			at = i * step;
+		memcpy(sample + i * ZBW_PROBE_WINDOW, src + at,
 		       ZBW_PROBE_WINDOW);
+	}
 }
 
 /**
