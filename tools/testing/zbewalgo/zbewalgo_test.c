@@ -206,6 +206,7 @@ int main(int argc, char **argv)
 	test_num_hints();
 	test_num_fields();
 	test_num_loose();
+	test_num_sparse();
 	test_dictionary();
 	test_zstd_forms();
 

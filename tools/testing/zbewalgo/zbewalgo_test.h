@@ -73,6 +73,7 @@ void test_num_lag(void);
 void test_num_exc(void);
 void test_num_fields(void);
 void test_num_loose(void);
+void test_num_sparse(void);
 void test_step_decoders_hostile(void);
 
 /* zbewalgo_test_ref.c */

@@ -574,6 +574,55 @@ void test_num_loose(void)
 }
 
 /*
+ * A page of sparse numbers: in each quarter, zeros, then slowly changing
+ * positive floats in the second half, as a cloud field's grid has them
+ * around its clouds.  The probe's windows at the quarters' starts hold only zeros;
+ * it takes its sample from the numbers instead (zbw_probe_windows()), so
+ * that the default table ends at once on a result about the best of its
+ * chains alone, where a sample of zeros sent it through chain after
+ * chain.
+ */
+void test_num_sparse(void)
+{
+	static const char *const alone[] = {
+		"zstd", "bitshuffle4-zstd", "bitshuffle8-zstd",
+		"delta8-bitshuffle8-zstd", "delta2-bitshuffle2-zstd", "num4",
+		"num8", "num2",
+	};
+	struct zbewalgo_ctx *ctx = zbewalgo_ctx_create(PAGE);
+	unsigned char *page = calloc(PAGE, 1);
+	size_t len, best = PAGE, n;
+	unsigned int i, q, tried;
+	const char *which = "";
+
+	begin("num steps: a sparse page is sampled where its numbers are");
+	/* floats about 250 (0x437a0000), made as bits: the same on any CPU */
+	for (q = 0; q < 4; q++)
+		for (i = 0; i < PAGE / 32; i++)
+			put_unaligned_le32(0x437a0000 +
+					   (i * 11 + q * 29) % 400 * 997 +
+					   i * 7919 % 13,
+					   page + q * PAGE / 4 + PAGE / 8 + 4 * i);
+	len = compressed_len(ctx, NULL, page);
+	tried = zbewalgo_ctx_last_result(ctx)->tried;
+	for (i = 0; i < ARRAY_SIZE(alone); i++) {
+		n = compressed_len(ctx, alone[i], page);
+		if (n < best) {
+			best = n;
+			which = alone[i];
+		}
+	}
+	CHECK(tried <= 2, "default table: %u chains tried", tried);
+	CHECK(50 * len <= 51 * best, "default table %zu bytes, %s alone %zu",
+	      len, which, best);
+	printf("#   %zu bytes after %u chains; best alone: %s %zu\n", len,
+	       tried, which, best);
+	zbewalgo_ctx_destroy(ctx);
+	free(page);
+	end();
+}
+
+/*
  * A case of the num steps (zbewalgo_cases.h, which KUnit runs too) on a
  * context of its own, titled @what
  */
