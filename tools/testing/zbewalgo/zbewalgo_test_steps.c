@@ -576,11 +576,11 @@ void test_num_loose(void)
 /*
  * A page of sparse numbers: in each quarter, zeros, then slowly changing
  * positive floats in the second half, as a cloud field's grid has them
- * around its clouds.  The probe's windows at the quarters' starts hold only zeros;
- * it takes its sample from the numbers instead (zbw_probe_windows()), so
- * that the default table ends at once on a result about the best of its
- * chains alone, where a sample of zeros sent it through chain after
- * chain.
+ * around its clouds.  The probe's windows at the quarters' starts hold
+ * only zeros; it takes its sample from the numbers instead
+ * (zbw_probe_windows()), so that the default table ends at once on a
+ * result about the best of its chains alone, where a sample of zeros sent
+ * it through chain after chain.
  */
 void test_num_sparse(void)
 {
