@@ -6,7 +6,7 @@
  *
  * The writer gathers up to 64 bits and stores whole bytes when flushed,
  * 8 at a time while 8 bytes of room are left.  The reader keeps at least
- * 57 bits loaded after a refill, reading 8 bytes at a time while the
+ * 56 bits loaded after a refill, reading 8 bytes at a time while the
  * input allows; past the end it loads zero bytes and counts them, so a
  * decoder can tell a stream that ran out from one that did not.
  */
@@ -107,7 +107,7 @@ static __always_inline void zbw_bitr_init(struct zbw_bitr *r, const u8 *start,
 }
 
 /*
- * Load 8 bytes at *@p, at least 8 being left: then at least 57 bits are
+ * Load 8 bytes at *@p, at least 8 being left: then at least 56 bits are
  * loaded.  The form on separate variables lets hot loops keep them in
  * registers.  Bits of *@buf above *@cnt are zero or already the next bits
  * of the stream, so OR-ing them in again is fine.
@@ -120,7 +120,7 @@ static __always_inline void zbw_bitr_refill_fast(const u8 **p, u64 *buf,
 	*cnt |= 56;
 }
 
-/* Make at least 57 bits available, zero bytes past the end */
+/* Make at least 56 bits available, zero bytes past the end */
 static __always_inline void zbw_bitr_refill(struct zbw_bitr *r)
 {
 	if (r->cnt > 56)

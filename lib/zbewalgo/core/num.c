@@ -68,7 +68,7 @@ static int num_get_word(const u8 **p, const u8 *end, unsigned int w, u64 *x)
 	return 0;
 }
 
-/* Take @n (<= 57 after a refill) bits */
+/* Take @n (<= 56 after a refill) bits */
 static __always_inline u64 num_bits(struct zbw_bitr *r, unsigned int n)
 {
 	u64 v = r->buf & ((1ULL << n) - 1);
