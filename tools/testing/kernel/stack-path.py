@@ -28,7 +28,7 @@ import sys
 NODE = re.compile(r'^node: \{ title: "([^"]*)" label: "([^"]*)"')
 EDGE = re.compile(r'^edge: \{ sourcename: "([^"]*)" targetname: "([^"]*)"'
                   r'(?: label: "([^"]*)")?')
-STEP = re.compile(r'struct zbewalgo_step \w+ = \{(.*?)\};', re.S)
+STEP = re.compile(r'struct zbewalgo_step \w+ = \{(.*?)\}', re.S)
 MEMBER = re.compile(r'\.(\w+)\s*=\s*(\w+)')
 CALL = re.compile(r'(?:->|\.)\s*(\w+)\s*\(')
 SIZE = re.compile(r'\\n(\d+) bytes \(([a-z,]+)\)')
