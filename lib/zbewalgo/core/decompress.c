@@ -29,8 +29,7 @@ size_t zbewalgo_decompress_scratch_size(size_t max_len)
 	cap = zbewalgo_stage_cap(max_len);
 	room = ZBW_ROOM_ANY(max_len);
 	lent = zbw_lent_steps(max_len, ZBW_ALL_STEPS);
-	size = zbw_scratch_layout(max_len, ZBW_ALL_STEPS & ~lent, &stage,
-				  &steps);
+	size = zbw_scratch_layout(max_len, ZBW_ALL_STEPS, lent, &stage, &steps);
 	/*
 	 * Without a context, steps with state set theirs up here, and the
 	 * steps that would borrow the zstd step's workspace take this room.
@@ -41,7 +40,7 @@ size_t zbewalgo_decompress_scratch_size(size_t max_len)
 		if (!step)
 			continue;
 		state = max(state, zbw_state_size(id, &room));
-		if (lent & BIT_ULL(id))
+		if ((lent & BIT_ULL(id)) && !step->decode_scratch_size)
 			state = max(state, step->scratch_size(cap));
 	}
 	return size + zbw_align8(state);
@@ -66,8 +65,9 @@ zbw_scratch_for(const struct zbewalgo_step *step, unsigned int id,
 	 * The steps that would borrow zstd's workspace take the state's
 	 * room.  Whether a step borrows depends on it and on zstd only.
 	 */
-	if (zbw_lent_steps(orig, BIT_ULL(id) | BIT_ULL(ZBEWALGO_STEP_ZSTD)) &
-	    BIT_ULL(id))
+	if (!step->decode_scratch_size &&
+	    (zbw_lent_steps(orig, BIT_ULL(id) | BIT_ULL(ZBEWALGO_STEP_ZSTD)) &
+	     BIT_ULL(id)))
 		return scratch + layout;
 	if (!step->state_size)
 		return step_scratch;
@@ -127,8 +127,8 @@ static int zbw_decompress(const u8 *src, size_t slen, u8 *dst, size_t *dlen,
 		buf1 = ctx->buf[1];
 		step_scratch = ctx->step_scratch;
 	} else {
-		layout = zbw_scratch_layout(orig, ZBW_ALL_STEPS &
-					    ~zbw_lent_steps(orig, ZBW_ALL_STEPS),
+		layout = zbw_scratch_layout(orig, ZBW_ALL_STEPS,
+					    zbw_lent_steps(orig, ZBW_ALL_STEPS),
 					    &stage, &steps);
 		buf0 = scratch;
 		buf1 = buf0 + stage;
@@ -159,7 +159,7 @@ static int zbw_decompress(const u8 *src, size_t slen, u8 *dst, size_t *dlen,
 		else if (step->state_size)
 			arg = ctx->state[id];
 		else
-			arg = zbw_step_scratch(ctx, id);
+			arg = zbw_step_dec_scratch(ctx, step, id);
 		if (!arg)
 			return -ENOMEM;
 		ret = step->decode(in, inlen, out, i ? cap : orig, arg);

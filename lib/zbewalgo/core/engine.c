@@ -115,7 +115,7 @@ static size_t zbw_ctx_layout(const struct zbw_room *room, u64 mask, u64 lent,
 	size_t size;
 
 	*head = zbw_align8(sizeof(struct zbewalgo_ctx));
-	size = *head + zbw_scratch_layout(room->max_len, mask & ~lent, stage,
+	size = *head + zbw_scratch_layout(room->max_len, mask, lent, stage,
 					  steps);
 	for (id = 1; id < ZBEWALGO_NR_STEP_IDS; id++)
 		if (mask & BIT_ULL(id))

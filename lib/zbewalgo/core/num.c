@@ -43,19 +43,22 @@ static bool num_bin_range(unsigned int b, unsigned int q, unsigned int bits,
 
 /*
  * The decoder's scratch: the code and bins of the values, the palette,
- * @count numbers, and the values at a lag's distance
+ * @count numbers, the values at a lag's distance (once the code is done
+ * with), and where the @nexc exceptions are.  A context decodes in its
+ * step scratch (struct zbewalgo_step), which this must not outgrow.
  */
 struct num_dec {
 	u16 tab[1u << NUM_CODE_BITS];
 	u64 lower[NUM_SYMS];
 	u64 pal[NUM_PAL_MAX];
-	u64 ring[NUM_LAG_MAX];
-	u64 xlow[NUM_EXC_MAX];
-	u16 xidx[NUM_EXC_MAX];
+	union {
+		u8 order[NUM_SYMS];
+		u64 ring[NUM_LAG_MAX];
+	};
+	const u8 *exc;
 	unsigned int count;
 	unsigned int nexc;
 	u8 obits[NUM_SYMS];
-	u8 order[NUM_SYMS];
 	u8 len[NUM_SYMS];
 };
 
@@ -377,42 +380,60 @@ static noinline_for_stack int num_get_palette(const u8 **pp, const u8 *end,
 }
 
 /*
+ * The @nexc exceptions at @p (the format above) among @m numbers of @w
+ * bytes whose low @shift bits were dropped: checked, and with @dst, their
+ * low bits set there.  Returns where they end, NULL when not valid.
+ */
+static const u8 *num_exc(const u8 *p, const u8 *end, unsigned int nexc,
+			 unsigned int m, unsigned int w, unsigned int shift,
+			 u8 *dst)
+{
+	unsigned int i, j, at = 0, lb = DIV_ROUND_UP(shift, 8);
+	u32 gap;
+	u64 low;
+	int len;
+
+	for (i = 0; i < nexc; i++) {
+		len = zbw_get_len(p, end, &gap);
+		if (!len || gap >= m - at || end - p - len < lb)
+			return NULL;
+		p += len;
+		at += gap;
+		for (low = 0, j = 0; j < lb; j++)
+			low |= (u64)*p++ << 8 * j;
+		if (!low || low > num_mask(shift))
+			return NULL;
+		if (dst)
+			zbw_put_word(zbw_get_word(dst, at, w) | low, dst, at, w);
+		at++;
+	}
+	return p;
+}
+
+/*
  * The shift byte at *@pp and its exceptions among @m numbers of @w bytes
- * (the format above) into @v and @d: -EINVAL when they are not
+ * (the format above) into @v and @d: -EINVAL when they are not.  The
+ * exceptions are read again at the end (num_exc()) rather than kept.
  */
 static int num_get_shift(const u8 **pp, const u8 *end, unsigned int m,
 			 unsigned int w, struct num_view *v, struct num_dec *d)
 {
 	const u8 *p = *pp;
-	unsigned int i, j, at = 0, lb;
-	u32 gap;
-	int len;
 
 	if (p >= end || !(*p & NUM_SHIFT_BITS) ||
 	    (*p & NUM_SHIFT_BITS) > num_mantissa[w] ||
 	    (*p & ~(NUM_SHIFT_BITS | NUM_SHIFT_EXC)))
 		return -EINVAL;
 	v->shift = *p & NUM_SHIFT_BITS;
-	lb = DIV_ROUND_UP(v->shift, 8);
-	if (!(*p++ & NUM_SHIFT_EXC))
-		goto out;
-	if (p >= end || *p >= NUM_EXC_MAX)
-		return -EINVAL;
-	d->nexc = *p++ + 1;
-	for (i = 0; i < d->nexc; i++) {
-		len = zbw_get_len(p, end, &gap);
-		if (!len || gap >= m - at || end - p - len < lb)
+	if (*p++ & NUM_SHIFT_EXC) {
+		if (p >= end || *p >= NUM_EXC_MAX)
 			return -EINVAL;
-		p += len;
-		at += gap;
-		d->xidx[i] = at++;
-		d->xlow[i] = 0;
-		for (j = 0; j < lb; j++)
-			d->xlow[i] |= (u64)*p++ << 8 * j;
-		if (!d->xlow[i] || d->xlow[i] > num_mask(v->shift))
+		d->nexc = *p++ + 1;
+		d->exc = p;
+		p = num_exc(p, end, d->nexc, m, w, v->shift, NULL);
+		if (!p)
 			return -EINVAL;
 	}
-out:
 	*pp = p;
 	return 0;
 }
@@ -536,9 +557,8 @@ static __always_inline int num_decode(const u8 *src, unsigned int slen,
 		return -EINVAL;
 	if (num_undo(dst, m, w, &v, dd))
 		return -EINVAL;
-	for (i = 0; i < dd->nexc; i++)
-		zbw_put_word(zbw_get_word(dst, dd->xidx[i], w) | dd->xlow[i],
-			     dst, dd->xidx[i], w);
+	if (dd->nexc)
+		num_exc(dd->exc, end, dd->nexc, m, w, v.shift, dst);
 	if (mode & NUM_MODE_BIG_ENDIAN)
 		zbw_num_swap(dst, dst, m, w);
 	return n;
@@ -547,6 +567,11 @@ static __always_inline int num_decode(const u8 *src, unsigned int slen,
 static size_t num_scratch_size(unsigned int max_len)
 {
 	return max(zbw_num_enc_size(max_len), sizeof(struct num_dec));
+}
+
+static size_t num_dec_scratch_size(unsigned int max_len)
+{
+	return sizeof(struct num_dec);
 }
 
 #define NUM_STEP(step, w)						\
@@ -560,6 +585,7 @@ const struct zbewalgo_step step = {					\
 	.encode		= zbw_num##w##_encode,				\
 	.decode		= step##_decode,				\
 	.scratch_size	= num_scratch_size,				\
+	.decode_scratch_size = num_dec_scratch_size,			\
 }
 
 NUM_STEP(zbewalgo_step_NUM2, 2);

@@ -52,9 +52,10 @@ u64 zbw_built_steps(void)
 
 /*
  * Scratch the steps of @mask (BIT_ULL(id) each) can share for stages of up
- * to @max_len bytes.
+ * to @max_len bytes; for the steps of @lent, which borrow zstd's workspace
+ * (zbw_lent_steps()), what their decoders take of it instead.
  */
-size_t zbw_steps_scratch_size(unsigned int max_len, u64 mask)
+size_t zbw_steps_scratch_size(unsigned int max_len, u64 mask, u64 lent)
 {
 	size_t size = 0;
 	unsigned int id;
@@ -62,8 +63,12 @@ size_t zbw_steps_scratch_size(unsigned int max_len, u64 mask)
 	for (id = 1; id < ZBEWALGO_NR_STEP_IDS; id++) {
 		const struct zbewalgo_step *step = zbewalgo_steps[id].step;
 
-		if (step && step->scratch_size && (mask & BIT_ULL(id)))
+		if (!step || !(mask & BIT_ULL(id)))
+			continue;
+		if (!(lent & BIT_ULL(id)) && step->scratch_size)
 			size = max(size, step->scratch_size(max_len));
+		else if ((lent & BIT_ULL(id)) && step->decode_scratch_size)
+			size = max(size, step->decode_scratch_size(max_len));
 	}
 	return size;
 }
@@ -98,7 +103,7 @@ u64 zbw_lent_steps(size_t max_len, u64 mask)
 /* Scratch every step can share for stages of up to @max_len bytes. */
 size_t zbewalgo_steps_scratch_size(unsigned int max_len)
 {
-	return zbw_steps_scratch_size(max_len, ~0ULL);
+	return zbw_steps_scratch_size(max_len, ~0ULL, 0);
 }
 
 /*

@@ -78,6 +78,11 @@ struct zbw_room {
  *	malformed input (including input that would not fit in @dcap).
  * @scratch_size: bytes of scratch @encode and @decode need for inputs and
  *	outputs of up to @max_len bytes; NULL when none.
+ * @decode_scratch_size: bytes of scratch @decode needs, for a step whose
+ *	encoder needs much more: a context then decodes it in its own
+ *	scratch, not zstd's lent workspace (zbw_lent_steps()), whose zstd
+ *	context costs more to set up again than most pages take to decode.
+ *	NULL when @scratch_size says it.
  * @state_size: bytes of state the step keeps from page to page in one
  *	context, for the pages and levels of @room (inputs and outputs of up
  *	to zbewalgo_stage_cap(@room->max_len)); NULL when none.
@@ -104,6 +109,7 @@ struct zbewalgo_step {
 	int (*decode)(const u8 *src, unsigned int slen, u8 *dst,
 		      unsigned int dcap, void *scratch);
 	size_t (*scratch_size)(unsigned int max_len);
+	size_t (*decode_scratch_size)(unsigned int max_len);
 	size_t (*state_size)(const struct zbw_room *room);
 	int (*state_init)(void *state, const struct zbw_room *room,
 			  void *scratch);
@@ -122,7 +128,7 @@ extern const struct zbewalgo_step
 
 const struct zbewalgo_step *zbewalgo_step_get(unsigned int id);
 size_t zbewalgo_steps_scratch_size(unsigned int max_len);
-size_t zbw_steps_scratch_size(unsigned int max_len, u64 mask);
+size_t zbw_steps_scratch_size(unsigned int max_len, u64 mask, u64 lent);
 u64 zbw_lent_steps(size_t max_len, u64 mask);
 u64 zbw_built_steps(void);
 void *zbewalgo_step_state_create(const struct zbewalgo_step *step,
