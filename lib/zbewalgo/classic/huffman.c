@@ -383,7 +383,7 @@ static int zbw_huf_read_lengths(struct zbw_bitr *r, bool delta,
 	for (i = 0; i < ZBW_HUF_META_SYMS; i++)
 		mlen[i] = zbw_bitr_get(r, 3);
 	if (zbw_huf_table(mlen, ZBW_HUF_META_SYMS, ZBW_HUF_META_BITS,
-			  d->meta, d->order))
+			  d->meta, d->order, NULL))
 		return -EINVAL;
 	for (i = 0; i <= maxsym;) {
 		zbw_bitr_refill(r);
@@ -501,7 +501,7 @@ int zbw_huf_decode(const u8 *src, unsigned int slen, u8 *dst,
 	/* A table for the longest code only: short ones are quick to fill */
 	for (bits = 1, i = 0; i < 256; i++)
 		bits = max_t(unsigned int, bits, d->len[i]);
-	if (zbw_huf_table(d->len, 256, bits, d->tab, d->order))
+	if (zbw_huf_table(d->len, 256, bits, d->tab, d->order, NULL))
 		return -EINVAL;
 	mask = (1u << bits) - 1;
 

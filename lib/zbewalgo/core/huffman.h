@@ -28,7 +28,7 @@ u32 zbw_huf_canon(const u8 *len, unsigned int nsym, unsigned int bits,
 unsigned int zbw_huf_lengths(const u32 *freq, unsigned int nsym,
 			     unsigned int limit, u8 *len, u32 *buf);
 int zbw_huf_table(const u8 *len, unsigned int nsym, unsigned int bits,
-		  u16 *tab, u8 *order);
+		  u16 *tab, u8 *order, const u8 *add);
 
 int zbw_huf_encode(const u8 *src, unsigned int slen, u8 *dst,
 		   unsigned int dcap, void *scratch);

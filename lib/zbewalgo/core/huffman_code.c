@@ -175,7 +175,9 @@ unsigned int zbw_huf_lengths(const u32 *freq, unsigned int nsym,
  * Decoding table of 2^@bits entries (length | symbol << 8) for the lengths
  * @len (<= @bits) of @nsym <= 256 symbols; -EINVAL unless they form a
  * complete prefix code, so every table entry is valid.  @order: room for
- * @nsym symbols.
+ * @nsym symbols.  With @add, each symbol's length there is its code's plus
+ * @add[symbol] (the bits that follow it, for a decoder that takes both in
+ * one shift), at most 255 in all.
  *
  * The stream is LSB-first, so a code of length l owns the entries whose
  * low l bits are its reversed code.  Rather than writing each of them
@@ -185,7 +187,7 @@ unsigned int zbw_huf_lengths(const u32 *freq, unsigned int nsym,
  * symbols by length: a counting sort into @order.
  */
 int zbw_huf_table(const u8 *len, unsigned int nsym, unsigned int bits,
-		  u16 *tab, u8 *order)
+		  u16 *tab, u8 *order, const u8 *add)
 {
 	u32 next[ZBW_HUF_MAX_BITS + 1];
 	u16 first[ZBW_HUF_MAX_BITS + 1];
@@ -209,7 +211,8 @@ int zbw_huf_table(const u8 *len, unsigned int nsym, unsigned int bits,
 			       sizeof(*tab) << (l - 1));
 		for (; k < first[l]; k++) {
 			s = order[k];
-			tab[zbw_huf_rev(next[l]++, l)] = l | s << 8;
+			tab[zbw_huf_rev(next[l]++, l)] =
+				(l + (add ? add[s] : 0)) | s << 8;
 		}
 	}
 	return 0;

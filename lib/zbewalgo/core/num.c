@@ -58,6 +58,7 @@ struct num_dec {
 	const u8 *exc;
 	unsigned int count;
 	unsigned int nexc;
+	unsigned int tmask;
 	u8 obits[NUM_SYMS];
 	u8 len[NUM_SYMS];
 };
@@ -81,29 +82,45 @@ static __always_inline u64 num_bits(struct zbw_bitr *r, unsigned int n)
 	return v;
 }
 
-/* A value of @w bytes from the bit stream of @br, in the bins of @d */
-static __always_inline u64 num_read(struct zbw_bitr *br, unsigned int w,
-				    bool one, const struct num_dec *d)
+/*
+ * A value of @w bytes from the bit stream of @br, in the bins of @d: the
+ * code and the offset bits after it (@d->tab has their sum) in one shift
+ */
+static __always_inline u64 num_read_loaded(struct zbw_bitr *br,
+					   unsigned int w, bool one,
+					   const struct num_dec *d)
 {
-	unsigned int sym = 0, ob;
+	unsigned int sym = 0, ob, n;
 	u64 x;
 
-	zbw_bitr_refill(br);
 	if (!one) {
-		u16 t = d->tab[br->buf & ((1u << NUM_CODE_BITS) - 1)];
+		u16 t = d->tab[br->buf & d->tmask];
 
 		sym = t >> 8;
-		num_bits(br, t & 0xff);
+		n = t & 0xff;
+	} else {
+		n = d->obits[0];
 	}
 	ob = d->obits[sym];
-	if (w == 8 && ob > 32) {
+	/* a refill leaves 56 bits: only 8-byte values may need more */
+	if (w == 8 && n > 56) {
+		num_bits(br, n - ob);
 		x = num_bits(br, 32);
 		zbw_bitr_refill(br);
 		x |= num_bits(br, ob - 32) << 32;
 	} else {
-		x = num_bits(br, ob);
+		x = (br->buf >> (n - ob)) & ((1ULL << ob) - 1);
+		br->buf >>= n;
+		br->cnt -= n;
 	}
 	return x + d->lower[sym];
+}
+
+static __always_inline u64 num_read(struct zbw_bitr *br, unsigned int w,
+				    bool one, const struct num_dec *d)
+{
+	zbw_bitr_refill(br);
+	return num_read_loaded(br, w, one, d);
 }
 
 /* Number @i's value, from the bit stream of @br, in the bins of @d */
@@ -135,6 +152,57 @@ static __always_inline void num_get_values(struct zbw_bitr *br, u8 *dst,
 }
 
 /*
+ * num_get_values() where the code of value 0 is the one bit 0 (pages of
+ * mostly equal numbers, fields with blanks): a run of zero bits is as
+ * many zeros, skipped at once over @dst cleared beforehand.  The bits
+ * taken are those of num_get_values(), bit for bit.
+ */
+static __always_inline unsigned int num_get_run(struct zbw_bitr *br, u8 *dst,
+						unsigned int i, unsigned int m,
+						unsigned int w,
+						const struct num_dec *d)
+{
+	/* the bits of a value at most: room for one after the run */
+	const unsigned int room = NUM_CODE_BITS + 8 * w - 1;
+	unsigned int z;
+
+	zbw_bitr_refill(br);
+	/* a stop bit below br->cnt <= 64: at most the bits loaded */
+	z = min_t(unsigned int,
+		  __ffs64(br->buf |
+			  BIT_ULL(br->cnt - 1 - (room <= 56 ? room : 0))),
+		  (m - i + 1) / 2);
+	br->buf >>= z;
+	br->cnt -= z;
+	i += 2 * z;
+	if (i < m) {
+		/* no refill to wait on (or mispredict) where the room is */
+		zbw_put_word(room <= 56 ? num_read_loaded(br, w, false, d) :
+					 num_read(br, w, false, d), dst, i, w);
+		i += 2;
+	}
+	return i;
+}
+
+static __always_inline void num_get_runs(struct zbw_bitr *br, u8 *dst,
+					 unsigned int from, unsigned int m,
+					 unsigned int w,
+					 const struct num_dec *d)
+{
+	unsigned int a = from, b = from + 1;
+
+	memset(dst + from * w, 0, (m - from) * w);
+	while (a < m && b < m) {
+		a = num_get_run(&br[0], dst, a, m, w, d);
+		b = num_get_run(&br[1], dst, b, m, w, d);
+	}
+	while (a < m)
+		a = num_get_run(&br[0], dst, a, m, w, d);
+	while (b < m)
+		b = num_get_run(&br[1], dst, b, m, w, d);
+}
+
+/*
  * Number @i from its value @k in view @v (with the palette of @d),
  * stored at @dst; @view is v->view, or NUM_VIEW_FACTOR for a view with a
  * factor, a constant in the loops of num_undo().  True for an index past
@@ -150,6 +218,7 @@ static __always_inline bool num_put_number(u8 *dst, unsigned int i, u64 k,
 	bool bad = false;
 	u64 y;
 
+	k &= num_mask(v->bits);
 	if (view == NUM_PALETTE) {
 		bad = k >= d->count;
 		y = d->pal[bad ? 0 : k];
@@ -157,8 +226,7 @@ static __always_inline bool num_put_number(u8 *dst, unsigned int i, u64 k,
 		y = num_from_view(v->base + k * v->factor, NUM_SIGNED,
 				  v->bits);
 	} else {
-		y = num_from_view(k & num_mask(v->bits), view,
-				  v->bits) << v->shift;
+		y = num_from_view(k, view, v->bits) << v->shift;
 	}
 	zbw_put_word(y, dst, i, v->w);
 	return bad;
@@ -231,19 +299,21 @@ static __always_inline bool num_undo_view(u8 *dst, unsigned int m,
 			c[j] = (c[j] + c[j + 1]) & mask;
 		bad |= num_put_number(dst, i, c[0], v, d, view);
 	}
-	/* then each number brings its highest: the same sums, in registers */
+	/*
+	 * then each number brings its highest: the same sums, in registers,
+	 * modulo 2^64 (num_put_number() takes them modulo 2^W)
+	 */
 	if (v->order == 1) {
 		for (; i < m; i++) {
-			c[0] = (c[0] + num_unzigzag(zbw_get_word(dst, i, w))) &
-			       mask;
+			c[0] += num_unzigzag(zbw_get_word(dst, i, w));
 			bad |= num_put_number(dst, i, c[0], v, d, view);
 		}
 	} else if (v->order == 2) {
 		u64 a = c[0], b = c[1];
 
 		for (; i < m; i++) {
-			b = (b + num_unzigzag(zbw_get_word(dst, i, w))) & mask;
-			a = (a + b) & mask;
+			b += num_unzigzag(zbw_get_word(dst, i, w));
+			a += b;
 			bad |= num_put_number(dst, i, a, v, d, view);
 		}
 	} else {
@@ -251,9 +321,9 @@ static __always_inline bool num_undo_view(u8 *dst, unsigned int m,
 		u64 a = c[0], b = c[1], e = c[2];
 
 		for (; i < m; i++) {
-			e = (e + num_unzigzag(zbw_get_word(dst, i, w))) & mask;
-			b = (b + e) & mask;
-			a = (a + b) & mask;
+			e += num_unzigzag(zbw_get_word(dst, i, w));
+			b += e;
+			a += b;
 			bad |= num_put_number(dst, i, a, v, d, view);
 		}
 	}
@@ -286,7 +356,7 @@ static int num_get_code(const u8 **pp, const u8 *end, unsigned int q,
 			unsigned int bits, int one, struct num_dec *d)
 {
 	const u8 *p = *pp;
-	unsigned int lo, nsym, i;
+	unsigned int lo, nsym, i, bits_max = 0;
 	u32 lo32;
 	int len;
 
@@ -309,13 +379,19 @@ static int num_get_code(const u8 **pp, const u8 *end, unsigned int q,
 			d->len[i] = (p[i / 2] >> (i & 1 ? 4 : 0)) & 15;
 			if (d->len[i] > NUM_CODE_BITS)
 				return -EINVAL;
+			bits_max = max_t(unsigned int, bits_max, d->len[i]);
 		}
 		if ((nsym & 1) && (p[nsym / 2] >> 4))
 			return -EINVAL;
 		p += (nsym + 1) / 2;
-		if (zbw_huf_table(d->len, nsym, NUM_CODE_BITS, d->tab,
-				  d->order))
+		/*
+		 * a table no wider than the longest code: less to fill; each
+		 * entry with its bin's offset bits, taken in the same shift
+		 */
+		if (zbw_huf_table(d->len, nsym, bits_max, d->tab, d->order,
+				  d->obits))
 			return -EINVAL;
+		d->tmask = BIT(bits_max) - 1;
 	} else if (nsym != 1) {
 		return -EINVAL;
 	}
@@ -452,10 +528,14 @@ static __always_inline bool num_get_streams(const u8 *p, u32 alen,
 {
 	struct zbw_bitr br[2];
 
+	u16 z = d->tab[0];
+
 	zbw_bitr_init(&br[0], p, p + alen);
 	zbw_bitr_init(&br[1], p + alen, end);
 	if (one)
 		num_get_values(br, dst, from, m, w, true, d);
+	else if ((z & 0xff) == 1 && !d->obits[z >> 8] && !d->lower[z >> 8])
+		num_get_runs(br, dst, from, m, w, d);
 	else
 		num_get_values(br, dst, from, m, w, false, d);
 	return zbw_bitr_done(&br[0]) && zbw_bitr_done(&br[1]);
