@@ -67,9 +67,10 @@ def main():
     # Pages built to be slow under the costliest table: not a data set.
     worst = [s for s in sets if s.startswith("worst-")]
     sets = [s for s in sets if s not in worst]
-    out = ["", "compressors alone in the kernel (zbwbench.ko: every page of each set through",
-           "  lib/zbewalgo as zram's backend calls it, lib/lz4 and lib/zstd level 3 as zram's",
-           "  backends do; fastest of the rounds; every page decompressed byte-exact)"]
+    out = ["", "compressors alone in the kernel (zbwbench.ko: each set's pages that zram",
+           "  compresses, same-filled ones left out, through lib/zbewalgo as zram's backend",
+           "  calls it, lib/lz4 and lib/zstd level 3 as zram's backends do; fastest of the",
+           "  rounds; every page decompressed byte-exact)"]
     out.append("%-24s%-27s%-27s%-27s%s" % ("", "  ratio", "  compression, MiB/s",
                                           "  decompression, MiB/s", "  zbw/zstd time"))
     out.append(("%-24s" % "" + "".join("%9s" % a for a in ALGS * 3) +

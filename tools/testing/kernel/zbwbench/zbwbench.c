@@ -3,8 +3,10 @@
  * zbwbench - time page compression in the kernel, without zram or swap
  *
  * For each file of files= (comma-separated paths), the module reads up to
- * max_pages pages and times, per algorithm, compressing every page and then
- * decompressing every result, rounds= times (the fastest round counts):
+ * max_pages pages, leaves out the same-filled ones (zram stores those
+ * without a compressor) and times, per algorithm, compressing every page
+ * and then decompressing every result, rounds= times (the fastest round
+ * counts):
  *
  *   zbewalgo  zbewalgo_stream_compress()/_decompress(), as zram's backend
  *             calls them (level= 0: the table in /sys/kernel/zbewalgo)
@@ -13,7 +15,11 @@
  *   zstd      zstd_compress_cctx()/zstd_decompress_dctx() at level 3 with
  *             the parameters for a page, as zram's zstd backend
  *
- * Every page must decompress byte-exact.  One line per file and algorithm:
+ * Every page must decompress byte-exact.  One line per file,
+ *
+ *   zbwbench: FILE same=S
+ *
+ * with the same-filled pages left out, then one per file and algorithm:
  *
  *   zbwbench: FILE ALG pages=N bytes=B huge=H comp_ns=C decomp_ns=D
  *
@@ -249,10 +255,27 @@ static int zbb_run(struct zbb *b, int alg, const char *name, unsigned int n)
 	return ret;
 }
 
-/* Reads up to max_pages whole pages of @path into b->in; 0 on error. */
-static unsigned int zbb_read(struct zbb *b, const char *path)
+/* Whether every word of page @p is its first, as zram's page_same_filled() */
+static bool zbb_same_filled(const u8 *p)
+{
+	const unsigned long *w = (const unsigned long *)p;
+	unsigned int i;
+
+	for (i = 1; i < PAGE_SIZE / sizeof(*w); i++)
+		if (w[i] != w[0])
+			return false;
+	return true;
+}
+
+/*
+ * Reads up to max_pages whole pages of @path into b->in, keeping those zram
+ * would compress; the number kept, 0 on error.
+ */
+static unsigned int zbb_read(struct zbb *b, const char *path,
+			     const char *name)
 {
 	struct file *f = filp_open(path, O_RDONLY, 0);
+	unsigned int i, n = 0;
 	loff_t pos = 0;
 	ssize_t got;
 
@@ -266,7 +289,16 @@ static unsigned int zbb_read(struct zbb *b, const char *path)
 		pr_err("FAIL %s: read %zd\n", path, got);
 		return 0;
 	}
-	return got / PAGE_SIZE;
+	for (i = 0; i < got / PAGE_SIZE; i++) {
+		if (zbb_same_filled(b->in + i * PAGE_SIZE))
+			continue;
+		if (n != i)
+			memcpy(b->in + n * PAGE_SIZE, b->in + i * PAGE_SIZE,
+			       PAGE_SIZE);
+		n++;
+	}
+	pr_info("%s same=%u\n", name, (unsigned int)(got / PAGE_SIZE) - n);
+	return n;
 }
 
 static int zbb_setup(struct zbb *b)
@@ -346,10 +378,10 @@ static int __init zbb_init(void)
 		const char *name = strrchr(path, '/') ? strrchr(path, '/') + 1 :
 							path;
 
-		n = zbb_read(&b, path);
+		n = zbb_read(&b, path, name);
 		if (!n) {
 			ret = -EINVAL;
-			pr_err("FAIL %s: no whole page\n", path);
+			pr_err("FAIL %s: no page to compress\n", path);
 			goto out;
 		}
 		for (alg = 0; alg < ZBB_NR; alg++) {
