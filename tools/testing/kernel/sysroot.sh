@@ -37,6 +37,7 @@ APTO=(-o Dir::Etc::sourcelist="$A/sources.list" -o Dir::Etc::sourceparts=-
 say "updating private $CODENAME $ARCH lists in $A"
 apt-get "${APTO[@]}" update -qq >&2
 
+mkdir -p "$CACHE/sysroot"
 work=$(mktemp -d "$CACHE/sysroot/.$ARCH-XXXXXX")
 trap 'rm -rf "$work"' EXIT
 chown _apt "$work"   # apt downloads as user _apt
