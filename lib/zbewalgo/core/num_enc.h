@@ -314,7 +314,9 @@ static inline bool num_used(const u16 *h3, unsigned int nb,
 /*
  * The fewest estimated bits of histogram @h3 (@nb bins at NUM_Q_MAX) at
  * any q, the q in *@q; 0 for an empty one (nothing but raw numbers).
- * @freq is room for the counts of the bins.
+ * @freq is room for the counts of the bins.  The bits fall with q, then
+ * rise (finer bins save offset bits until their codes cost more): the
+ * first rise ends the search, before the q of the most bins.
  */
 static inline u32 num_best_q(const u16 *h3, unsigned int nb, u32 *freq,
 			     unsigned int *q)
@@ -328,6 +330,8 @@ static inline u32 num_best_q(const u16 *h3, unsigned int nb, u32 *freq,
 	for (qq = 0; qq <= NUM_Q_MAX; qq++) {
 		cost = num_cost(h3, NUM_Q_MAX, first3, last3, qq, freq, &lo,
 				&nsym);
+		if (cost > best)
+			break;
 		if (cost < best) {
 			best = cost;
 			*q = qq;
