@@ -17,111 +17,10 @@
  * signals, enumerations) is coded as the sorted table of them, its
  * palette, and each number's index into it.  The encoder picks the view,
  * the differences and q that it estimates to take the fewest bits.
- * num.h has the format.
+ * num.h has the format; num_hdr.c reads a page's header.
  */
 
-#include "num.h"
-
-/* The first value of bin @b at @q and its offset bits; false past @bits */
-static bool num_bin_range(unsigned int b, unsigned int q, unsigned int bits,
-			  u64 *lower, u8 *obits)
-{
-	unsigned int e;
-
-	if (b < (1u << q)) {
-		*lower = b;
-		*obits = 0;
-		return b < 2 || fls(b) <= bits;
-	}
-	e = (b >> q) - 1 + q;
-	if (e >= bits)
-		return false;
-	*lower = (u64)((1u << q) | (b & ((1u << q) - 1))) << (e - q);
-	*obits = e - q;
-	return true;
-}
-
-/*
- * The decoder's scratch: the code and bins of the values, the palette,
- * @count numbers, the values at a lag's distance (once the code is done
- * with), and where the @nexc exceptions are.  A context decodes in its
- * step scratch (struct zbewalgo_step), which this must not outgrow.
- */
-struct num_dec {
-	u16 tab[1u << NUM_CODE_BITS];
-	u64 lower[NUM_SYMS];
-	u64 pal[NUM_PAL_MAX];
-	union {
-		u8 order[NUM_SYMS];
-		u64 ring[NUM_LAG_MAX];
-	};
-	const u8 *exc;
-	unsigned int count;
-	unsigned int nexc;
-	unsigned int tmask;
-	u8 obits[NUM_SYMS];
-	u8 len[NUM_SYMS];
-};
-
-static int num_get_word(const u8 **p, const u8 *end, unsigned int w, u64 *x)
-{
-	if (end - *p < w)
-		return -EINVAL;
-	*x = zbw_get_word(*p, 0, w);
-	*p += w;
-	return 0;
-}
-
-/* Take @n (<= 56 after a refill) bits */
-static __always_inline u64 num_bits(struct zbw_bitr *r, unsigned int n)
-{
-	u64 v = r->buf & ((1ULL << n) - 1);
-
-	r->buf >>= n;
-	r->cnt -= n;
-	return v;
-}
-
-/*
- * A value of @w bytes from the bit stream of @br, in the bins of @d: the
- * code and the offset bits after it (@d->tab has their sum) in one shift
- */
-static __always_inline u64 num_read_loaded(struct zbw_bitr *br,
-					   unsigned int w, bool one,
-					   const struct num_dec *d)
-{
-	unsigned int sym = 0, ob, n;
-	u64 x;
-
-	if (!one) {
-		u16 t = d->tab[br->buf & d->tmask];
-
-		sym = t >> 8;
-		n = t & 0xff;
-	} else {
-		n = d->obits[0];
-	}
-	ob = d->obits[sym];
-	/* a refill leaves 56 bits: only 8-byte values may need more */
-	if (w == 8 && n > 56) {
-		num_bits(br, n - ob);
-		x = num_bits(br, 32);
-		zbw_bitr_refill(br);
-		x |= num_bits(br, ob - 32) << 32;
-	} else {
-		x = (br->buf >> (n - ob)) & ((1ULL << ob) - 1);
-		br->buf >>= n;
-		br->cnt -= n;
-	}
-	return x + d->lower[sym];
-}
-
-static __always_inline u64 num_read(struct zbw_bitr *br, unsigned int w,
-				    bool one, const struct num_dec *d)
-{
-	zbw_bitr_refill(br);
-	return num_read_loaded(br, w, one, d);
-}
+#include "num_dec.h"
 
 /* Number @i's value, from the bit stream of @br, in the bins of @d */
 static __always_inline void num_get_value(struct zbw_bitr *br, u8 *dst,
@@ -172,8 +71,7 @@ static __always_inline unsigned int num_get_run(struct zbw_bitr *br, u8 *dst,
 		  __ffs64(br->buf |
 			  BIT_ULL(br->cnt - 1 - (room <= 56 ? room : 0))),
 		  (m - i + 1) / 2);
-	br->buf >>= z;
-	br->cnt -= z;
+	num_bits(br, z);
 	i += 2 * z;
 	if (i < m) {
 		/* no refill to wait on (or mispredict) where the room is */
@@ -347,174 +245,6 @@ static __always_inline bool num_undo(u8 *dst, unsigned int m, unsigned int w,
 }
 
 /*
- * The bins from ``lo`` and, unless @one, the code lengths at *@pp (the
- * format above) of values of @bits bits at @q, into @d; @one is 1 for one
- * bin (no code lengths), 0 for a code, -1 for one bin when ``nsym`` is 1.
- * Returns whether there is one bin, or -EINVAL.
- */
-static int num_get_code(const u8 **pp, const u8 *end, unsigned int q,
-			unsigned int bits, int one, struct num_dec *d)
-{
-	const u8 *p = *pp;
-	unsigned int lo, nsym, i, bits_max = 0;
-	u32 lo32;
-	int len;
-
-	len = zbw_get_len(p, end, &lo32);
-	if (!len || end - p - len < 1)
-		return -EINVAL;
-	p += len;
-	lo = lo32;
-	nsym = *p++ + 1;
-	if (one < 0)
-		one = nsym == 1;
-	for (i = 0; i < nsym; i++)
-		if (!num_bin_range(lo + i, q, bits, &d->lower[i],
-				   &d->obits[i]))
-			return -EINVAL;
-	if (!one) {
-		if (end - p < (nsym + 1) / 2)
-			return -EINVAL;
-		for (i = 0; i < nsym; i++) {
-			d->len[i] = (p[i / 2] >> (i & 1 ? 4 : 0)) & 15;
-			if (d->len[i] > NUM_CODE_BITS)
-				return -EINVAL;
-			bits_max = max_t(unsigned int, bits_max, d->len[i]);
-		}
-		if ((nsym & 1) && (p[nsym / 2] >> 4))
-			return -EINVAL;
-		p += (nsym + 1) / 2;
-		/*
-		 * a table no wider than the longest code: less to fill; each
-		 * entry with its bin's offset bits, taken in the same shift
-		 */
-		if (zbw_huf_table(d->len, nsym, bits_max, d->tab, d->order,
-				  d->obits))
-			return -EINVAL;
-		d->tmask = BIT(bits_max) - 1;
-	} else if (nsym != 1) {
-		return -EINVAL;
-	}
-	*pp = p;
-	return one;
-}
-
-/*
- * The palette at *@pp (the format above) of numbers of @w bytes, into
- * @d->pal and @d->count: -EINVAL when it is not one.  A frame of its own:
- * the page's decoder keeps its bit streams.
- */
-static noinline_for_stack int num_get_palette(const u8 **pp, const u8 *end,
-					      unsigned int w,
-					      struct num_dec *d)
-{
-	u64 mask = num_mask(8 * w), g = 0, t, r;
-	const u8 *p = *pp;
-	struct zbw_bitr br;
-	unsigned int c, i;
-	int one, len;
-	u32 tlen;
-	u8 k;
-
-	len = zbw_get_len(p, end, &tlen);
-	if (!len || tlen >= NUM_PAL_MAX)
-		return -EINVAL;
-	p += len;
-	c = tlen + 1;
-	if (num_get_word(&p, end, w, &d->pal[0]))
-		return -EINVAL;
-	if (c > 1) {
-		if (p >= end || (*p & ~(NUM_PAL_Q | NUM_PAL_ORDER2)))
-			return -EINVAL;
-		k = *p++;
-		one = num_get_code(&p, end, k & NUM_PAL_Q, 8 * w, -1, d);
-		if (one < 0)
-			return one;
-		len = zbw_get_len(p, end, &tlen);
-		if (!len || end - p - len < tlen)
-			return -EINVAL;
-		p += len;
-		zbw_bitr_init(&br, p, p + tlen);
-		t = d->pal[0];
-		for (i = 1; i < c; i++) {
-			r = one ? num_read(&br, w, true, d) :
-				  num_read(&br, w, false, d);
-			g = k & NUM_PAL_ORDER2 ? (g + num_unzigzag(r)) & mask : r;
-			/* increasing: no number twice, none past 2^B */
-			if (((t + g + 1) & mask) <= t)
-				return -EINVAL;
-			t = (t + g + 1) & mask;
-			d->pal[i] = t;
-		}
-		if (!zbw_bitr_done(&br))
-			return -EINVAL;
-		p += tlen;
-	}
-	d->count = c;
-	*pp = p;
-	return 0;
-}
-
-/*
- * The @nexc exceptions at @p (the format above) among @m numbers of @w
- * bytes whose low @shift bits were dropped: checked, and with @dst, their
- * low bits set there.  Returns where they end, NULL when not valid.
- */
-static const u8 *num_exc(const u8 *p, const u8 *end, unsigned int nexc,
-			 unsigned int m, unsigned int w, unsigned int shift,
-			 u8 *dst)
-{
-	unsigned int i, j, at = 0, lb = DIV_ROUND_UP(shift, 8);
-	u32 gap;
-	u64 low;
-	int len;
-
-	for (i = 0; i < nexc; i++) {
-		len = zbw_get_len(p, end, &gap);
-		if (!len || gap >= m - at || end - p - len < lb)
-			return NULL;
-		p += len;
-		at += gap;
-		for (low = 0, j = 0; j < lb; j++)
-			low |= (u64)*p++ << 8 * j;
-		if (!low || low > num_mask(shift))
-			return NULL;
-		if (dst)
-			zbw_put_word(zbw_get_word(dst, at, w) | low, dst, at, w);
-		at++;
-	}
-	return p;
-}
-
-/*
- * The shift byte at *@pp and its exceptions among @m numbers of @w bytes
- * (the format above) into @v and @d: -EINVAL when they are not.  The
- * exceptions are read again at the end (num_exc()) rather than kept.
- */
-static int num_get_shift(const u8 **pp, const u8 *end, unsigned int m,
-			 unsigned int w, struct num_view *v, struct num_dec *d)
-{
-	const u8 *p = *pp;
-
-	if (p >= end || !(*p & NUM_SHIFT_BITS) ||
-	    (*p & NUM_SHIFT_BITS) > num_mantissa[w] ||
-	    (*p & ~(NUM_SHIFT_BITS | NUM_SHIFT_EXC)))
-		return -EINVAL;
-	v->shift = *p & NUM_SHIFT_BITS;
-	if (*p++ & NUM_SHIFT_EXC) {
-		if (p >= end || *p >= NUM_EXC_MAX)
-			return -EINVAL;
-		d->nexc = *p++ + 1;
-		d->exc = p;
-		p = num_exc(p, end, d->nexc, m, w, v->shift, NULL);
-		if (!p)
-			return -EINVAL;
-	}
-	*pp = p;
-	return 0;
-}
-
-/*
  * The values of the two bit streams at @p (the first @alen bytes, the
  * second up to @end) into numbers @from to @m of @dst: false when the
  * streams do not end there.  A frame of its own for each word size: the
@@ -528,13 +258,12 @@ static __always_inline bool num_get_streams(const u8 *p, u32 alen,
 {
 	struct zbw_bitr br[2];
 
-	u16 z = d->tab[0];
-
 	zbw_bitr_init(&br[0], p, p + alen);
 	zbw_bitr_init(&br[1], p + alen, end);
+	/* an entry holds the code's length plus its bin's offset bits */
 	if (one)
 		num_get_values(br, dst, from, m, w, true, d);
-	else if ((z & 0xff) == 1 && !d->obits[z >> 8] && !d->lower[z >> 8])
+	else if ((d->tab[0] & 0xff) == 1 && !d->lower[d->tab[0] >> 8])
 		num_get_runs(br, dst, from, m, w, d);
 	else
 		num_get_values(br, dst, from, m, w, false, d);
@@ -596,13 +325,17 @@ static __always_inline int num_decode(const u8 *src, unsigned int slen,
 	m = n / w;
 	tail = n - m * w;
 	if (v.view == NUM_PALETTE) {
-		len = num_get_palette(&p, end, w, dd);
+		len = zbw_num_get_palette(&p, end, w, dd);
 		if (len)
 			return len;
 	}
 	dd->nexc = 0;
-	if ((flags & NUM_MODE_SHIFT) && num_get_shift(&p, end, m, w, &v, dd))
-		return -EINVAL;
+	if (flags & NUM_MODE_SHIFT) {
+		len = zbw_num_get_shift(&p, end, m, w, dd);
+		if (len < 0)
+			return len;
+		v.shift = len;
+	}
 	v.bits = 8 * w - v.shift;
 	if ((flags & NUM_MODE_FACTOR) &&
 	    (num_get_word(&p, end, w, &v.base) ||
@@ -620,7 +353,7 @@ static __always_inline int num_decode(const u8 *src, unsigned int slen,
 	if (end - p < 3 || *p > NUM_Q_MAX)
 		return -EINVAL;
 	q = *p++;
-	len = num_get_code(&p, end, q, v.bits, one, dd);
+	len = zbw_num_get_code(&p, end, q, v.bits, one, dd);
 	if (len < 0)
 		return len;
 	if (end - p < tail)
@@ -638,7 +371,7 @@ static __always_inline int num_decode(const u8 *src, unsigned int slen,
 	if (num_undo(dst, m, w, &v, dd))
 		return -EINVAL;
 	if (dd->nexc)
-		num_exc(dd->exc, end, dd->nexc, m, w, v.shift, dst);
+		zbw_num_exc(dd->exc, end, dd->nexc, m, w, v.shift, dst);
 	if (mode & NUM_MODE_BIG_ENDIAN)
 		zbw_num_swap(dst, dst, m, w);
 	return n;
