@@ -192,7 +192,9 @@ corpus:
 # check-stack: the kernel code's stack frames (about 2 minutes, below).
 # check-dkms: the install guide's DKMS and distribution commands on
 # Debian's own 6.1 and 6.12 kernels (below), so that every documented
-# command runs here.  check-user is the quick part alone.
+# command runs here.  check-user is the quick part alone.  check-tree:
+# the sizes of the sources, no include circle, no kernel comment naming a
+# file a kernel tree lacks (scripts/check-tree.py).
 check:
 	$(MAKE) check-user
 	$(MAKE) check-series
@@ -203,6 +205,7 @@ check:
 	$(MAKE) check-dkms
 
 check-user: deps
+	$(MAKE) check-tree
 	$(MAKE) SANITIZE=1 test-unit test-cli test-golden test-lean test-tune
 	$(MAKE) test-s390x
 	$(MAKE) fuzz-smoke
@@ -652,6 +655,8 @@ check-series:
 # 6.1, 6.12 and 7.2, which must accept it without a warning and give the
 # expected symbols for allyesconfig, allnoconfig and 256 KiB pages (under a
 # minute once the kernel sources are fetched).
-.PHONY: check-kconfig
+.PHONY: check-kconfig check-tree
+check-tree:
+	python3 scripts/check-tree.py
 check-kconfig:
 	tools/testing/kernel/kconfig.sh
