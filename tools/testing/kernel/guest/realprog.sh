@@ -73,8 +73,15 @@ echo +memory >$CG/cgroup.subtree_control
 mount -t debugfs none /sys/kernel/debug 2>/dev/null
 # Setup that is no part of any program's time: compiled once per boot
 # (not for replays alone).
+# The JVM compiling HeapMap.java now and then faults under TCG (SIGSEGV in
+# its JIT's code, OpenJDK 17.0.19): setup can be repeated, three tries.
 if [ "${ZBW_PHASE:-run}" = capture ] || [ -n "${ZBW_CONFIGS:-}" ]; then
-	chroot $R /bin/sh /realprog/run.sh setup "${ZBW_PROGS:-}" || { say "setup failed"; exit 1; }
+	try=1
+	until chroot $R /bin/sh /realprog/run.sh setup "${ZBW_PROGS:-}"; do
+		[ $try -lt 3 ] || { say "setup failed"; exit 1; }
+		say "setup failed (try $try of 3), again"
+		try=$((try + 1))
+	done
 fi
 
 uptime_cs() { awk '{ sub(/\./, "", $1); print $1 }' /proc/uptime; }
