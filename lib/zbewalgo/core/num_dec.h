@@ -30,7 +30,8 @@ struct num_dec {
 	u8 len[NUM_SYMS];
 };
 
-static inline int num_get_word(const u8 **p, const u8 *end, unsigned int w, u64 *x)
+static inline int num_get_word(const u8 **p, const u8 *end, unsigned int w,
+			       u64 *x)
 {
 	if (end - *p < w)
 		return -EINVAL;

@@ -87,8 +87,8 @@ int zbw_num_get_code(const u8 **pp, const u8 *end, unsigned int q,
  * @d->pal and @d->count: -EINVAL when it is not one.  A frame of its own:
  * the page's decoder keeps its bit streams.
  */
-int zbw_num_get_palette(const u8 **pp, const u8 *end, unsigned int w,
-			struct num_dec *d)
+noinline_for_stack int zbw_num_get_palette(const u8 **pp, const u8 *end,
+					   unsigned int w, struct num_dec *d)
 {
 	u64 mask = num_mask(8 * w), g = 0, t, r;
 	const u8 *p = *pp;

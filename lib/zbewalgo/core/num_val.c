@@ -73,9 +73,11 @@ static __always_inline void num_values(const u8 *src, const u16 *idx,
  */
 static __always_inline void num_values_w(const u8 *src, const u16 *idx,
 					 unsigned int m, unsigned int w,
-					 const struct num_view *v, u8 *r,
+					 const struct num_view *view, u8 *r,
 					 u16 *b3, u16 *h3)
 {
+	/* a copy: to the compiler, each store to @r could change *@view */
+	const struct num_view vc = *view, *v = &vc;
 	unsigned int lag = v->lag, first = min(v->order * lag, m), i, j;
 	u64 mask = num_mask(v->bits), x;
 
