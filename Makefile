@@ -543,6 +543,17 @@ bench-kernel: testdata
 	for x in txt csv machine.txt; do \
 		cp $(KBENCH).$$x $(BENCH_OUT)/kernel-$(DEMO_VERSION).$$x || exit 1; done
 
+# results: every committed result measured again, as a change of
+# lib/zbewalgo needs (each names the code it measured; make docs and the
+# cover letter refuse others): the real programs' swap captured twice when
+# ZBW_CACHE holds none, make realprog-replay of every configuration (and
+# zbewalgo+tune, zbewalgo+classic), anchors, bench-dict, bench-kernel,
+# numdec, worst and bench, one after the other (bench/results.sh;
+# RESULTS_STEPS picks some).  About 80 minutes with the capture cached.
+.PHONY: results
+results:
+	tools/testing/zbewalgo/bench/results.sh
+
 # ---- DKMS and admin docs (Documentation/admin-guide/blockdev/zbewalgo.rst) -
 # dkms-src: the module sources and dkms.conf in DKMS_SRCTREE/zbewalgo-VERSION,
 # where dkms looks for them.  dkms-install: that, then dkms add, build and

@@ -53,7 +53,11 @@ CONFIGS=${ZBW_CONFIGS-lz4,zstd,zstd+dict,zbewalgo,zbewalgo-1,zbewalgo+dict,lz4+z
 # run) there are none unless asked for (make realprog-replay: all).
 ALL='lz4,lzo-rle,deflate,zstd-1,zstd-3,zstd-8,lz4+dict,zstd-1+dict,zstd-3+dict,zstd-8+dict,zbewalgo,zbewalgo-1,zbewalgo-2,zbewalgo-3,zbewalgo+dict,zbewalgo-1+dict,zbewalgo-2+dict,zbewalgo-3+dict,lz4>zstd,lz4>zbewalgo'
 if [ "${ZBW_CAPTURE:-1}" = 0 ]; then REPLAY=${ZBW_REPLAY-}; else REPLAY=${ZBW_REPLAY-all}; fi
-[ "$REPLAY" != all ] || REPLAY=$ALL
+# "all" in the list stands for them
+REPLAY=,$REPLAY,
+REPLAY=${REPLAY/,all,/,$ALL,}
+REPLAY=${REPLAY#,}
+REPLAY=${REPLAY%,}
 TWICE=${ZBW_REPLAY_TWICE-lz4,zstd-3,zbewalgo,lz4>zbewalgo}
 SWAPMIB=${ZBW_SWAP_MIB:-1024}
 LOGMIB=${ZBW_LOG_MIB:-3072}
