@@ -149,7 +149,7 @@ static int meas_start(struct algo *a, const struct pageset *ps, size_t page,
 	res->worse = NAN;
 	res->tried = bench_is_zbewalgo(a) ? 0 : NAN;
 	m->store = malloc(n * page + 1);
-	m->tmp = malloc(2 * page + 64);
+	m->tmp = malloc(bench_cap(page));
 	m->clen = calloc(n + 1, sizeof(*m->clen));
 	m->csz = calloc(n + 1, sizeof(*m->csz));
 	m->off = calloc(n + 1, sizeof(*m->off));
@@ -165,36 +165,52 @@ static int meas_start(struct algo *a, const struct pageset *ps, size_t page,
 }
 
 /*
+ * Decompresses the @n pages that @m stores compressed into @out, as
+ * algorithm @a: whether each came out a whole page
+ */
+static bool meas_decode(struct algo *a, size_t n, size_t page,
+			const struct meas *m, unsigned char *out)
+{
+	bool ok = true;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (m->clen[i] &&
+		    a->decomp(a, m->store + m->off[i], m->clen[i],
+			      out + i * page, page) != page)
+			ok = false;
+	return ok;
+}
+
+/*
  * Algorithm @a once over the pages, untimed, right before a timed
- * repetition: each algorithm is then timed after itself, with its code,
- * tables and branch history warm, wherever it stands in the list.  Timed
- * after the others in turn, zram-zstd-3 followed zstd-1, zstd-3 and
- * zram-zstd-1, the same decoder on the same pages, and decoded the test
- * data 12% faster against zbewalgo than when the list ran backwards.
- * @decomp: the decompression pass (after the compression repetitions)
- * into @out, else the compression pass.
+ * repetition, so that it is timed after itself, with its code, tables
+ * and branch history warm.  Timed after the others in turn, zram-zstd-3
+ * followed zstd-1, zstd-3 and zram-zstd-1, the same decoder on the same
+ * pages: this pass narrows what that is worth, measure_algos()'s moving
+ * start does the rest.  @decomp: the decompression pass (after the
+ * compression repetitions) into @out, else the compression pass.
  */
 static void meas_warm(struct algo *a, const struct pageset *ps, size_t page,
 		      struct meas *m, bool decomp, unsigned char *out)
 {
-	size_t n = ps->npages, cap = 2 * page + 64, i;
+	size_t i;
 
 	if (a->raw_only)
 		return;
-	for (i = 0; i < n; i++) {
-		if (!decomp)
-			a->comp(a, ps->data + i * page, page, m->tmp, cap);
-		else if (m->clen[i])
-			a->decomp(a, m->store + m->off[i], m->clen[i],
-				  out + i * page, page);
+	if (decomp) {
+		meas_decode(a, ps->npages, page, m, out);
+		return;
 	}
+	for (i = 0; i < ps->npages; i++)
+		a->comp(a, ps->data + i * page, page, m->tmp, bench_cap(page));
 }
 
 /* Compression repetition @r of algorithm @a: zram's write path */
 static void meas_comp(struct algo *a, const struct pageset *ps, size_t page,
 		      int r, struct result *res, struct meas *m)
 {
-	size_t n = ps->npages, cap = 2 * page + 64, i, pos;
+	size_t n = ps->npages, cap = bench_cap(page), i, pos;
 	double t0;
 
 	meas_warm(a, ps, page, m, false, NULL);
@@ -232,11 +248,8 @@ static void meas_decomp(struct algo *a, const struct pageset *ps,
 	/* Poison the output so a decoder that writes nothing fails. */
 	memset(out, r & 1 ? 0x00 : 0xff, n * page);
 	t0 = tool_now();
-	for (i = 0; i < n; i++)
-		if (m->clen[i] &&
-		    a->decomp(a, m->store + m->off[i], m->clen[i],
-			      out + i * page, page) != page)
-			res->roundtrip_ok = false;
+	if (!meas_decode(a, n, page, m, out))
+		res->roundtrip_ok = false;
 	t1 = tool_now();
 	for (i = 0; i < n; i++)
 		if (!m->clen[i])

@@ -51,6 +51,15 @@ struct algo {
 };
 
 /*
+ * Room for one compressed page: some compressors need more than a page of
+ * room before they give up on incompressible input
+ */
+static inline size_t bench_cap(size_t page)
+{
+	return 2 * page + 64;
+}
+
+/*
  * The number of algorithms bench knows, which sizes the arrays of a run;
  * bench_algos.c does not build unless it counts bench_templates.
  */

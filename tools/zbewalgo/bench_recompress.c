@@ -193,7 +193,7 @@ static int recompress_view(FILE *f, const char *name, const struct pageset *ps,
 {
 	struct recomp_view v = {
 		.ps = ps, .page = page, .threshold = threshold, .rthr = rthr,
-		.cap = 2 * page + 64, .reps = reps,
+		.cap = bench_cap(page), .reps = reps,
 	};
 	size_t n = ps->npages, j;
 	int ret = -1;
