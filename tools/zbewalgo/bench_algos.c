@@ -298,7 +298,8 @@ static int zstd_dict_init(struct algo *a, size_t page)
 	a->cstate = z;
 	if (!z || !bench_dict)
 		return -1;
-	cp = ZSTD_getCParams(a->level, page, 0);
+	/* zram's backend_zstd: zstd_get_cparams(level, PAGE_SIZE, dict_sz) */
+	cp = ZSTD_getCParams(a->level, page, bench_dict_len);
 	z->cctx = ZSTD_createCCtx();
 	z->dctx = ZSTD_createDCtx();
 	z->cdict = ZSTD_createCDict_advanced(bench_dict, bench_dict_len,
@@ -505,7 +506,7 @@ void bench_describe(struct algo *a)
 			 zlibVersion());
 	} else if (a->init == zstd_dict_init) {
 		snprintf(a->params, sizeof(a->params),
-			 "level %d with --dict's dictionary, ZSTD_getCParams(%d, page size) (libzstd %s)",
+			 "level %d with --dict's dictionary, ZSTD_getCParams(%d, page size, dictionary size) (libzstd %s)",
 			 a->level, a->level, ZSTD_versionString());
 	} else {
 		snprintf(a->params, sizeof(a->params),

@@ -8,9 +8,10 @@ A dictionary trained by `zbewalgo train-dict` on the first half of a set's
 pages is measured on the second half, against the same compressors
 without one; then one dictionary trained on a mix of all sets (an eighth
 of each) on every second half.  zstd-N+dict compresses as zram's zstd
-backend does with dict= (a CDict with the level's parameters for a page),
-zbewalgo+dict as zram's zbewalgo backend does.  With TEST_DIR, each of its
-files of at least 16 pages too, with a dictionary of its own first half.
+backend does with dict= (a CDict with the level's parameters for a page
+and the dictionary's size), zbewalgo+dict as zram's zbewalgo backend
+does.  With TEST_DIR, each of its files of at least 16 pages too, with a
+dictionary of its own first half.
 Ratios are zram's (a result at or above its threshold counts as a page);
 speeds (MiB/s of pages, geometric means) are of the same run.
 """
