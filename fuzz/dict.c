@@ -27,7 +27,8 @@ static void setup(void)
 	memcpy(bad, zbw_test_dict, sizeof(bad));
 	bad[4] ^= 0x5a;
 	for (level = 1; level <= ZBEWALGO_MAX_LEVEL; level++) {
-		with[level] = zbewalgo_ctx_create(FUZZ_PAGE);
+		with[level] = zbewalgo_ctx_create_for(FUZZ_PAGE, NULL, 0,
+						      true);
 		without[level] = zbewalgo_ctx_create(FUZZ_PAGE);
 		FUZZ_ASSERT(with[level] && without[level] &&
 			    !zbewalgo_dict_create(zbw_test_dict,
@@ -43,7 +44,7 @@ static void setup(void)
 				       zbewalgo_preset_table(level));
 		zbewalgo_ctx_set_level(without[level], level);
 	}
-	wrong = zbewalgo_ctx_create(FUZZ_PAGE);
+	wrong = zbewalgo_ctx_create_for(FUZZ_PAGE, NULL, 0, true);
 	FUZZ_ASSERT(wrong &&
 		    !zbewalgo_dict_create(bad, sizeof(bad), 2, FUZZ_PAGE,
 					  &other), "set-up");

@@ -571,7 +571,7 @@ static void dict_page_seeds(const void *page, size_t len)
 	put("dict", page, len, NULL, 0);
 	for (l = 0; l < ZBEWALGO_MAX_LEVEL; l++) {
 		if (!ctx[l]) {
-			ctx[l] = zbewalgo_ctx_create(PAGE);
+			ctx[l] = zbewalgo_ctx_create_for(PAGE, NULL, 0, true);
 			if (!ctx[l] || zbewalgo_dict_create(zbw_test_dict,
 					sizeof(zbw_test_dict), l + 1, PAGE,
 					&dict[l]))

@@ -103,7 +103,8 @@ static struct zbewalgo_stream *zbw_stream_new(size_t page_len, int level,
 				  level ?: ZBEWALGO_DEFAULT_LEVEL,
 				  !!s->config->dict, &s->ctx);
 	else
-		ret = zbw_ctx_new(page_len, NULL, 0, true, &s->ctx);
+		ret = zbw_ctx_new(page_len, NULL, 0, !!s->config->dict,
+				  &s->ctx);
 	if (!ret && level)
 		ret = zbewalgo_ctx_set_level(s->ctx, level);
 	if (!ret)

@@ -41,8 +41,9 @@ static int zbw_init_dict(struct algo *a, size_t page)
 	if (zbewalgo_dict_create(bench_dict, bench_dict_len, level, page,
 				 &a->dict))
 		return -1;
-	zbewalgo_ctx_set_dict(a->cstate, a->dict);
-	zbewalgo_ctx_set_dict(a->dstate, a->dict);
+	if (zbewalgo_ctx_set_dict(a->cstate, a->dict) ||
+	    zbewalgo_ctx_set_dict(a->dstate, a->dict))
+		return -1;
 	return 0;
 }
 
@@ -50,9 +51,9 @@ static int zbw_init(struct algo *a, size_t page)
 {
 	struct zbewalgo_params p;
 
-	a->cstate = zbewalgo_ctx_create(page);
+	a->cstate = zbewalgo_ctx_create_for(page, NULL, 0, a->uses_dict);
 	/* a stream of its own, as zram's per-CPU streams decompress */
-	a->dstate = zbewalgo_ctx_create(page);
+	a->dstate = zbewalgo_ctx_create_for(page, NULL, 0, a->uses_dict);
 	if (!a->cstate || !a->dstate)
 		return -1;
 	zbewalgo_default_params(&p, page);

@@ -800,6 +800,9 @@ static double dict_bytes(const struct tuner *t, struct zbewalgo_ctx *ctx,
 	return sum;
 }
 
+/* zstd's level for each zbewalgo level, with a dictionary or without */
+static const int zstd_level[ZBEWALGO_MAX_LEVEL + 1] = { 0, -1, 3, 7 };
+
 /*
  * zram's dict=: a dictionary trained on the sample, the recommended
  * table with it and without on the hold-out pages, and whether what it
@@ -814,7 +817,8 @@ static void text_dict(FILE *f, const struct tuner *t,
 	int level = rec->level ?: ZBEWALGO_DEFAULT_LEVEL;
 	size_t *sizes = calloc(tr->n ?: 1, sizeof(*sizes));
 	void *dict = malloc(DICT_SIZE);
-	struct zbewalgo_ctx *ctx = zbewalgo_ctx_create(t->page);
+	struct zbewalgo_ctx *ctx = zbewalgo_ctx_create_for(t->page, NULL, 0,
+							   true);
 	struct zbewalgo_dict *zd = NULL;
 	double with, without, saved, mem;
 	size_t i, len = 0;
@@ -840,10 +844,13 @@ static void text_dict(FILE *f, const struct tuner *t,
 	zbewalgo_ctx_set_dict(ctx, zd);
 	with = dict_bytes(t, ctx, ho);
 	zbewalgo_ctx_set_dict(ctx, NULL);
-	/* one copy and zstd's tables over it, per device */
+	/*
+	 * One copy and zstd's tables over it, per device, at the zstd level
+	 * of the zbewalgo level (lib/zbewalgo/core/zstd.c)
+	 */
 	mem = len + ZSTD_estimateCDictSize_advanced(len,
-			ZSTD_getCParams(level == 1 ? 3 : 6,
-					t->page, 0), ZSTD_dlm_byRef) +
+			ZSTD_getCParams(zstd_level[level], t->page, len),
+			ZSTD_dlm_byRef) +
 	      ZSTD_estimateDDictSize(len, ZSTD_dlm_byRef);
 	saved = (without - with) / ho->n * rp->total;
 	fprintf(f, "  trained on the sample (%zu bytes), on the hold-out pages the table\n"

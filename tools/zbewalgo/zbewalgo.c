@@ -133,7 +133,8 @@ static unsigned long long get_le(const unsigned char *p, int n)
 
 static struct zbewalgo_ctx *make_ctx(const struct options *o)
 {
-	struct zbewalgo_ctx *ctx = zbewalgo_ctx_create(o->page_size);
+	struct zbewalgo_ctx *ctx = zbewalgo_ctx_create_for(o->page_size, NULL,
+							   0, o->dict);
 	struct zbewalgo_params p;
 
 	if (!ctx) {
@@ -485,7 +486,7 @@ static int cmd_decompress(const struct options *o, struct file_run *f)
 	if (read_header(o, &c) || (c.version > 1 && check_pages(&c)))
 		goto out;
 	page = malloc(c.page_size);
-	ctx = zbewalgo_ctx_create(c.page_size);
+	ctx = zbewalgo_ctx_create_for(c.page_size, NULL, 0, o->dict);
 	if (!page || !ctx) {
 		fprintf(stderr, "zbewalgo: %s\n", strerror(ENOMEM));
 		goto out;

@@ -123,15 +123,13 @@ static size_t zbw_ctx_layout(const struct zbw_room *room, u64 mask, u64 lent,
 	return size;
 }
 
-/* A context's room: for @level only (with @dict or not), or any */
+/* A context's room: for @level only or any, with @dict or not */
 static struct zbw_room zbw_ctx_room(size_t max_len, int level, bool dict)
 {
 	struct zbw_room room = ZBW_ROOM_ANY(max_len);
 
-	if (level) {
-		room.level = level;
-		room.dict = dict;
-	}
+	room.level = level;
+	room.dict = dict;
 	return room;
 }
 
@@ -172,7 +170,7 @@ EXPORT_SYMBOL_IF_KUNIT(zbewalgo_ctx_size_for);
  */
 size_t zbewalgo_ctx_size(size_t max_len)
 {
-	return zbewalgo_ctx_size_for(max_len, NULL, 0, true);
+	return zbewalgo_ctx_size_for(max_len, NULL, 0, false);
 }
 EXPORT_SYMBOL_IF_KUNIT(zbewalgo_ctx_size);
 
@@ -247,8 +245,8 @@ int zbw_ctx_new(size_t max_len, const struct zbewalgo_table *table,
  *	is destroyed; NULL for any table
  * @level: the only level it will compress at, 1..ZBEWALGO_MAX_LEVEL, or
  *	0 for any (starting at ZBEWALGO_DEFAULT_LEVEL)
- * @dict: whether it will compress with a dictionary at @level, see
- *	zbewalgo_ctx_set_dict(); with @level 0 it always can
+ * @dict: whether it will compress with a dictionary (at @level, or at
+ *	any level for @level 0), see zbewalgo_ctx_set_dict()
  *
  * All scratch memory is allocated here, once, for the steps of @table
  * only, and zstd's compression context for @level: a context with
@@ -279,13 +277,14 @@ EXPORT_SYMBOL_IF_KUNIT(zbewalgo_ctx_create_for);
  * @max_len: largest input that will be compressed, at most
  *	ZBEWALGO_MAX_INPUT (use PAGE_SIZE for zram)
  *
- * zbewalgo_ctx_create_for() for any table.
+ * zbewalgo_ctx_create_for() for any table and level, without a
+ * dictionary (zswap's and the crypto API's).
  *
  * Return: the context, or NULL when out of memory or @max_len is too big.
  */
 struct zbewalgo_ctx *zbewalgo_ctx_create(size_t max_len)
 {
-	return zbewalgo_ctx_create_for(max_len, NULL, 0, true);
+	return zbewalgo_ctx_create_for(max_len, NULL, 0, false);
 }
 EXPORT_SYMBOL_IF_KUNIT(zbewalgo_ctx_create);
 

@@ -58,21 +58,14 @@
 #include "zbewalgo_internal.h"
 
 /*
- * zstd's level for each zbewalgo level.  On arrays of numbers, level -1
- * takes 30% fewer instructions than 1 and loses 8% of the ratio.  Level
- * 7's lazy matches store 2% less than 3 at level 3 (15% less on sparse
- * matrices) in the same tables.  Level 2 stays at 3: a lazy level there
- * (6) stored 1-2% less and compressed 15-27% slower.
+ * zstd's level for each zbewalgo level, with a dictionary or without.  On
+ * arrays of numbers, level -1 takes 30% fewer instructions than 1 and
+ * loses 8% of the ratio.  Level 7's lazy matches store 2% less than 3 at
+ * level 3 (15% less on sparse matrices) in the same tables.  Level 2
+ * stays at 3: a lazy level there (6) stored 1-2% less and compressed
+ * 15-27% slower.
  */
 static const int zbw_zstd_levels[ZBEWALGO_MAX_LEVEL] = { -1, 3, 7 };
-/*
- * With a dictionary: its matches are worth a lazier search.  On pages
- * where the dictionary helps (text, process memory, tables), level 6
- * stores 5-15% less than 3, at half its speed, with the same tables (one
- * context holds both); only then does it beat zram's zstd-3 with the same
- * dictionary, which keeps larger tables, on every text.
- */
-static const int zbw_zstd_dict_levels[ZBEWALGO_MAX_LEVEL] = { 3, 6, 6 };
 #define ZBW_ZSTD_MAGIC_BYTES	4
 static const u8 zbw_zstd_magic[ZBW_ZSTD_MAGIC_BYTES] = {
 	0x28, 0xb5, 0x2f, 0xfd
@@ -169,10 +162,27 @@ static size_t zbw_zstd_cctx_bound(int zlevel, unsigned int max_len)
 }
 
 /*
- * A compression context for the levels of @room, with a dictionary or
- * without: a dictionary's tables, attached to a context, take the
- * context's size (ours are no larger than a page's, so they fit).
+ * Pages up to this size attach a dictionary's tables to the context at
+ * the levels we use (zstd's cut-off is 8 KiB for its fast strategies);
+ * larger pages copy them into it.
  */
+#define ZBW_ZSTD_DICT_ATTACH	8192u
+
+/*
+ * A compression context for zstd's level @zlevel and pages of @max_len
+ * with a dictionary.  Attaching one takes zstd's own tables for a page,
+ * as zram's zstd stream has them, a quarter more than ours.
+ */
+static size_t zbw_zstd_dict_cctx_bound(int zlevel, unsigned int max_len)
+{
+	zstd_parameters params = zstd_get_params(zlevel, max_len ?: 1);
+
+	if (max_len > ZBW_ZSTD_DICT_ATTACH)
+		return zbw_zstd_cctx_bound(zlevel, max_len);
+	return ALIGN(zstd_cctx_workspace_bound(&params.cParams), 8);
+}
+
+/* A compression context for the levels of @room, with a dictionary or not */
 static size_t zbw_zstd_cctx_size(const struct zbw_room *room)
 {
 	size_t size = 0;
@@ -183,10 +193,10 @@ static size_t zbw_zstd_cctx_size(const struct zbw_room *room)
 			continue;
 		size = max(size, zbw_zstd_cctx_bound(zbw_zstd_levels[i],
 						     room->max_len));
-		if (room->dict || !room->level)
+		if (room->dict)
 			size = max(size,
-				   zbw_zstd_cctx_bound(zbw_zstd_dict_levels[i],
-						       room->max_len));
+				   zbw_zstd_dict_cctx_bound(zbw_zstd_levels[i],
+							    room->max_len));
 	}
 	return size;
 }
@@ -298,15 +308,20 @@ static int zbw_zstd_dict_load(struct zbewalgo_dict *dict,
 			      unsigned int max_len)
 {
 	/*
-	 * A page's tables: zstd attaches the dictionary's to a context only
-	 * when the context's own can be as large, and we keep those small.
+	 * Tables and a window for the page and the dictionary, as zram's
+	 * zstd makes them: a page's window reaches only the dictionary's
+	 * last page.  Pages up to ZBW_ZSTD_DICT_ATTACH attach the tables to
+	 * a context of zstd's tables for a page; larger ones copy them into
+	 * one of ours, which then takes a page's.
 	 */
-	zstd_parameters params =
-		zbw_zstd_params(zbw_zstd_dict_levels[dict->level - 1], max_len);
+	int zlevel = zbw_zstd_levels[dict->level - 1];
+	zstd_compression_parameters cparams =
+		max_len > ZBW_ZSTD_DICT_ATTACH ?
+		zbw_zstd_params(zlevel, max_len).cParams :
+		zstd_get_cparams(zlevel, max_len, dict->len);
 
 	dict->cdict = zstd_create_cdict_byreference(dict->data, dict->len,
-						    params.cParams,
-						    zbw_zstd_mem);
+						    cparams, zbw_zstd_mem);
 	dict->ddict = zstd_create_ddict_byreference(dict->data, dict->len,
 						    zbw_zstd_mem);
 	if (dict->cdict && dict->ddict)
@@ -425,8 +440,8 @@ int zbw_zstd_set_dict(void *state, const struct zbewalgo_dict *dict)
 {
 	struct zbw_zstd_state *st = state;
 
-	if (dict && zbw_zstd_cctx_bound(zbw_zstd_dict_levels[dict->level - 1],
-					st->max_len) > st->cctx_size)
+	if (dict && zbw_zstd_dict_cctx_bound(zbw_zstd_levels[dict->level - 1],
+					     st->max_len) > st->cctx_size)
 		return -EINVAL;
 	st->dict = dict;
 	return 0;

@@ -289,8 +289,8 @@ static void zbewalgo_test_dict(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, zbewalgo_dict_create(bad, sizeof(zbw_test_dict),
 						   2, PAGE_LEN, &other), 0);
 	KUNIT_EXPECT_NE(test, zbewalgo_dict_id(dict), zbewalgo_dict_id(other));
-	x.dict = zbewalgo_ctx_create(PAGE_LEN);
-	x.other = zbewalgo_ctx_create(PAGE_LEN);
+	x.dict = zbewalgo_ctx_create_for(PAGE_LEN, NULL, 0, true);
+	x.other = zbewalgo_ctx_create_for(PAGE_LEN, NULL, 0, true);
 	KUNIT_ASSERT_NOT_NULL(test, x.dict);
 	KUNIT_ASSERT_NOT_NULL(test, x.other);
 	zbewalgo_ctx_set_dict(x.dict, dict);

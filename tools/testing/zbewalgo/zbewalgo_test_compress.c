@@ -640,8 +640,8 @@ void test_dictionary(void)
 	bad[4] ^= 0x5a;
 	dict = dict_from(zbw_test_dict, sizeof(zbw_test_dict), 2, &err);
 	other = dict_from(bad, sizeof(bad), 2, &err);
-	x.dict = zbewalgo_ctx_create(PAGE);
-	x.other = zbewalgo_ctx_create(PAGE);
+	x.dict = zbewalgo_ctx_create_for(PAGE, NULL, 0, true);
+	x.other = zbewalgo_ctx_create_for(PAGE, NULL, 0, true);
 	x.none = zbewalgo_ctx_create(PAGE);
 	x.scratch = malloc(zbewalgo_decompress_scratch_size(PAGE));
 	if (!dict || !other || !x.dict || !x.other || !x.none || !x.scratch)
@@ -717,7 +717,7 @@ void test_zstd_forms(void)
 {
 	static const unsigned char id_bytes[4] = { 0, 1, 2, 4 };
 	static const unsigned char bits[] = { 0x04, 0x10, 0x20, 0x40, 0x80 };
-	struct zbewalgo_ctx *ctx = zbewalgo_ctx_create(PAGE);
+	struct zbewalgo_ctx *ctx = zbewalgo_ctx_create_for(PAGE, NULL, 0, true);
 	struct zbewalgo_table *t = table_of("zstd");
 	unsigned char page[PAGE], out[PAGE], c[2 * PAGE], f[2 * PAGE], *empty;
 	struct zbewalgo_dict *dict;

@@ -187,10 +187,11 @@ void test_context_for_table(void)
 	      alloc_count, alloc_last, size);
 	/* zstd -1's tables, not zstd 3's */
 	CHECK(size < zbewalgo_ctx_size_for(PAGE, t, 1, true) &&
-	      zbewalgo_ctx_size_for(PAGE, t, 1, true) <= zbewalgo_ctx_size(PAGE),
+	      zbewalgo_ctx_size_for(PAGE, t, 1, true) <=
+	      zbewalgo_ctx_size_for(PAGE, NULL, 0, true),
 	      "level 1: %zu bytes, %zu with a dictionary, %zu for any",
 	      size, zbewalgo_ctx_size_for(PAGE, t, 1, true),
-	      zbewalgo_ctx_size(PAGE));
+	      zbewalgo_ctx_size_for(PAGE, NULL, 0, true));
 	/* 64 KiB pages: bwt's scratch outgrows what zstd can lend */
 	CHECK(zbewalgo_ctx_size_for(65536, t, 0, true) <
 	      zbewalgo_ctx_size(65536), "64 KiB pages: %zu bytes, %zu for any table",

@@ -28,6 +28,12 @@ static inline zstd_parameters zstd_get_params(int level,
 	return ZSTD_getParams(level, src_size, 0);
 }
 
+static inline zstd_compression_parameters
+zstd_get_cparams(int level, unsigned long long src_size, size_t dict_size)
+{
+	return ZSTD_getCParams(level, src_size, dict_size);
+}
+
 static inline size_t zstd_compress_bound(size_t src_size)
 {
 	return ZSTD_compressBound(src_size);
