@@ -11,6 +11,28 @@
 
 #include "num_enc.h"
 
+/* Numbers looked at for their byte order */
+#define NUM_ORDER_LOOK		64u
+
+/*
+ * Whether the numbers at @src look big-endian: the bits of the least
+ * significant byte of neighbouring numbers differ more than those of the
+ * most significant one (sign, exponent, high bits), unless that byte is
+ * zero or nearly so (quantized numbers): two bits or more in a number.
+ */
+noinline_for_stack bool zbw_num_big_endian(const u8 *src, unsigned int m,
+					   unsigned int w)
+{
+	unsigned int i, first = 0, last = 0;
+
+	m = min(m, NUM_ORDER_LOOK);
+	for (i = 1; i < m; i++) {
+		first += hweight8(src[i * w] ^ src[(i - 1) * w]);
+		last += hweight8(src[i * w + w - 1] ^ src[(i - 1) * w + w - 1]);
+	}
+	return 2 * first < last && last >= 2 * m;
+}
+
 /* The encoder's scratch: the code, the histograms, then the values */
 struct num_enc {
 	struct num_scan sc, sc_be;

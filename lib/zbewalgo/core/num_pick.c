@@ -1,18 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * What the encoder of the num2, num4 and num8 steps measures before it
- * writes a page (num_enc.c): the byte order, the lag of an array of
- * records, nine views on numbers spread over the page and two at the lag,
- * each counted into a histogram and costed, and the view of the fewest
- * bits picked (a page of few distinct numbers also has its palette,
- * num_pal.c).  The probe's estimate of a num step is the same pick on the
- * probe's sample (the lag's on the page), and the encoder takes it.
+ * writes a page (num_enc.c): the lag of an array of records, nine views
+ * on numbers spread over the page and two at the lag, each counted into
+ * a histogram and costed, and the view of the fewest bits picked (a page
+ * of few distinct numbers also has its palette, num_pal.c).  The probe's
+ * estimate of a num step is the same pick on the probe's sample (the
+ * lag's on the page), and the encoder takes it.
  */
 
 #include "num_enc.h"
-
-/* Numbers looked at for their byte order */
-#define NUM_ORDER_LOOK		64u
 
 /* Each candidate's order of differences (its view: num_cand_view()) */
 static const u8 num_cand_order[NUM_NR_CAND] = {
@@ -20,25 +17,6 @@ static const u8 num_cand_order[NUM_NR_CAND] = {
 	[NUM_C_FLT1] = 1, [NUM_C_FLT2] = 2, [NUM_C_FLT3] = 3,
 	[NUM_C_LAG1] = 1, [NUM_C_LAG2] = 2, [NUM_C_PAL1] = 1,
 };
-
-/*
- * Whether the numbers at @src look big-endian: the bits of the least
- * significant byte of neighbouring numbers differ more than those of the
- * most significant one (sign, exponent, high bits), unless that byte is
- * zero or nearly so (quantized numbers): two bits or more in a number.
- */
-noinline_for_stack bool zbw_num_big_endian(const u8 *src, unsigned int m,
-					   unsigned int w)
-{
-	unsigned int i, first = 0, last = 0;
-
-	m = min(m, NUM_ORDER_LOOK);
-	for (i = 1; i < m; i++) {
-		first += hweight8(src[i * w] ^ src[(i - 1) * w]);
-		last += hweight8(src[i * w + w - 1] ^ src[(i - 1) * w + w - 1]);
-	}
-	return 2 * first < last && last >= 2 * m;
-}
 
 /* Numbers in the middle of the page whose differences zbw_num_lag() sums */
 #define NUM_LAG_LOOK		8u
@@ -127,66 +105,79 @@ static __always_inline unsigned int num_bin2(u64 r)
 
 /*
  * Adds the differences of orders 1 to NUM_ORDER_MAX at number @i of value
- * @y, of @bits bits, to the histograms @h[0..]; @prev holds
- * the value and the differences at the number before.
+ * @y, of @bits bits, to the histograms @h[0..] (those the first numbers
+ * have); @prev holds the value and the differences at the number before.
  */
 static __always_inline void num_count_diffs(u64 y, u64 *prev, unsigned int i,
 					    unsigned int bits,
 					    u16 (*h)[NUM_BINS2])
 {
-	unsigned int j;
-	u64 d;
+	u64 mask = num_mask(bits);
+	u64 d1 = (y - prev[0]) & mask;
+	u64 d2 = (d1 - prev[1]) & mask;
+	u64 d3 = (d2 - prev[2]) & mask;
 
-	for (j = 0; j < NUM_ORDER_MAX; j++) {
-		d = (y - prev[j]) & num_mask(bits);
-		prev[j] = y;
-		if (i > j)
-			h[j][num_bin2(num_zigzag(d, bits))]++;
-		y = d;
-	}
+	BUILD_BUG_ON(NUM_ORDER_MAX != 3);
+	prev[0] = y;
+	prev[1] = d1;
+	prev[2] = d2;
+	if (i > 0)
+		h[0][num_bin2(num_zigzag(d1, bits))]++;
+	if (i > 1)
+		h[1][num_bin2(num_zigzag(d2, bits))]++;
+	if (i > 2)
+		h[2][num_bin2(num_zigzag(d3, bits))]++;
 }
 
 /*
  * Adds the values of each candidate @c for the @m numbers of @w bytes at
  * @src to its histogram at NUM_PICK_Q, @h[@c] (the signed view's only
  * without a common factor); the first numbers, which a candidate stores
- * raw, are not counted.
+ * raw, are not counted.  The float view's candidates with @flt, their
+ * values @fbits bits wide.
  */
-static noinline_for_stack void num_count(const u8 *src, unsigned int m,
-					 unsigned int w,
-					 const struct num_scan *sc,
-					 u16 (*h)[NUM_BINS2])
+static __always_inline void num_count_w(const u8 *src, unsigned int m,
+					unsigned int w, unsigned int fbits,
+					const struct num_scan *sc, bool flt,
+					u16 (*h)[NUM_BINS2])
 {
 	unsigned int bits = 8 * w, i;
-	u64 ip[NUM_ORDER_MAX] = { 0 }, x, k;
+	u64 ip[NUM_ORDER_MAX] = { 0 }, fp[NUM_ORDER_MAX] = { 0 }, x, k, f;
 	u64 ilow = sc->factor < 2 ? sc->low[NUM_UNSIGNED] : 0;
+	bool sint = num_sint(sc);
 
 	for (i = 0; i < m; i++) {
 		x = zbw_get_word(src, i, w);
 		k = num_int(x, sc, bits);
 		h[NUM_C_INT0][num_bin2(k - ilow)]++;
-		if (num_sint(sc))
+		if (sint)
 			h[NUM_C_SINT0][num_bin2(num_to_view(x, NUM_SIGNED, bits) -
 						sc->low[NUM_SIGNED])]++;
-		num_count_diffs(k, ip, i, bits, &h[NUM_C_INT1]);
+		num_count_diffs(k, ip, min(i, NUM_ORDER_MAX), bits,
+				&h[NUM_C_INT1]);
+		if (!flt)
+			continue;
+		f = num_to_view(x >> (bits - fbits), NUM_FLOAT, fbits);
+		h[NUM_C_FLT0][num_bin2(f - sc->low[NUM_FLOAT])]++;
+		num_count_diffs(f, fp, min(i, NUM_ORDER_MAX), fbits,
+				&h[NUM_C_FLT1]);
 	}
 }
 
-/* num_count() for the float view's candidates, a pass (and frame) apart */
-static noinline_for_stack void num_count_float(const u8 *src, unsigned int m,
-					       unsigned int w,
-					       const struct num_scan *sc,
-					       u16 (*h)[NUM_BINS2])
+/* num_count_w() with the word size a constant */
+static noinline_for_stack void num_count(const u8 *src, unsigned int m,
+					 unsigned int w,
+					 const struct num_scan *sc, bool flt,
+					 u16 (*h)[NUM_BINS2])
 {
-	unsigned int fbits = 8 * w - sc->shift, i;
-	u64 fp[NUM_ORDER_MAX] = { 0 }, f;
+	unsigned int fbits = 8 * w - sc->shift;
 
-	for (i = 0; i < m; i++) {
-		f = num_to_view(zbw_get_word(src, i, w) >> sc->shift,
-				NUM_FLOAT, fbits);
-		h[NUM_C_FLT0][num_bin2(f - sc->low[NUM_FLOAT])]++;
-		num_count_diffs(f, fp, i, fbits, &h[NUM_C_FLT1]);
-	}
+	if (w == 2)
+		num_count_w(src, m, 2, fbits, sc, flt, h);
+	else if (w == 4)
+		num_count_w(src, m, 4, fbits, sc, flt, h);
+	else
+		num_count_w(src, m, 8, fbits, sc, flt, h);
 }
 
 /*
@@ -311,12 +302,8 @@ noinline_for_stack u32 zbw_num_pick(const u8 *src, unsigned int per,
 		memset(h->h2[c], 0, nb * sizeof(u16));
 	/* windows apart: differences across their gaps mean nothing */
 	flt = num_float(sc);
-	for (k = 0; k < windows; k++) {
-		num_count(src + k * stride * w, per, w, sc, h->h2);
-		if (flt)
-			num_count_float(src + k * stride * w, per, w, sc,
-					h->h2);
-	}
+	for (k = 0; k < windows; k++)
+		num_count(src + k * stride * w, per, w, sc, flt, h->h2);
 	*cand = NUM_C_INT0;
 	for (c = 0; c < NUM_C_LAG1; c++) {
 		if ((c == NUM_C_SINT0 && !num_sint(sc)) ||
