@@ -254,6 +254,16 @@ static __always_inline unsigned int num_merge(unsigned int b, unsigned int hq,
 }
 
 /*
+ * Whether bins @b to @b + 3 of @h are all empty: a histogram of a page's
+ * (or a sample's) values leaves most of its bins empty, and 2^q bins
+ * (q >= 2) an octave, so 4 a load never cross a histogram's end
+ */
+static __always_inline bool num_empty4(const u16 *h, unsigned int b)
+{
+	return !get_unaligned((const u64 *)(h + b));
+}
+
+/*
  * Estimated bits (in 1/256 bits) of the values of histogram @h3 (at
  * @hq) at @q <= @hq, whose bins are all within @first3..@last3: their
  * entropy, offsets and code lengths; U32_MAX when the bins span more than
@@ -265,7 +275,7 @@ static __always_inline u32 num_cost(const u16 *h3, unsigned int hq,
 				    unsigned int q, u32 *freq,
 				    unsigned int *lo, unsigned int *nsym)
 {
-	unsigned int b3, b, ob, first, i;
+	unsigned int b3, b, ob, first, i, g;
 	u32 n = 0, c, log_n;
 	u64 bits = 0;
 
@@ -275,12 +285,18 @@ static __always_inline u32 num_cost(const u16 *h3, unsigned int hq,
 	if (*nsym > NUM_SYMS)
 		return U32_MAX;
 	memset(freq, 0, *nsym * sizeof(*freq));
-	for (b3 = first3; b3 <= last3; b3++) {
-		c = h3[b3];
-		b = num_merge(b3, hq, q, &ob);
-		freq[b - first] += c;
-		bits += (u64)c * ob * 256;
-		n += c;
+	for (g = first3 & ~3u; g <= last3; g += 4) {
+		if (num_empty4(h3, g))
+			continue;
+		for (b3 = g; b3 < g + 4; b3++) {
+			c = h3[b3];
+			if (!c)
+				continue;
+			b = num_merge(b3, hq, q, &ob);
+			freq[b - first] += c;
+			bits += (u64)c * ob * 256;
+			n += c;
+		}
 	}
 	/* one bin: no codes; else a prefix code spends a bit or more */
 	if (!n || *nsym == 1)

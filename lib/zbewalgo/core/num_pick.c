@@ -237,7 +237,7 @@ static noinline_for_stack void num_count_lag(const u8 *page, unsigned int m,
 static u32 num_pick_cost(const u16 *h2, unsigned int nb, unsigned int per,
 			 unsigned int order, bool table)
 {
-	unsigned int first, last, b, nsym;
+	unsigned int first, last, b, g, nsym;
 	u32 n = 0, c, top = 0, log_n, log_top = 0;
 	u64 bits = 0, clog = 0;
 
@@ -246,16 +246,20 @@ static u32 num_pick_cost(const u16 *h2, unsigned int nb, unsigned int per,
 	nsym = last - first + 1;
 	if (nsym > NUM_SYMS)
 		return U32_MAX;
-	for (b = first; b <= last; b++) {
-		c = h2[b];
-		if (!c)
+	for (g = first & ~3u; g <= last; g += 4) {
+		if (num_empty4(h2, g))
 			continue;
-		n += c;
-		/* the offset bits of bin b (num_bin()) */
-		if (b >> NUM_PICK_Q)
-			bits += (u64)c * ((b >> NUM_PICK_Q) - 1) * 256;
-		clog += (u64)c * zbw_log2_q8(c);
-		top = max(top, c);
+		for (b = g; b < g + 4; b++) {
+			c = h2[b];
+			if (!c)
+				continue;
+			n += c;
+			/* the offset bits of bin b (num_bin()) */
+			if (b >> NUM_PICK_Q)
+				bits += (u64)c * ((b >> NUM_PICK_Q) - 1) * 256;
+			clog += (u64)c * zbw_log2_q8(c);
+			top = max(top, c);
+		}
 	}
 	/* one bin: no codes */
 	if (nsym > 1) {
