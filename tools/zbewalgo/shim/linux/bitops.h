@@ -22,16 +22,22 @@ static inline unsigned long __ffs64(u64 x)
 	return __builtin_ctzll(x);
 }
 
-static inline unsigned int hweight8(unsigned int w)
-{
-	return __builtin_popcount(w & 0xff);
-}
-
 /*
  * Without a popcount instruction (-mpopcnt and the like) gcc calls libgcc
- * for __builtin_popcountll(); the kernel's __sw_hweight64() inline is
- * shorter than that call.
+ * for __builtin_popcount(); the kernel's __sw_hweight8() and
+ * __sw_hweight64() inline are shorter than that call.
  */
+static inline unsigned int hweight8(unsigned int w)
+{
+#ifdef __POPCNT__
+	return __builtin_popcount(w & 0xff);
+#else
+	w = (w & 0xff) - ((w >> 1) & 0x55);
+	w = (w & 0x33) + ((w >> 2) & 0x33);
+	return (w + (w >> 4)) & 0x0f;
+#endif
+}
+
 static inline unsigned long hweight64(u64 w)
 {
 #ifdef __POPCNT__
