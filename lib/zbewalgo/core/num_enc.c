@@ -118,27 +118,31 @@ static int num_put_word(u8 **p, const u8 *end, u64 x, unsigned int w)
 
 /*
  * A value, in the bin of code @code (its length in bits 16-20, the
- * offset's length in bits 24-29), into @bw
+ * offset's length in bits 24-29), into @bw: the code and the offset in one
+ * put, but for an offset over 32 bits
  */
 static __always_inline int num_put_value(struct zbw_bitw *bw, u64 x,
 					 u32 code, unsigned int w)
 {
-	unsigned int ob = code >> 24;
+	unsigned int ob = code >> 24, n = (code >> 16) & 0x1f;
+	u64 v = code & 0xffff;
 
+	/* 7 bits pending at most, then the code and 32 bits */
+	BUILD_BUG_ON(7 + NUM_CODE_BITS + 32 > 64);
 	zbw_bitw_flush(bw);
 	if (unlikely(bw->nb >= 8))
 		return -ENOSPC;
-	zbw_bitw_put(bw, code & 0xffff, (code >> 16) & 0x1f);
-	x &= num_mask(ob);
+	/* below the bin's bits: an offset has at most 63 */
+	x &= ~(~0ULL << ob);
 	if (w == 8 && ob > 32) {
-		zbw_bitw_put(bw, x & 0xffffffff, 32);
+		zbw_bitw_put(bw, v | (x & 0xffffffff) << n, n + 32);
 		zbw_bitw_flush(bw);
 		if (bw->nb >= 8)
 			return -ENOSPC;
-		x >>= 32;
-		ob -= 32;
+		zbw_bitw_put(bw, x >> 32, ob - 32);
+		return 0;
 	}
-	zbw_bitw_put(bw, x, ob);
+	zbw_bitw_put(bw, v | x << n, n + ob);
 	return 0;
 }
 
