@@ -138,6 +138,14 @@ bench-dict: $(TOOL) testdata
 	tools/testing/zbewalgo/bench/dict.py $(TOOL) $(BENCH_DATA) \
 		$(BENCH_RESULTS)/dict.txt 3 $(TESTDATA)
 
+# Instructions of zbewalgo_compress() per generated set, this tree against
+# commit BASE, under callgrind (bench/instr.sh; needs valgrind).
+.PHONY: bench-instr
+bench-instr: $(TOOL)
+	@test -n "$(BASE)" || { echo "bench-instr: set BASE=COMMIT" >&2; exit 2; }
+	python3 tools/testing/zbewalgo/gen-data.py $(BENCH_DATA) $(BENCH_KIB)
+	tools/testing/zbewalgo/bench/instr.sh $(BASE) $(TOOL) $(BENCH_DATA)
+
 # The longest a page takes to compress, presets and the costliest tables
 # sysfs accepts, against zstd-3 in the same run (worst.c).
 WORST		:= $(BUILD)/zbewalgo_worst
