@@ -50,27 +50,50 @@ static const u16 zbw_log2_q8_small[64] = {
 };
 
 /*
+ * @c * log2(@c), 0 for 0.  No test for empty counts, which no CPU
+ * predicts: a table look-up for all small ones, the computed log2 for the
+ * rare large ones.
+ */
+static __always_inline u32 zbw_probe_clog(u32 c)
+{
+	return c * (c < ARRAY_SIZE(zbw_log2_q8_small) ?
+		    zbw_log2_q8_small[c] : zbw_log2_q8(c));
+}
+
+/*
  * Bits of entropy of the @n bytes of @b, in 1/256 bits: the sum of
- * count * log2(n / count) over their byte values.
+ * count * log2(n / count) over their byte values, which is n * log2(n)
+ * less the sum of count * log2(count).
  */
 static u32 zbw_probe_bits(const u8 *b, unsigned int n, u16 *count)
 {
-	u32 bits = 0, log_n = zbw_log2_q8(n), c;
+	u32 clog = 0, lo, hi;
 	unsigned int i;
 
 	memset(count, 0, 256 * sizeof(*count));
-	for (i = 0; i < n; i++)
-		count[b[i]]++;
 	/*
-	 * No test for empty counts, which no CPU predicts: a table look-up
-	 * for all small ones, the computed log2 for the rare large ones.
+	 * The bytes from two loads of 4 and one loop test per 8: in any
+	 * byte order, which counts do not see
 	 */
-	for (i = 0; i < 256; i++) {
-		c = count[i];
-		bits += c * (log_n - (c < ARRAY_SIZE(zbw_log2_q8_small) ?
-				      zbw_log2_q8_small[c] : zbw_log2_q8(c)));
+	for (i = 0; i + 8 <= n; i += 8) {
+		lo = get_unaligned((const u32 *)(b + i));
+		hi = get_unaligned((const u32 *)(b + i + 4));
+		count[lo & 0xff]++;
+		count[hi & 0xff]++;
+		count[lo >> 8 & 0xff]++;
+		count[hi >> 8 & 0xff]++;
+		count[lo >> 16 & 0xff]++;
+		count[hi >> 16 & 0xff]++;
+		count[lo >> 24]++;
+		count[hi >> 24]++;
 	}
-	return bits;
+	for (; i < n; i++)
+		count[b[i]]++;
+	for (i = 0; i < 256; i += 4)
+		clog += zbw_probe_clog(count[i]) + zbw_probe_clog(count[i + 1]) +
+			zbw_probe_clog(count[i + 2]) +
+			zbw_probe_clog(count[i + 3]);
+	return n * zbw_log2_q8(n) - clog;
 }
 
 /*
@@ -110,10 +133,23 @@ static unsigned int zbw_probe_width(const u8 *b)
 {
 	u32 d[8] = { 0 }, total = 0, err;
 	unsigned int i, p;
+	const u8 *x;
 
-	for (i = 8; i < ZBW_PROBE_BYTES; i++)
-		if (i % ZBW_PROBE_WINDOW >= 8)
-			d[i & 7] += abs(b[i] - b[i - 8]);
+	BUILD_BUG_ON(ZBW_PROBE_WINDOW % 8);
+	for (i = 8; i < ZBW_PROBE_BYTES; i += 8) {
+		/* a window's first word has none before it */
+		if (i % ZBW_PROBE_WINDOW == 0)
+			continue;
+		x = b + i;
+		d[0] += abs(x[0] - x[-8]);
+		d[1] += abs(x[1] - x[-7]);
+		d[2] += abs(x[2] - x[-6]);
+		d[3] += abs(x[3] - x[-5]);
+		d[4] += abs(x[4] - x[-4]);
+		d[5] += abs(x[5] - x[-3]);
+		d[6] += abs(x[6] - x[-2]);
+		d[7] += abs(x[7] - x[-1]);
+	}
 	for (i = 0; i < 8; i++)
 		total += d[i];
 	for (p = 1; p < 8; p *= 2) {
