@@ -208,6 +208,27 @@ void zbw_probe_sample(const u8 *src, unsigned int slen, void *scratch)
 	facts->est8 = 0;
 }
 
+/* zbw_probe_key() of a chain that starts with a num step */
+#define ZBW_PROBE_KEY_NUM	U8_MAX
+
+/* What the probe applies of @comb: its leading layout steps, or a num step */
+static u8 zbw_probe_key(const struct zbewalgo_combination *comb)
+{
+	BUILD_BUG_ON(ZBW_PROBE_STEPS >= ZBW_PROBE_KEY_NUM);
+	return zbw_num_width(comb->ids[0]) ? ZBW_PROBE_KEY_NUM :
+					     zbw_probe_steps(comb);
+}
+
+/* zbw_probe_same_layout() of @a and @b, of zbw_probe_key()s @ka and @kb */
+static bool zbw_probe_same(const struct zbewalgo_combination *a, u8 ka,
+			   const struct zbewalgo_combination *b, u8 kb)
+{
+	/* a num step's estimate is its own */
+	if (ka == ZBW_PROBE_KEY_NUM || kb == ZBW_PROBE_KEY_NUM)
+		return a->ids[0] == b->ids[0];
+	return ka == kb && !memcmp(a->ids, b->ids, ka);
+}
+
 /**
  * zbw_probe_same_layout() - whether two chains look alike to the probe
  * @a: a chain
@@ -218,12 +239,7 @@ void zbw_probe_sample(const u8 *src, unsigned int slen, void *scratch)
 bool zbw_probe_same_layout(const struct zbewalgo_combination *a,
 			   const struct zbewalgo_combination *b)
 {
-	unsigned int k = zbw_probe_steps(a);
-
-	/* a num step's estimate is its own */
-	if (zbw_num_width(a->ids[0]) || zbw_num_width(b->ids[0]))
-		return a->ids[0] == b->ids[0];
-	return zbw_probe_steps(b) == k && !memcmp(a->ids, b->ids, k);
+	return zbw_probe_same(a, zbw_probe_key(a), b, zbw_probe_key(b));
 }
 
 /*
@@ -501,8 +517,11 @@ void zbw_probe(const u8 *src, unsigned int slen,
 
 		if (zbw_probe_zstd_chain(c))
 			p->zstd = i;
+		/* each chain's key once: @p->order is filled in last */
+		p->order[i] = zbw_probe_key(c);
 		for (j = 0; j < i; j++)
-			if (zbw_probe_same_layout(&table->comb[j], c))
+			if (zbw_probe_same(&table->comb[j], p->order[j], c,
+					   p->order[i]))
 				break;
 		p->layout[i] = j;
 		p->est[i] = plain ? zbw_probe_plain_estimate(c, slen) : 0;

@@ -26,6 +26,7 @@
 #define BUILD_BUG_ON(e)		((void)BUILD_BUG_ON_ZERO(e))
 #define DIV_ROUND_UP(n, d)	(((n) + (d) - 1) / (d))
 #define ALIGN(x, a)		(((x) + (a) - 1) & ~((__typeof__(x))(a) - 1))
+#define U8_MAX			((u8)~0U)
 #define U32_MAX			((u32)~0U)
 #define U64_MAX			((u64)~0ULL)
 #define S32_MAX			((s32)(U32_MAX >> 1))
