@@ -74,25 +74,27 @@ static u32 num_pal_gap_bits(struct num_pal *p, unsigned int w, bool e)
 
 /*
  * Whether the numbers of @src (@m of @w bytes) that zbw_num_pick() looks
- * at, NUM_PICK in NUM_WINDOWS windows, are all distinct; @p's hash is
- * left dirty
+ * at, NUM_PICK in NUM_WINDOWS windows, are all distinct: in a hash of
+ * 2^@bits slots @slot, which is left dirty, that holds indices into @seen
  */
 static bool num_pal_spread(const u8 *src, unsigned int m, unsigned int w,
-			   struct num_pal *p)
+			   u64 *seen, u16 *slot, unsigned int bits)
 {
 	unsigned int per = min_t(unsigned int, m, NUM_PICK) / NUM_WINDOWS;
 	unsigned int k, j, h, c = 0;
 	u64 x;
 
-	memset(p->slot, 0, sizeof(p->slot));
+	BUILD_BUG_ON(NUM_PICK > NUM_PAL_MAX);
+	memset(slot, 0, sizeof(*slot) << bits);
 	for (k = 0; k < NUM_WINDOWS; k++) {
 		for (j = 0; j < per; j++) {
 			x = zbw_get_word(src, k * (m / NUM_WINDOWS) + j, w);
-			h = num_pal_slot(p, x);
-			if (p->slot[h])
-				return false;
-			p->seen[c] = x;
-			p->slot[h] = ++c;
+			for (h = num_pal_hash(x) >> (NUM_PAL_HASH_BITS - bits);
+			     slot[h]; h = (h + 1) & ((1u << bits) - 1))
+				if (seen[slot[h] - 1] == x)
+					return false;
+			seen[c] = x;
+			slot[h] = ++c;
 		}
 	}
 	return true;
@@ -131,7 +133,7 @@ noinline_for_stack bool zbw_num_palette(const u8 *src, unsigned int m,
 	 * no palette that pays, most likely (on smooth data, two thirds of
 	 * what looking for one cost)
 	 */
-	if (num_pal_spread(src, m, w, p))
+	if (num_pal_spread(src, m, w, p->seen, p->slot, NUM_PAL_HASH_BITS))
 		return false;
 	memset(p->slot, 0, sizeof(p->slot));
 	for (i = 0; i < m; i++) {
@@ -211,10 +213,11 @@ noinline_for_stack bool zbw_num_palette(const u8 *src, unsigned int m,
  * each comes.  One pass counts them in a hash, without sorting the page:
  * the indices are estimated at order 0 by their entropy, a bit or more
  * each (the encoder may find a better order), and the table by the gaps
- * between the sorted distinct numbers.  A page of numbers that rarely
- * repeat gives up at the first one past NUM_EST_MAX; so does a page
- * where numbers come after the same ones as before, which zstd takes as
- * matches.
+ * between the sorted distinct numbers.  A page whose numbers that
+ * zbw_num_pick() looks at are all distinct gets no palette from the
+ * encoder, nor an estimate; a page of numbers that rarely repeat gives up
+ * at the first one past NUM_EST_MAX; so does a page where numbers come
+ * after the same ones as before, which zstd takes as matches.
  *
  * Return: the estimated bits of the page's numbers in the palette view,
  * in 1/256 bits, with the palette and the header; U32_MAX when not
@@ -233,6 +236,9 @@ u32 zbw_num_pal_estimate(const u8 *src, unsigned int slen, unsigned int w,
 	u32 log_m;
 
 	if (!m)
+		return U32_MAX;
+	/* where zbw_num_palette() makes none */
+	if (num_pal_spread(src, m, w, key, cnt, NUM_EST_HASH_BITS))
 		return U32_MAX;
 	log_m = zbw_log2_q8(m);
 	memset(cnt, 0, 2 * sizeof(*cnt) << NUM_EST_HASH_BITS);
