@@ -171,11 +171,13 @@ static __always_inline u64 num_mask(unsigned int bits)
 	return bits >= 64 ? ~0ULL : (1ULL << bits) - 1;
 }
 
+/*
+ * The zigzag form of @v as a number of @bits bits: twice it, all bits
+ * flipped when it is negative (its top bit, of @bits, is set)
+ */
 static __always_inline u64 num_zigzag(u64 v, unsigned int bits)
 {
-	s64 s = (s64)(v << (64 - bits)) >> (64 - bits);
-
-	return ((u64)s << 1 ^ (u64)(s >> 63)) & num_mask(bits);
+	return (v << 1 ^ -((v >> (bits - 1)) & 1)) & num_mask(bits);
 }
 
 static __always_inline u64 num_unzigzag(u64 z)
