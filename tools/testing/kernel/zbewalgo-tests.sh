@@ -29,6 +29,10 @@ for v in "$@"; do
 done
 LOGS=$REPO/build/kernel-logs
 mkdir -p "$LOGS" "$CACHE/run"
+# A kernel built elsewhere (ZBW_KERNEL_OBJ) gets run directories, console
+# logs and test programs of its own: check-patches may boot it while
+# check-kernel boots the suite's own kernel of the same version.
+RTAG=$ZTAG${ZBW_KERNEL_OBJ:+-series}
 summary=$(mktemp)
 
 # Checks every guest must pass; 6.12+ (integrated) adds zram's algorithm_params
@@ -44,7 +48,7 @@ CHECKS_RECOMP="zram-devices recomp-setup recomp-huge recomp-idle recomp-huge-idl
 	verify-recomp sysfs-stress-recomp writeback-zbewalgo writeback-recomp"
 
 # The workload is static: the guest has no libc.
-ZBWMEM=$CACHE/run/zbwmem$ZTAG
+ZBWMEM=$CACHE/run/zbwmem$RTAG
 CC=gcc LDFLAGS=-static
 if [ "$ZARCH" != x86_64 ]; then
 	"$REPO/scripts/install-deps.sh" gcc-aarch64-linux-gnu libc6-dev-arm64-cross
@@ -56,7 +60,7 @@ if [ "$ZARCH" != x86_64 ]; then
 fi
 "${ZCROSS}gcc" -static -O2 -Wall -o "$ZBWMEM" "$HERE/zbwmem.c" -lm
 # The tool, static, for the guide's "build/zbewalgo tune ... /dev/zram0".
-SB=build/static${ZTAG:+-$ZARCH}
+SB=build/static${ZTAG:+-$ZARCH}${ZBW_KERNEL_OBJ:+-series}
 make -C "$REPO" -s BUILD="$SB" CC="$CC" LDFLAGS="$LDFLAGS" "$SB/zbewalgo" >&2
 TOOL_STATIC=$REPO/$SB/zbewalgo
 
@@ -113,7 +117,7 @@ list=("$@")
 for i in "${!list[@]}"; do
 	v=${list[$i]}
 	next=${list[$((i + 1))]:-}
-	RUN=$CACHE/run/$v$ZTAG
+	RUN=$CACHE/run/$v$RTAG
 	mkdir -p "$RUN"
 	: >"$summary.t"
 	t=$SECONDS; prebuild_wait; stage prebuild $t
@@ -177,7 +181,7 @@ for i in "${!list[@]}"; do
 		"$RUN/initramfs.cpio.gz" "$RUN/console.log" "${ZBW_TIMEOUT:-3600}" || true; } |
 		grep --line-buffered -E '^(ZBW-|zbwmem:|(not )?ok [0-9]+ |1\.\.|# )' | sed -u 's/\r$//' || true
 	stage boot $t
-	cp "$RUN/console.log" "$LOGS/$v$ZTAG-console.log"
+	cp "$RUN/console.log" "$LOGS/$v$RTAG-console.log"
 
 	# The console has CRLF line ends.
 	log=$(tr -d '\r' <"$RUN/console.log")
@@ -193,7 +197,7 @@ for i in "${!list[@]}"; do
 			cut -c1-240 || true
 		echo "  kunit.py parse: $(tail -n 1 "$RUN/kunit-parse.log" | sed 's/^\[[^]]*\] //')"
 		cat "$summary.t"
-		echo "  log: $LOGS/$v$ZTAG-console.log"
+		echo "  log: $LOGS/$v$RTAG-console.log"
 	} >>"$summary"
 	[ -z "$missing" ] || failed="$failed $v$ZTAG"
 done
