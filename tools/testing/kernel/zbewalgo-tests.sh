@@ -32,7 +32,8 @@ mkdir -p "$LOGS" "$CACHE/run"
 # A kernel built elsewhere (ZBW_KERNEL_OBJ) gets run directories, console
 # logs and test programs of its own: check-patches may boot it while
 # check-kernel boots the suite's own kernel of the same version.
-RTAG=$ZTAG${ZBW_KERNEL_OBJ:+-series}
+SERIES=${ZBW_KERNEL_OBJ:+-series}
+RTAG=$ZTAG$SERIES
 summary=$(mktemp)
 
 # Checks every guest must pass; 6.12+ (integrated) adds zram's algorithm_params
@@ -60,7 +61,7 @@ if [ "$ZARCH" != x86_64 ]; then
 fi
 "${ZCROSS}gcc" -static -O2 -Wall -o "$ZBWMEM" "$HERE/zbwmem.c" -lm
 # The tool, static, for the guide's "build/zbewalgo tune ... /dev/zram0".
-SB=build/static${ZTAG:+-$ZARCH}${ZBW_KERNEL_OBJ:+-series}
+SB=build/static${ZTAG:+-$ZARCH}$SERIES
 make -C "$REPO" -s BUILD="$SB" CC="$CC" LDFLAGS="$LDFLAGS" "$SB/zbewalgo" >&2
 TOOL_STATIC=$REPO/$SB/zbewalgo
 
