@@ -237,7 +237,14 @@ static __always_inline unsigned int num_bin(u64 r, unsigned int q,
 	return (e - q + 1) << q | ((r >> (e - q)) & ((1u << q) - 1));
 }
 
-static const u8 num_mantissa[9] = { [2] = 10, [4] = 23, [8] = 52 };
+/*
+ * The mantissa bits of an IEEE float of @w bytes (2, 4 or 8).  A function,
+ * not a table: a table in this header is unused in some of its includers.
+ */
+static __always_inline unsigned int num_mantissa(unsigned int w)
+{
+	return w == 2 ? 10 : w == 4 ? 23 : 52;
+}
 
 /* The @m words of @w bytes at @src, byte-reversed, to @dst (may be @src) */
 static inline void zbw_num_swap(u8 *dst, const u8 *src, unsigned int m,

@@ -107,8 +107,8 @@ static __always_inline void num_scan_shift(struct num_scan *sc,
 	memset(sc->ntz, 0, sizeof(sc->ntz));
 	for (i = 0; i < m; i++)
 		sc->ntz[__ffs64(zbw_get_word(src, i, w) |
-				BIT_ULL(num_mantissa[w]))]++;
-	for (t = 1; t <= num_mantissa[w]; t++) {
+				BIT_ULL(num_mantissa(w)))]++;
+	for (t = 1; t <= num_mantissa(w); t++) {
 		exc += sc->ntz[t - 1];
 		if (exc > most)
 			break;

@@ -181,7 +181,7 @@ int zbw_num_get_shift(const u8 **pp, const u8 *end, unsigned int m,
 	unsigned int shift;
 
 	if (p >= end || !(*p & NUM_SHIFT_BITS) ||
-	    (*p & NUM_SHIFT_BITS) > num_mantissa[w] ||
+	    (*p & NUM_SHIFT_BITS) > num_mantissa(w) ||
 	    (*p & ~(NUM_SHIFT_BITS | NUM_SHIFT_EXC)))
 		return -EINVAL;
 	shift = *p & NUM_SHIFT_BITS;
