@@ -16,17 +16,26 @@ static __always_inline unsigned int num_pal_hash(u64 x)
 }
 
 /*
- * The slot of number @x in the hash of @p: the one that holds it, or the
- * empty one where it goes
+ * The slot of number @x in a hash of 2^@bits slots @slot, which hold
+ * indices (from 1) into @seen: the one that holds it, or the empty one
+ * where it goes
  */
+static __always_inline unsigned int num_pal_find(const u64 *seen,
+						 const u16 *slot,
+						 unsigned int bits, u64 x)
+{
+	unsigned int h = num_pal_hash(x) >> (NUM_PAL_HASH_BITS - bits);
+
+	while (slot[h] && seen[slot[h] - 1] != x)
+		h = (h + 1) & ((1u << bits) - 1);
+	return h;
+}
+
+/* num_pal_find() in the hash of @p */
 static __always_inline unsigned int num_pal_slot(const struct num_pal *p,
 						 u64 x)
 {
-	unsigned int h = num_pal_hash(x);
-
-	while (p->slot[h] && p->seen[p->slot[h] - 1] != x)
-		h = (h + 1) & ((1u << NUM_PAL_HASH_BITS) - 1);
-	return h;
+	return num_pal_find(p->seen, p->slot, NUM_PAL_HASH_BITS, x);
 }
 
 /*
@@ -89,10 +98,9 @@ static bool num_pal_spread(const u8 *src, unsigned int m, unsigned int w,
 	for (k = 0; k < NUM_WINDOWS; k++) {
 		for (j = 0; j < per; j++) {
 			x = zbw_get_word(src, k * (m / NUM_WINDOWS) + j, w);
-			for (h = num_pal_hash(x) >> (NUM_PAL_HASH_BITS - bits);
-			     slot[h]; h = (h + 1) & ((1u << bits) - 1))
-				if (seen[slot[h] - 1] == x)
-					return false;
+			h = num_pal_find(seen, slot, bits, x);
+			if (slot[h])
+				return false;
 			seen[c] = x;
 			slot[h] = ++c;
 		}
