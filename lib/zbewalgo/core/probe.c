@@ -502,10 +502,6 @@ void zbw_probe(const u8 *src, unsigned int slen,
 	unsigned int i, j;
 
 	p->nr = min_t(unsigned int, table->nr, ZBW_PROBE_MAX);
-	for (i = 0; plain && i < p->nr; i++)
-		if (zbw_probe_plain_chain(&table->comb[i]))
-			break;
-	plain = plain && probe && i < p->nr;
 	p->unsure = 0;
 	p->loose = 0;
 	p->zstd = -1;
@@ -524,8 +520,11 @@ void zbw_probe(const u8 *src, unsigned int slen,
 					   p->order[i]))
 				break;
 		p->layout[i] = j;
-		p->est[i] = plain ? zbw_probe_plain_estimate(c, slen) : 0;
 	}
+	/* a key of 0 is a chain without layout steps */
+	plain = plain && probe && memchr(p->order, 0, p->nr);
+	for (i = 0; i < p->nr; i++)
+		p->est[i] = !plain ? 0 : p->order[i] ? slen : 1;
 	if (probe && !plain) {
 		zbw_probe_sample(src, slen, scratch);
 		p->easy = zbw_probe_chains(src, slen, table, easy, 0, scratch,
