@@ -655,9 +655,10 @@ huffman-tables: $(BUILD)/libzbewalgo.a corpus
 # patches: the series against Debian's linux-source-7.2, made from this
 # repository by scripts/kernel-integrate.py --upstream, one patch per stage
 # (lib, crypto, zram, docs) plus a cover letter with the benchmark tables,
-# into build/patches.  check-patches: checkpatch --strict, git am and a W=1
-# and sparse build after every patch, kernel-doc, rst, KUnit under UML and a
-# qemu boot (CHECK_BOOT=0 skips it); logs in build/patches-check.
+# into build/patches.  check-patches: make patches, then checkpatch
+# --strict, git am and a W=1 and sparse build after every patch, kernel-doc,
+# rst, KUnit under UML and a qemu boot (CHECK_BOOT=0 skips it); logs in
+# build/patches-check.
 # check-series (in make check): make patches, checkpatch --strict, git am
 # without offsets, the result compared with kernel-integrate.py --upstream,
 # and an x86_64 tinyconfig build of vmlinux and the series' modules, no
@@ -665,7 +666,7 @@ huffman-tables: $(BUILD)/libzbewalgo.a corpus
 .PHONY: patches check-patches check-series
 patches:
 	scripts/patches/make.sh
-check-patches:
+check-patches: patches
 	scripts/patches/check.sh
 check-series:
 	scripts/patches/series.sh
